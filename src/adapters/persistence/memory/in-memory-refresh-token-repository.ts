@@ -1,0 +1,60 @@
+import type { RefreshTokenRepository } from '../../../application/ports/refresh-token-repository.ts';
+import { RefreshToken } from '../../../domain/refresh-token.ts';
+
+const copy = (token: RefreshToken) => new RefreshToken({ ...token });
+
+export class InMemoryRefreshTokenRepository implements RefreshTokenRepository {
+  private readonly tokens = new Map<string, RefreshToken>();
+
+  async add(token: RefreshToken) {
+    this.tokens.set(token.id, copy(token));
+  }
+
+  async findByDigest(digest: string) {
+    for (const token of this.tokens.values()) if (token.tokenDigest === digest) return copy(token);
+    return null;
+  }
+
+  async markRotated(id: string, at: Date) {
+    const token = this.tokens.get(id);
+    if (!token || token.rotatedAt !== null) return false;
+    token.rotatedAt = at;
+    return true;
+  }
+
+  async revokeSession(sessionId: string, at: Date) {
+    this.revokeWhere((token) => token.sessionId === sessionId, at);
+  }
+
+  async revokeUser(userId: string, at: Date) {
+    this.revokeWhere((token) => token.userId === userId, at);
+  }
+
+  async isSessionActive(sessionId: string, now: Date) {
+    for (const token of this.tokens.values()) {
+      if (token.sessionId === sessionId && token.revokedAt === null && token.expiresAt > now) return true;
+    }
+    return false;
+  }
+
+  async deleteExpired(before: Date) {
+    let removed = 0;
+    for (const [id, token] of this.tokens) {
+      if (token.expiresAt < before) {
+        this.tokens.delete(id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Mirrors the database's cascade when a user is deleted. */
+  removeUser(userId: string) {
+    for (const [id, token] of this.tokens) if (token.userId === userId) this.tokens.delete(id);
+  }
+
+  private revokeWhere(match: (token: RefreshToken) => boolean, at: Date) {
+    for (const token of this.tokens.values())
+      if (match(token) && token.revokedAt === null) token.revokedAt = at;
+  }
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AccessTokenClaims,
+  AccessTokens,
+  VerifiedAccessToken,
+} from '../../application/ports/access-tokens.ts';
+import { invalidToken, tokenExpired } from '../../domain/errors.ts';
+
+const PREFIX = 'mem.';
+
+/** Keeps issued tokens in a map: handler tests get real expiry semantics without any cryptography. */
+export class InMemoryAccessTokens implements AccessTokens {
+  private readonly issued = new Map<string, VerifiedAccessToken>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  async issue(claims: AccessTokenClaims, now: Date) {
+    const expiresAt = new Date(Math.floor((now.getTime() + this.ttlMs) / 1000) * 1000);
+    const token = `${PREFIX}${randomUUID()}`;
+    this.issued.set(token, { ...claims, expiresAt });
+    return { token, expiresAt };
+  }
+
+  async verify(token: string, now: Date) {
+    const found = this.issued.get(token);
+    if (!found) throw invalidToken();
+    if (now >= found.expiresAt) throw tokenExpired();
+    return { ...found };
+  }
+
+  looksLikeAccessToken(token: string) {
+    return token.startsWith(PREFIX);
+  }
+}

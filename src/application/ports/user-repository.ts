@@ -1,0 +1,18 @@
+import type { User } from '../../domain/user.ts';
+
+export interface UserRepository {
+  findById(id: string): Promise<User | null>;
+  /** `email` is already normalized (see `Email`); adapters compare it as given. */
+  findByEmail(email: string): Promise<User | null>;
+  findByTokenDigest(digest: string): Promise<User | null>;
+  list(): Promise<User[]>;
+  /**
+   * Inserts or updates by id. Throws `DomainError` RECORD_NOT_UNIQUE (field `email` or `token`)
+   * when another user already has that e-mail or static token.
+   */
+  save(user: User): Promise<void>;
+  /** Also removes the user's refresh tokens. Returns false when there was no such user. */
+  delete(id: string): Promise<boolean>;
+  /** Whether any user holds a role with admin access, whatever the user's status. */
+  anyAdminExists(): Promise<boolean>;
+}

@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { Accountability } from '../../domain/accountability.ts';
+import { Role } from '../../domain/role.ts';
+import { requireAdmin } from '../access.ts';
+import type { RoleRepository } from '../ports/role-repository.ts';
+import { parseRoleName } from './role-name.ts';
+import { type RoleView, viewRole } from './role-view.ts';
+
+export type CreateRoleCommand = { name: string; description?: string | null; admin_access?: boolean };
+
+export class CreateRoleHandler {
+  constructor(private readonly roles: RoleRepository) {}
+
+  async execute(caller: Accountability, command: CreateRoleCommand): Promise<RoleView> {
+    requireAdmin(caller);
+    const role = new Role({
+      id: randomUUID(),
+      name: parseRoleName(command.name),
+      description: command.description ?? null,
+      adminAccess: command.admin_access ?? false,
+    });
+    await this.roles.save(role);
+    return viewRole(role);
+  }
+}

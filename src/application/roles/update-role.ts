@@ -1,0 +1,23 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { notFound } from '../../domain/errors.ts';
+import { requireAdmin } from '../access.ts';
+import type { RoleRepository } from '../ports/role-repository.ts';
+import { parseRoleName } from './role-name.ts';
+import { type RoleView, viewRole } from './role-view.ts';
+
+export type UpdateRoleCommand = { name?: string; description?: string | null; admin_access?: boolean };
+
+export class UpdateRoleHandler {
+  constructor(private readonly roles: RoleRepository) {}
+
+  async execute(caller: Accountability, id: string, command: UpdateRoleCommand): Promise<RoleView> {
+    requireAdmin(caller);
+    const role = await this.roles.findById(id);
+    if (!role) throw notFound('Role');
+    if (command.name !== undefined) role.name = parseRoleName(command.name);
+    if (command.description !== undefined) role.description = command.description;
+    if (command.admin_access !== undefined) role.adminAccess = command.admin_access;
+    await this.roles.save(role);
+    return viewRole(role);
+  }
+}

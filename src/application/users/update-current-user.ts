@@ -1,0 +1,39 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { invalidToken } from '../../domain/errors.ts';
+import { assertAcceptablePassword } from '../../domain/password.ts';
+import { requireUser } from '../access.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { PasswordHasher } from '../ports/password-hasher.ts';
+import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
+import type { UserRepository } from '../ports/user-repository.ts';
+import { type UserView, viewUser } from './user-view.ts';
+
+/** What any user may change about themselves; role, status, e-mail and token stay with the admin. */
+export type UpdateCurrentUserCommand = {
+  first_name?: string | null;
+  last_name?: string | null;
+  password?: string;
+};
+
+export class UpdateCurrentUserHandler {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly refreshTokens: RefreshTokenRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: Accountability, command: UpdateCurrentUserCommand): Promise<UserView> {
+    const user = await this.users.findById(requireUser(caller));
+    if (!user) throw invalidToken();
+    if (command.first_name !== undefined) user.firstName = command.first_name;
+    if (command.last_name !== undefined) user.lastName = command.last_name;
+    if (command.password !== undefined) {
+      assertAcceptablePassword(command.password);
+      user.passwordHash = await this.hasher.hash(command.password);
+    }
+    await this.users.save(user);
+    if (command.password !== undefined) await this.refreshTokens.revokeUser(user.id, this.clock.now());
+    return viewUser(user);
+  }
+}

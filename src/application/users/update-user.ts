@@ -1,0 +1,59 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { Email } from '../../domain/email.ts';
+import { notFound } from '../../domain/errors.ts';
+import { assertAcceptablePassword } from '../../domain/password.ts';
+import type { UserStatus } from '../../domain/user.ts';
+import { requireAdmin } from '../access.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { PasswordHasher } from '../ports/password-hasher.ts';
+import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
+import type { RoleRepository } from '../ports/role-repository.ts';
+import type { UserRepository } from '../ports/user-repository.ts';
+import { assertRoleExists, staticTokenDigest } from './user-fields.ts';
+import { type UserView, viewUser } from './user-view.ts';
+
+export type UpdateUserCommand = {
+  email?: string;
+  password?: string;
+  role?: string | null;
+  status?: UserStatus;
+  first_name?: string | null;
+  last_name?: string | null;
+  token?: string | null;
+};
+
+/** Changes a user; a new password or a suspension ends every session of that user at once. */
+export class UpdateUserHandler {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly roles: RoleRepository,
+    private readonly refreshTokens: RefreshTokenRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(caller: Accountability, id: string, command: UpdateUserCommand): Promise<UserView> {
+    requireAdmin(caller);
+    const user = await this.users.findById(id);
+    if (!user) throw notFound('User');
+    if (command.email !== undefined) user.email = Email.parse(command.email).value;
+    if (command.role !== undefined) {
+      await assertRoleExists(this.roles, command.role);
+      user.roleId = command.role;
+    }
+    if (command.first_name !== undefined) user.firstName = command.first_name;
+    if (command.last_name !== undefined) user.lastName = command.last_name;
+    if (command.token !== undefined) user.tokenDigest = staticTokenDigest(command.token);
+    const wasActive = user.isActive;
+    if (command.status !== undefined) user.status = command.status;
+    if (command.password !== undefined) {
+      assertAcceptablePassword(command.password);
+      user.passwordHash = await this.hasher.hash(command.password);
+    }
+    await this.users.save(user);
+    if (command.password !== undefined || (wasActive && !user.isActive)) {
+      await this.refreshTokens.revokeUser(user.id, this.clock.now());
+    }
+    return viewUser(user);
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Who is calling, resolved once per request and passed explicitly to every handler.
+ * `user: null` is the public (anonymous) caller, whose rights are the public permissions.
+ */
+export type Accountability = {
+  readonly user: string | null;
+  readonly role: string | null;
+  readonly admin: boolean;
+  /** The login session an access token belongs to; null for static tokens and the public caller. */
+  readonly session: string | null;
+};
+
+export const PUBLIC_ACCOUNTABILITY: Accountability = Object.freeze({
+  user: null,
+  role: null,
+  admin: false,
+  session: null,
+});
+
+/** The operator at the command line: full rights, but no user to attribute writes to. */
+export const SYSTEM_ACCOUNTABILITY: Accountability = Object.freeze({
+  user: null,
+  role: null,
+  admin: true,
+  session: null,
+});

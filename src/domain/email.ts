@@ -1,0 +1,22 @@
+import { failedValidation } from './errors.ts';
+
+// Deliberately loose (one @, a dot in the domain, no spaces): strict RFC 5322 parsing rejects real addresses.
+const SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_LENGTH = 254;
+
+/** An e-mail address as users are identified by it: trimmed and lower-cased, so matching is case-insensitive. */
+export class Email {
+  private constructor(readonly value: string) {}
+
+  static parse(raw: string, field = 'email'): Email {
+    const value = raw.trim().toLowerCase();
+    if (value.length > MAX_LENGTH || !SHAPE.test(value)) {
+      throw failedValidation(field, 'Value has to be a valid e-mail address.');
+    }
+    return new Email(value);
+  }
+
+  toString(): string {
+    return this.value;
+  }
+}

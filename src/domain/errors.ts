@@ -1,0 +1,53 @@
+/** Machine codes of the wire contract (API.md §2); the HTTP adapter maps each to its status. */
+export type ErrorCode =
+  | 'INVALID_PAYLOAD'
+  | 'INVALID_QUERY'
+  | 'FAILED_VALIDATION'
+  | 'INVALID_CREDENTIALS'
+  | 'INVALID_TOKEN'
+  | 'TOKEN_EXPIRED'
+  | 'UNAUTHENTICATED'
+  | 'USER_SUSPENDED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'COLLECTION_NOT_FOUND'
+  | 'RECORD_NOT_UNIQUE'
+  | 'SERVICE_UNAVAILABLE';
+
+export type ErrorExtensions = { field?: string; reason?: string };
+
+/** A refusal the caller may see: its message must never carry secrets, SQL or stack traces. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extensions: ErrorExtensions = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalidPayload = (message: string, field?: string) =>
+  new DomainError('INVALID_PAYLOAD', message, field ? { field } : {});
+
+export const failedValidation = (field: string, message: string) =>
+  new DomainError('FAILED_VALIDATION', message, { field });
+
+export const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'Invalid user credentials.');
+
+export const invalidToken = () => new DomainError('INVALID_TOKEN', 'Invalid token.');
+
+export const tokenExpired = () => new DomainError('TOKEN_EXPIRED', 'Token expired.');
+
+export const unauthenticated = () =>
+  new DomainError('UNAUTHENTICATED', 'Authentication is required to do this.');
+
+export const userSuspended = () => new DomainError('USER_SUSPENDED', 'User is suspended.');
+
+export const forbidden = () => new DomainError('FORBIDDEN', "You don't have permission to do this.");
+
+export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what} not found.`);
+
+export const recordNotUnique = (field: string) =>
+  new DomainError('RECORD_NOT_UNIQUE', `Value of "${field}" has to be unique.`, { field });
