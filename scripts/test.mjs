@@ -1,6 +1,7 @@
 // Runs the uvu suite under tsx and ends with the line CI reads: "N passed, N failed".
 // uvu prints a summary per process; a file that throws on import prints none, so that counts as a failure.
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 
 const args = process.argv.slice(2);
 const dir = args[0] ?? 'tests';
@@ -36,7 +37,7 @@ const timer = setTimeout(() => {
 
 child.on('close', (code) => {
   clearTimeout(timer);
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(output);
   const last = (label) => {
     const all = [...plain.matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))];
     return all.length ? Number(all[all.length - 1][1]) : undefined;
