@@ -1,0 +1,58 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { authFixture, rejectsWith } from '../support/auth-fixture.ts';
+
+test('login returns a pair whose expiry is the access-token lifetime from now, in epoch ms', async () => {
+  const f = authFixture();
+  await f.user();
+  const pair = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
+  assert.is(pair.expires, f.clock.now().getTime() + f.settings.accessTokenTtlMs);
+  assert.ok(pair.accessToken.length > 0);
+  assert.ok(pair.refreshToken.length >= 43, 'refresh token carries at least 256 bits');
+});
+
+test('login matches the e-mail case-insensitively and ignores surrounding blanks', async () => {
+  const f = authFixture();
+  await f.user();
+  await f.login.execute({ email: '  ADA@Example.COM ', password: 'correct horse' });
+});
+
+test('a wrong password and an unknown e-mail get the same error', async () => {
+  const f = authFixture();
+  await f.user();
+  await rejectsWith(f.login.execute({ email: 'ada@example.com', password: 'wrong' }), 'INVALID_CREDENTIALS');
+  await rejectsWith(f.login.execute({ email: 'bob@example.com', password: 'wrong' }), 'INVALID_CREDENTIALS');
+  await rejectsWith(f.login.execute({ email: 'not an email', password: 'x' }), 'INVALID_CREDENTIALS');
+});
+
+test('an unknown e-mail still costs one password verification, against no hash', async () => {
+  const f = authFixture();
+  await rejectsWith(
+    f.login.execute({ email: 'bob@example.com', password: 'secret123' }),
+    'INVALID_CREDENTIALS',
+  );
+  assert.equal(f.hasher.verified, [null]);
+});
+
+test('a suspended user with the right password is told so; with a wrong one is not', async () => {
+  const f = authFixture();
+  await f.user({ status: 'suspended' });
+  await rejectsWith(
+    f.login.execute({ email: 'ada@example.com', password: 'correct horse' }),
+    'USER_SUSPENDED',
+  );
+  await rejectsWith(f.login.execute({ email: 'ada@example.com', password: 'wrong' }), 'INVALID_CREDENTIALS');
+});
+
+test('every login starts its own session', async () => {
+  const f = authFixture();
+  const user = await f.user();
+  const a = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
+  const b = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
+  const callerA = await f.resolve.execute({ token: a.accessToken });
+  const callerB = await f.resolve.execute({ token: b.accessToken });
+  assert.is(callerA.user, user.id);
+  assert.is.not(callerA.session, callerB.session);
+});
+
+test.run();

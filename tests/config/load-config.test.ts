@@ -1,0 +1,118 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, loadConfig } from '../../src/adapters/config/load-config.ts';
+import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
+
+function withDir(run: (dir: string) => void) {
+  const dir = mkdtempSync(join(tmpdir(), 'datagate-config-'));
+  try {
+    run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function refuses(env: NodeJS.ProcessEnv, key: string, configDir?: string) {
+  try {
+    loadConfig({ env, configDir });
+  } catch (error) {
+    assert.instance(error, ConfigError);
+    assert.match((error as Error).message, key);
+    return;
+  }
+  assert.unreachable(`accepted a bad ${key}`);
+}
+
+test('defaults follow the contract (API.md §8)', () => {
+  const config = loadConfig({ env: {} });
+  assert.is(config.http.host, '127.0.0.1');
+  assert.is(config.http.port, 8055);
+  assert.is(config.auth.accessTokenTTL, 15 * 60_000);
+  assert.is(config.auth.refreshTokenTTL, 7 * 24 * 3_600_000);
+  assert.is(config.auth.refreshReuseGrace, 10_000);
+  assert.is(config.auth.tokenFormat, 'jwt');
+  assert.is(config.auth.allowQueryToken, true);
+  assert.is(config.database.url, undefined);
+  assert.is(config.query.limitMax, 1000);
+});
+
+test('token lifetimes come from config files, and environment variables win over files', () => {
+  withDir((dir) => {
+    writeFileSync(join(dir, 'default.yaml'), 'auth:\n  accessTokenTTL: 5m\n  refreshTokenTTL: 2d\n');
+    writeFileSync(join(dir, 'staging.yaml'), 'auth:\n  accessTokenTTL: 30m\n');
+    assert.is(loadConfig({ env: {}, configDir: dir }).auth.accessTokenTTL, 5 * 60_000);
+    const staging = loadConfig({ env: { NODE_ENV: 'staging' }, configDir: dir });
+    assert.is(staging.auth.accessTokenTTL, 30 * 60_000);
+    assert.is(staging.auth.refreshTokenTTL, 2 * 24 * 3_600_000);
+    const overridden = loadConfig({
+      env: { NODE_ENV: 'staging', ACCESS_TOKEN_TTL: '900000' },
+      configDir: dir,
+    });
+    assert.is(overridden.auth.accessTokenTTL, 900_000);
+  });
+});
+
+test('DATAGATE_CONFIG names one more file, above the per-environment one', () => {
+  withDir((dir) => {
+    const extra = join(dir, 'extra.yaml');
+    writeFileSync(extra, 'http:\n  port: 9000\nauth:\n  checkSessionOnEachRequest: true\n');
+    const config = loadConfig({ env: { DATAGATE_CONFIG: extra }, configDir: dir });
+    assert.is(config.http.port, 9000);
+    assert.is(config.auth.checkSessionOnEachRequest, true);
+    refuses({ DATAGATE_CONFIG: join(dir, 'missing.yaml') }, 'missing.yaml', dir);
+  });
+});
+
+test('environment flags read "false" as false', () => {
+  assert.is(loadConfig({ env: { ALLOW_QUERY_TOKEN: 'false' } }).auth.allowQueryToken, false);
+  assert.is(loadConfig({ env: { CHECK_SESSION_ON_EACH_REQUEST: '1' } }).auth.checkSessionOnEachRequest, true);
+});
+
+test('a bad value stops start-up with a message naming the key', () => {
+  refuses({ ACCESS_TOKEN_TTL: 'soon' }, 'auth.accessTokenTTL');
+  refuses({ PORT: '70000' }, 'http.port');
+  refuses({ PORT: 'eighty' }, 'http.port');
+  refuses({ TOKEN_FORMAT: 'saml' }, 'auth.tokenFormat');
+  refuses({ DATABASE_URL: 'mysql://localhost/x' }, 'database.url');
+  refuses({ SECRET: 'short' }, 'auth.secret');
+  refuses({ ALLOW_QUERY_TOKEN: 'maybe' }, 'auth.allowQueryToken');
+  refuses({ QUERY_LIMIT_MAX: '0' }, 'query.limitMax');
+});
+
+test('an unknown key in a file is refused, by its full name', () => {
+  withDir((dir) => {
+    writeFileSync(join(dir, 'default.yaml'), 'auth:\n  acessTokenTTL: 5m\n');
+    refuses({}, 'auth.acessTokenTTL', dir);
+    writeFileSync(join(dir, 'default.yaml'), 'auth: [1, 2\n');
+    refuses({}, 'not valid YAML', dir);
+  });
+});
+
+test('without a configured secret one is generated once and kept in the data dir', () => {
+  withDir((dir) => {
+    const config = loadConfig({ env: { DATA_DIR: dir } });
+    const first = resolveSecret(config, {});
+    const second = resolveSecret(config, {});
+    assert.ok(first.auth.secret.length >= 32);
+    assert.is(second.auth.secret, first.auth.secret);
+    assert.is(readFileSync(join(dir, 'secret'), 'utf8').trim(), first.auth.secret);
+    assert.is(statSync(join(dir, 'secret')).mode & 0o777, 0o600);
+  });
+});
+
+test('production refuses to run on a generated secret', () => {
+  withDir((dir) => {
+    const config = loadConfig({ env: { DATA_DIR: dir } });
+    assert.throws(() => resolveSecret(config, { NODE_ENV: 'production' }), /auth\.secret/);
+    const secret = 's'.repeat(40);
+    assert.is(
+      resolveSecret(loadConfig({ env: { SECRET: secret } }), { NODE_ENV: 'production' }).auth.secret,
+      secret,
+    );
+  });
+});
+
+test.run();

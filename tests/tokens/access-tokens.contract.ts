@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AccessTokens } from '../../src/application/ports/access-tokens.ts';
+import { expectDomainError } from './expect-domain-error.ts';
+
+export type MakeAccessTokens = (options: { secret: string; ttlMs: number }) => AccessTokens;
+
+const SECRET = 'contract-secret-0123456789abcdef-0123456789';
+const OTHER_SECRET = 'another-secret-0123456789abcdef-0123456789';
+const TTL_MS = 15 * 60_000;
+/** In the past and off a whole second, so a system clock or a rounding slip shows up as a failure. */
+const NOW = new Date('2021-03-04T05:06:07.890Z');
+const CLAIMS = { sub: 'user-1', role: 'role-editors', sid: 'session-1' };
+const at = (ms: number) => new Date(ms);
+
+/** Rules every AccessTokens adapter (the in-memory fake included) must follow. */
+export function accessTokensContract(name: string, make: MakeAccessTokens) {
+  const test = suite(`AccessTokens contract: ${name}`);
+  const tokens = () => make({ secret: SECRET, ttlMs: TTL_MS });
+
+  test('a verified token gives back the claims it was issued with', async () => {
+    const adapter = tokens();
+    const { token } = await adapter.issue(CLAIMS, NOW);
+    const verified = await adapter.verify(token, NOW);
+    assert.equal({ sub: verified.sub, role: verified.role, sid: verified.sid }, CLAIMS);
+  });
+
+  test('a null role survives the round trip', async () => {
+    const adapter = tokens();
+    const { token } = await adapter.issue({ ...CLAIMS, role: null }, NOW);
+    assert.is((await adapter.verify(token, NOW)).role, null);
+  });
+
+  test('expiresAt is now + ttl floored to whole seconds, and verify reports the same', async () => {
+    const adapter = tokens();
+    const issued = await adapter.issue(CLAIMS, NOW);
+    const expected = Math.floor((NOW.getTime() + TTL_MS) / 1000) * 1000;
+    assert.is(issued.expiresAt.getTime(), expected);
+    assert.is(issued.expiresAt.getTime() % 1000, 0);
+    assert.is((await adapter.verify(issued.token, NOW)).expiresAt.getTime(), expected);
+  });
+
+  test('two tokens issued in the same instant differ', async () => {
+    const adapter = tokens();
+    const first = await adapter.issue(CLAIMS, NOW);
+    const second = await adapter.issue(CLAIMS, NOW);
+    assert.is.not(first.token, second.token);
+  });
+
+  test('a token is accepted until the millisecond before expiresAt', async () => {
+    const adapter = tokens();
+    const { token, expiresAt } = await adapter.issue(CLAIMS, NOW);
+    await adapter.verify(token, at(expiresAt.getTime() - 1));
+  });
+
+  test('a token is TOKEN_EXPIRED at expiresAt and after it', async () => {
+    const adapter = tokens();
+    const { token, expiresAt } = await adapter.issue(CLAIMS, NOW);
+    await expectDomainError(adapter.verify(token, expiresAt), 'TOKEN_EXPIRED');
+    await expectDomainError(adapter.verify(token, at(expiresAt.getTime() + 3_000)), 'TOKEN_EXPIRED');
+    await expectDomainError(adapter.verify(token, at(expiresAt.getTime() + 3_600_000)), 'TOKEN_EXPIRED');
+  });
+
+  test('a token from a peer whose clock runs 3 s ahead is accepted', async () => {
+    const adapter = tokens();
+    const { token } = await adapter.issue(CLAIMS, NOW);
+    await adapter.verify(token, at(NOW.getTime() - 3_000));
+  });
+
+  test('garbage is INVALID_TOKEN', async () => {
+    const adapter = tokens();
+    for (const garbage of ['', 'garbage', 'a.b.c', 'mem.nope', 'v4.public.AAAA', 'eyJ.eyJ.sig']) {
+      await expectDomainError(adapter.verify(garbage, NOW), 'INVALID_TOKEN');
+    }
+  });
+
+  test('a token issued with another secret is INVALID_TOKEN', async () => {
+    const { token } = await make({ secret: OTHER_SECRET, ttlMs: TTL_MS }).issue(CLAIMS, NOW);
+    await expectDomainError(tokens().verify(token, NOW), 'INVALID_TOKEN');
+  });
+
+  test('a tampered token is INVALID_TOKEN', async () => {
+    const adapter = tokens();
+    const { token } = await adapter.issue(CLAIMS, NOW);
+    const middle = Math.floor(token.length / 2);
+    const tampered = token.slice(0, middle) + (token[middle] === 'A' ? 'B' : 'A') + token.slice(middle + 1);
+    await expectDomainError(adapter.verify(tampered, NOW), 'INVALID_TOKEN');
+  });
+
+  test('looksLikeAccessToken accepts its own tokens and not a static token', async () => {
+    const adapter = tokens();
+    const { token } = await adapter.issue(CLAIMS, NOW);
+    assert.ok(adapter.looksLikeAccessToken(token));
+    assert.not.ok(adapter.looksLikeAccessToken(randomBytes(32).toString('base64url')));
+    assert.not.ok(adapter.looksLikeAccessToken(''));
+  });
+
+  return test;
+}
