@@ -65,8 +65,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Tree {
     const value = env[name];
     if (value === undefined || value === '') continue;
     const [section, key] = path.split('.') as [string, string];
-    const target = (tree[section] ??= {}) as Tree;
-    target[key] = value;
+    tree[section] = { ...(tree[section] as Tree | undefined), [key]: value };
   }
   return tree;
 }

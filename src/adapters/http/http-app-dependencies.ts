@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import type { LoginHandler } from '../../application/auth/login.ts';
+import type { LogoutHandler } from '../../application/auth/logout.ts';
+import type { RefreshSessionHandler } from '../../application/auth/refresh-session.ts';
+import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
+import type { CreateRoleHandler } from '../../application/roles/create-role.ts';
+import type { DeleteRoleHandler } from '../../application/roles/delete-role.ts';
+import type { GetRoleHandler } from '../../application/roles/get-role.ts';
+import type { ListRolesHandler } from '../../application/roles/list-roles.ts';
+import type { UpdateRoleHandler } from '../../application/roles/update-role.ts';
+import type { CheckHealthHandler } from '../../application/server/check-health.ts';
+import type { GetServerInfoHandler } from '../../application/server/get-server-info.ts';
+import type { CreateUserHandler } from '../../application/users/create-user.ts';
+import type { DeleteUserHandler } from '../../application/users/delete-user.ts';
+import type { GetCurrentUserHandler } from '../../application/users/get-current-user.ts';
+import type { GetUserHandler } from '../../application/users/get-user.ts';
+import type { ListUsersHandler } from '../../application/users/list-users.ts';
+import type { UpdateCurrentUserHandler } from '../../application/users/update-current-user.ts';
+import type { UpdateUserHandler } from '../../application/users/update-user.ts';
+
+export type HttpHandlers = {
+  login: LoginHandler;
+  refreshSession: RefreshSessionHandler;
+  logout: LogoutHandler;
+  resolveAccountability: ResolveAccountabilityHandler;
+  listUsers: ListUsersHandler;
+  getUser: GetUserHandler;
+  createUser: CreateUserHandler;
+  updateUser: UpdateUserHandler;
+  deleteUser: DeleteUserHandler;
+  getCurrentUser: GetCurrentUserHandler;
+  updateCurrentUser: UpdateCurrentUserHandler;
+  listRoles: ListRolesHandler;
+  getRole: GetRoleHandler;
+  createRole: CreateRoleHandler;
+  updateRole: UpdateRoleHandler;
+  deleteRole: DeleteRoleHandler;
+  checkHealth: CheckHealthHandler;
+  getServerInfo: GetServerInfoHandler;
+};
+
+export type HttpSettings = {
+  profile: 'plain' | 'directus';
+  /** Largest JSON body accepted, in koa-bodyparser's notation (`1mb`) or bytes. */
+  bodyLimit: string | number;
+  allowQueryToken: boolean;
+};
+
+/** All the HTTP adapter needs; the composition root builds it, tests may build it by hand. */
+export type HttpAppDependencies = {
+  handlers: HttpHandlers;
+  settings: HttpSettings;
+  logger: Logger;
+};

@@ -1,0 +1,23 @@
+/** Codes that only the HTTP layer produces; the rest of API.md §2 comes from `DomainError`. */
+export type HttpOnlyCode = 'METHOD_NOT_ALLOWED' | 'REQUEST_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE';
+
+/** A refusal decided by the HTTP adapter itself (routing, body reading), before any handler runs. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly code: HttpOnlyCode,
+    message: string,
+    /** Headers the answer must carry, e.g. `Allow` on a 405. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpProblem';
+  }
+}
+
+export const methodNotAllowed = (method: string, allow: string) =>
+  new HttpProblem('METHOD_NOT_ALLOWED', `Method ${method} is not allowed here.`, { Allow: allow });
+
+export const requestTooLarge = () => new HttpProblem('REQUEST_TOO_LARGE', 'Request body is too large.');
+
+export const unsupportedMediaType = () =>
+  new HttpProblem('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json).');

@@ -1,0 +1,10 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration0001SystemTables } from './0001-system-tables.ts';
+
+/**
+ * Every system migration, in order. Listed by hand because MikroORM's file discovery needs Node 22 APIs.
+ * Names are stored in `datagate_migrations`: never rename one that has shipped.
+ */
+export const systemMigrations: MigrationObject[] = [
+  { name: '0001-system-tables', class: Migration0001SystemTables },
+];

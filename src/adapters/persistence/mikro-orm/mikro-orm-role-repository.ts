@@ -1,0 +1,65 @@
+import type { Selectable } from 'kysely';
+import type { RoleRepository } from '../../../application/ports/role-repository.ts';
+import { Role } from '../../../domain/role.ts';
+import type { SystemDatabase } from './system-database.ts';
+import type { SystemTables } from './system-tables.ts';
+import { isUuid } from './uuid.ts';
+
+const UNIQUE = { datagate_roles_name_unique: 'name' };
+
+export class MikroOrmRoleRepository implements RoleRepository {
+  constructor(private readonly database: SystemDatabase) {}
+
+  async findById(id: string) {
+    if (!isUuid(id)) return null;
+    const row = await this.database.run((db) =>
+      db.selectFrom('datagate_roles').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+    return row ? toRole(row) : null;
+  }
+
+  async findByName(name: string) {
+    const row = await this.database.run((db) =>
+      db.selectFrom('datagate_roles').selectAll().where('name', '=', name).executeTakeFirst(),
+    );
+    return row ? toRole(row) : null;
+  }
+
+  async list() {
+    const rows = await this.database.run((db) =>
+      db.selectFrom('datagate_roles').selectAll().orderBy('name').execute(),
+    );
+    return rows.map(toRole);
+  }
+
+  async save(role: Role) {
+    const row = { name: role.name, description: role.description, admin_access: role.adminAccess };
+    await this.database.run(
+      (db) =>
+        db
+          .insertInto('datagate_roles')
+          .values({ id: role.id, ...row })
+          .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
+          .execute(),
+      UNIQUE,
+    );
+  }
+
+  async delete(id: string) {
+    if (!isUuid(id)) return false;
+    // Users holding the role are set to no role by the foreign key (`on delete set null`).
+    const result = await this.database.run((db) =>
+      db.deleteFrom('datagate_roles').where('id', '=', id).executeTakeFirst(),
+    );
+    return result.numDeletedRows > 0n;
+  }
+}
+
+function toRole(row: Selectable<SystemTables['datagate_roles']>): Role {
+  return new Role({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    adminAccess: row.admin_access,
+  });
+}

@@ -1,0 +1,102 @@
+import { type Selectable, sql } from 'kysely';
+import type { UserRepository } from '../../../application/ports/user-repository.ts';
+import { User } from '../../../domain/user.ts';
+import type { SystemDatabase } from './system-database.ts';
+import { type SystemTables, toDate } from './system-tables.ts';
+import { isUuid } from './uuid.ts';
+
+const UNIQUE = { datagate_users_email_unique: 'email', datagate_users_token_digest_unique: 'token' };
+
+export class MikroOrmUserRepository implements UserRepository {
+  constructor(private readonly database: SystemDatabase) {}
+
+  async findById(id: string) {
+    if (!isUuid(id)) return null;
+    return this.findOne('id', id);
+  }
+
+  async findByEmail(email: string) {
+    return this.findOne('email', email);
+  }
+
+  async findByTokenDigest(digest: string) {
+    return this.findOne('token_digest', digest);
+  }
+
+  async list() {
+    const rows = await this.database.run((db) =>
+      db.selectFrom('datagate_users').selectAll().orderBy('created_at').orderBy('id').execute(),
+    );
+    return rows.map(toUser);
+  }
+
+  async save(user: User) {
+    const row = {
+      email: user.email,
+      password_hash: user.passwordHash,
+      role: user.roleId,
+      status: user.status,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      token_digest: user.tokenDigest,
+    };
+    await this.database.run(
+      (db) =>
+        db
+          .insertInto('datagate_users')
+          .values({ id: user.id, ...row, created_at: user.createdAt.toISOString() })
+          .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
+          .execute(),
+      UNIQUE,
+    );
+  }
+
+  async delete(id: string) {
+    if (!isUuid(id)) return false;
+    // The user's refresh tokens go with the row (`on delete cascade`).
+    const result = await this.database.run((db) =>
+      db.deleteFrom('datagate_users').where('id', '=', id).executeTakeFirst(),
+    );
+    return result.numDeletedRows > 0n;
+  }
+
+  async anyAdminExists() {
+    const row = await this.database.run((db) =>
+      db
+        .selectNoFrom((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('datagate_users')
+                .innerJoin('datagate_roles', 'datagate_roles.id', 'datagate_users.role')
+                .where('datagate_roles.admin_access', '=', true)
+                .select(sql.lit(1).as('one')),
+            )
+            .as('found'),
+        )
+        .executeTakeFirstOrThrow(),
+    );
+    return row.found === true;
+  }
+
+  private async findOne(column: 'id' | 'email' | 'token_digest', value: string) {
+    const row = await this.database.run((db) =>
+      db.selectFrom('datagate_users').selectAll().where(column, '=', value).executeTakeFirst(),
+    );
+    return row ? toUser(row) : null;
+  }
+}
+
+function toUser(row: Selectable<SystemTables['datagate_users']>): User {
+  return new User({
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    roleId: row.role,
+    status: row.status,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    tokenDigest: row.token_digest,
+    createdAt: toDate(row.created_at),
+  });
+}

@@ -1,0 +1,49 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Kysely } from 'kysely';
+import { recordNotUnique } from '../../../domain/errors.ts';
+import type { SystemTables } from './system-tables.ts';
+
+/** Unique constraint name → the field the domain error names. */
+export type UniqueFields = Readonly<Record<string, string>>;
+
+/**
+ * The repositories' way into the system tables: SQL through Kysely, with MikroORM's exception types.
+ * Kysely queries bypass MikroORM's error translation, so `run` applies it, and turns unique violations into
+ * the domain's RECORD_NOT_UNIQUE.
+ */
+export class SystemDatabase {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly schema?: string,
+  ) {}
+
+  async run<T>(work: (db: Kysely<SystemTables>) => Promise<T>, uniqueFields: UniqueFields = {}): Promise<T> {
+    try {
+      return await work(this.kysely());
+    } catch (error) {
+      throw this.translate(error, uniqueFields);
+    }
+  }
+
+  private kysely(): Kysely<SystemTables> {
+    // A fork per operation: the global EntityManager is shared by every request and must stay untouched.
+    const db = this.orm.em.fork().getKysely<SystemTables>();
+    return this.schema ? db.withSchema(this.schema) : db;
+  }
+
+  private translate(error: unknown, uniqueFields: UniqueFields): unknown {
+    if (!isDatabaseError(error)) return error;
+    const converted = this.orm.em.getPlatform().getExceptionConverter().convertException(error);
+    if (converted instanceof UniqueConstraintViolationException) {
+      const field = uniqueFields[(error as { constraint?: string }).constraint ?? ''];
+      if (field) return recordNotUnique(field);
+    }
+    return converted;
+  }
+}
+
+/** pg and PGlite both report server errors with a five-character SQLSTATE in `code`. */
+function isDatabaseError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}

@@ -1,0 +1,228 @@
+import { Container, type ResolutionContext, type ServiceIdentifier } from 'inversify';
+import pino, { type Logger } from 'pino';
+import { SystemClock } from './adapters/clock/system-clock.ts';
+import type { AppConfig } from './adapters/config/config-schema.ts';
+import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
+import { createHttpApp, type HttpApp } from './adapters/http/create-http-app.ts';
+import type { HttpHandlers } from './adapters/http/http-app-dependencies.ts';
+import type { Persistence } from './adapters/persistence/persistence.ts';
+import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
+import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
+import type { AuthSettings } from './application/auth/auth-settings.ts';
+import { LoginHandler } from './application/auth/login.ts';
+import { LogoutHandler } from './application/auth/logout.ts';
+import { RefreshSessionHandler } from './application/auth/refresh-session.ts';
+import { ResolveAccountabilityHandler } from './application/auth/resolve-accountability.ts';
+import { TokenPairIssuer } from './application/auth/token-pair.ts';
+import type { AccessTokens } from './application/ports/access-tokens.ts';
+import type { Clock } from './application/ports/clock.ts';
+import type { DatabaseHealth } from './application/ports/database-health.ts';
+import type { PasswordHasher } from './application/ports/password-hasher.ts';
+import type { RefreshTokenRepository } from './application/ports/refresh-token-repository.ts';
+import type { RoleRepository } from './application/ports/role-repository.ts';
+import type { UserRepository } from './application/ports/user-repository.ts';
+import { CreateRoleHandler } from './application/roles/create-role.ts';
+import { DeleteRoleHandler } from './application/roles/delete-role.ts';
+import { GetRoleHandler } from './application/roles/get-role.ts';
+import { ListRolesHandler } from './application/roles/list-roles.ts';
+import { UpdateRoleHandler } from './application/roles/update-role.ts';
+import { CheckHealthHandler } from './application/server/check-health.ts';
+import { GetServerInfoHandler } from './application/server/get-server-info.ts';
+import { BootstrapHandler } from './application/setup/bootstrap.ts';
+import { CreateUserHandler } from './application/users/create-user.ts';
+import { DeleteUserHandler } from './application/users/delete-user.ts';
+import { GetCurrentUserHandler } from './application/users/get-current-user.ts';
+import { GetUserHandler } from './application/users/get-user.ts';
+import { ListUsersHandler } from './application/users/list-users.ts';
+import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
+import { UpdateCurrentUserHandler } from './application/users/update-current-user.ts';
+import { UpdateUserHandler } from './application/users/update-user.ts';
+import { VERSION } from './version.ts';
+
+/** Identifiers of the ports and settings; handlers are identified by their own classes. */
+export const TYPES = {
+  Config: Symbol.for('Config'),
+  Logger: Symbol.for('Logger'),
+  Clock: Symbol.for('Clock'),
+  Persistence: Symbol.for('Persistence'),
+  UserRepository: Symbol.for('UserRepository'),
+  RoleRepository: Symbol.for('RoleRepository'),
+  RefreshTokenRepository: Symbol.for('RefreshTokenRepository'),
+  DatabaseHealth: Symbol.for('DatabaseHealth'),
+  PasswordHasher: Symbol.for('PasswordHasher'),
+  AccessTokens: Symbol.for('AccessTokens'),
+  AuthSettings: Symbol.for('AuthSettings'),
+  StartedAt: Symbol.for('StartedAt'),
+  HttpApp: Symbol.for('HttpApp'),
+} as const;
+
+/**
+ * The composition root: the only place that knows every concrete class. Everything is a singleton,
+ * so a test swaps an adapter with one `container.rebind(TYPES.X).toConstantValue(fake)` before first use.
+ */
+export function buildContainer(config: AppConfig, persistence: Persistence): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  const constant = <T>(id: ServiceIdentifier<T>, value: T) => container.bind<T>(id).toConstantValue(value);
+  const dynamic = <T>(id: ServiceIdentifier<T>, build: (get: <U>(id: ServiceIdentifier<U>) => U) => T) =>
+    container.bind<T>(id).toDynamicValue((ctx: ResolutionContext) => build((dep) => ctx.get(dep)));
+
+  constant<AppConfig>(TYPES.Config, config);
+  constant<Persistence>(TYPES.Persistence, persistence);
+  constant<UserRepository>(TYPES.UserRepository, persistence.users);
+  constant<RoleRepository>(TYPES.RoleRepository, persistence.roles);
+  constant<RefreshTokenRepository>(TYPES.RefreshTokenRepository, persistence.refreshTokens);
+  constant<DatabaseHealth>(TYPES.DatabaseHealth, persistence.health);
+  constant<Date>(TYPES.StartedAt, new Date());
+  constant<AuthSettings>(TYPES.AuthSettings, {
+    accessTokenTtlMs: config.auth.accessTokenTTL,
+    refreshTokenTtlMs: config.auth.refreshTokenTTL,
+    refreshReuseGraceMs: config.auth.refreshReuseGrace,
+    checkSessionOnEachRequest: config.auth.checkSessionOnEachRequest,
+  });
+  dynamic<Logger>(TYPES.Logger, () =>
+    pino({ level: config.log.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }),
+  );
+  dynamic<Clock>(TYPES.Clock, () => new SystemClock());
+  dynamic<PasswordHasher>(TYPES.PasswordHasher, () => new Argon2PasswordHasher());
+  dynamic<AccessTokens>(TYPES.AccessTokens, () => {
+    const options = {
+      secret: config.auth.secret,
+      issuer: config.auth.issuer,
+      ttlMs: config.auth.accessTokenTTL,
+    };
+    return config.auth.tokenFormat === 'paseto'
+      ? new PasetoAccessTokens(options)
+      : new JoseAccessTokens(options);
+  });
+
+  dynamic(
+    TokenPairIssuer,
+    (get) =>
+      new TokenPairIssuer(
+        get(TYPES.AccessTokens),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.AuthSettings),
+      ),
+  );
+  dynamic(
+    LoginHandler,
+    (get) =>
+      new LoginHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.PasswordHasher),
+        get(TokenPairIssuer),
+        get(TYPES.Clock),
+      ),
+  );
+  dynamic(
+    RefreshSessionHandler,
+    (get) =>
+      new RefreshSessionHandler(
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.UserRepository),
+        get(TokenPairIssuer),
+        get(TYPES.Clock),
+        get(TYPES.AuthSettings),
+      ),
+  );
+  dynamic(LogoutHandler, (get) => new LogoutHandler(get(TYPES.RefreshTokenRepository), get(TYPES.Clock)));
+  dynamic(
+    ResolveAccountabilityHandler,
+    (get) =>
+      new ResolveAccountabilityHandler(
+        get(TYPES.AccessTokens),
+        get(TYPES.UserRepository),
+        get(TYPES.RoleRepository),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.Clock),
+        get(TYPES.AuthSettings),
+      ),
+  );
+
+  dynamic(ListUsersHandler, (get) => new ListUsersHandler(get(TYPES.UserRepository)));
+  dynamic(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository)));
+  dynamic(
+    CreateUserHandler,
+    (get) =>
+      new CreateUserHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RoleRepository),
+        get(TYPES.PasswordHasher),
+        get(TYPES.Clock),
+      ),
+  );
+  dynamic(
+    UpdateUserHandler,
+    (get) =>
+      new UpdateUserHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RoleRepository),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.PasswordHasher),
+        get(TYPES.Clock),
+      ),
+  );
+  dynamic(DeleteUserHandler, (get) => new DeleteUserHandler(get(TYPES.UserRepository)));
+  dynamic(GetCurrentUserHandler, (get) => new GetCurrentUserHandler(get(TYPES.UserRepository)));
+  dynamic(
+    UpdateCurrentUserHandler,
+    (get) =>
+      new UpdateCurrentUserHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.PasswordHasher),
+        get(TYPES.Clock),
+      ),
+  );
+  dynamic(SetStaticTokenHandler, (get) => new SetStaticTokenHandler(get(TYPES.UserRepository)));
+
+  dynamic(ListRolesHandler, (get) => new ListRolesHandler(get(TYPES.RoleRepository)));
+  dynamic(GetRoleHandler, (get) => new GetRoleHandler(get(TYPES.RoleRepository)));
+  dynamic(CreateRoleHandler, (get) => new CreateRoleHandler(get(TYPES.RoleRepository)));
+  dynamic(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository)));
+  dynamic(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository)));
+
+  dynamic(CheckHealthHandler, (get) => new CheckHealthHandler(get(TYPES.DatabaseHealth)));
+  dynamic(
+    GetServerInfoHandler,
+    (get) => new GetServerInfoHandler(VERSION, get(TYPES.StartedAt), get(TYPES.Clock)),
+  );
+  dynamic(
+    BootstrapHandler,
+    (get) =>
+      new BootstrapHandler(get(TYPES.UserRepository), get(TYPES.RoleRepository), get(CreateUserHandler)),
+  );
+
+  dynamic<HttpApp>(TYPES.HttpApp, (get) => {
+    const handlers: HttpHandlers = {
+      login: get(LoginHandler),
+      refreshSession: get(RefreshSessionHandler),
+      logout: get(LogoutHandler),
+      resolveAccountability: get(ResolveAccountabilityHandler),
+      listUsers: get(ListUsersHandler),
+      getUser: get(GetUserHandler),
+      createUser: get(CreateUserHandler),
+      updateUser: get(UpdateUserHandler),
+      deleteUser: get(DeleteUserHandler),
+      getCurrentUser: get(GetCurrentUserHandler),
+      updateCurrentUser: get(UpdateCurrentUserHandler),
+      listRoles: get(ListRolesHandler),
+      getRole: get(GetRoleHandler),
+      createRole: get(CreateRoleHandler),
+      updateRole: get(UpdateRoleHandler),
+      deleteRole: get(DeleteRoleHandler),
+      checkHealth: get(CheckHealthHandler),
+      getServerInfo: get(GetServerInfoHandler),
+    };
+    return createHttpApp({
+      handlers,
+      logger: get(TYPES.Logger),
+      settings: {
+        profile: config.http.profile,
+        bodyLimit: config.http.bodyLimit,
+        allowQueryToken: config.auth.allowQueryToken,
+      },
+    });
+  });
+  return container;
+}

@@ -1,0 +1,311 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { UserRepository } from '../../src/application/ports/user-repository.ts';
+import { TYPES } from '../../src/container.ts';
+import { startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
+import { assertError, firstError, runScenario, type Scenario } from './scenario.ts';
+
+const SOME_ID = '00000000-0000-4000-8000-000000000000';
+
+// ---------------------------------------------------------------------------------------------
+const wire = suite<{ app: TestApp; tokens: Record<string, string> }>('bodies, routes and headers');
+
+wire.before(async (context) => {
+  context.app = await startTestApp({ env: { BODY_LIMIT: '1kb' } });
+  const admin = await context.app.seedAdmin();
+  context.tokens = { admin: (await context.app.login(admin)).access_token };
+});
+wire.after(({ app }) => app.close());
+
+const bodyRows: Scenario[] = [
+  {
+    name: 'malformed JSON → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/auth/login',
+    rawBody: '{"email": "a@b.c",',
+    headers: { 'Content-Type': 'application/json' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+  },
+  {
+    name: 'a JSON scalar → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/auth/login',
+    rawBody: '"text"',
+    headers: { 'Content-Type': 'application/json' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+  },
+  {
+    name: 'a text/plain body → 415 UNSUPPORTED_MEDIA_TYPE',
+    method: 'POST',
+    path: '/auth/login',
+    rawBody: 'email=a',
+    headers: { 'Content-Type': 'text/plain' },
+    expectedStatus: 415,
+    expectedCode: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a form body → 415 UNSUPPORTED_MEDIA_TYPE',
+    method: 'POST',
+    path: '/auth/login',
+    rawBody: 'email=a&password=b',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    expectedStatus: 415,
+    expectedCode: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a JSON body without Content-Type → 415',
+    method: 'POST',
+    path: '/roles',
+    as: 'admin',
+    rawBody: '{"name":"x"}',
+    headers: { 'Content-Type': '' },
+    expectedStatus: 415,
+    expectedCode: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'an empty JSON body → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/auth/refresh',
+    rawBody: '',
+    headers: { 'Content-Type': 'application/json' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+  },
+  {
+    name: 'a body over http.bodyLimit → 413 REQUEST_TOO_LARGE',
+    method: 'POST',
+    path: '/auth/login',
+    body: { email: 'a@b.c', password: 'x'.repeat(2048) },
+    expectedStatus: 413,
+    expectedCode: 'REQUEST_TOO_LARGE',
+  },
+  {
+    name: 'charset and +json media types are JSON',
+    method: 'POST',
+    path: '/auth/refresh',
+    rawBody: '{"refresh_token":"nope"}',
+    headers: { 'Content-Type': 'application/vnd.api+json; charset=utf-8' },
+    expectedStatus: 401,
+    expectedCode: 'INVALID_TOKEN',
+  },
+];
+
+const routeRows: Scenario[] = [
+  {
+    name: 'unknown route → 404 NOT_FOUND',
+    method: 'GET',
+    path: '/nowhere',
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+  },
+  {
+    name: 'unknown route with a text body → still 404',
+    method: 'POST',
+    path: '/nowhere',
+    rawBody: 'x',
+    headers: { 'Content-Type': 'text/plain' },
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+  },
+  {
+    name: 'known path, wrong method → 405 with Allow',
+    method: 'DELETE',
+    path: '/users',
+    expectedStatus: 405,
+    expectedCode: 'METHOD_NOT_ALLOWED',
+    expectedHeaders: { allow: 'HEAD, GET, POST' },
+  },
+  {
+    name: 'GET on /auth/login → 405 Allow: POST',
+    method: 'GET',
+    path: '/auth/login',
+    expectedStatus: 405,
+    expectedCode: 'METHOD_NOT_ALLOWED',
+    expectedHeaders: { allow: 'POST' },
+  },
+  {
+    name: 'PUT on an item path → 405 listing its methods',
+    method: 'PUT',
+    path: `/roles/${SOME_ID}`,
+    expectedStatus: 405,
+    expectedCode: 'METHOD_NOT_ALLOWED',
+    expectedHeaders: { allow: 'HEAD, GET, PATCH, DELETE' },
+  },
+  {
+    name: 'a method the router does not know → 405 with Allow',
+    method: 'PROPFIND',
+    path: '/users',
+    expectedStatus: 405,
+    expectedCode: 'METHOD_NOT_ALLOWED',
+    expectedHeaders: { allow: /GET/ },
+  },
+  {
+    name: '/users/me wins over /users/:id',
+    method: 'GET',
+    path: '/users/me',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.match((body as { email: string }).email, /^admin-/),
+  },
+];
+
+const headerRows: Scenario[] = [
+  {
+    name: 'security headers on a success',
+    method: 'GET',
+    path: '/server/health',
+    expectedStatus: 200,
+    expectedHeaders: {
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+    },
+  },
+  {
+    name: 'security headers on an error',
+    method: 'GET',
+    path: '/nowhere',
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+    expectedHeaders: {
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+    },
+  },
+  {
+    name: 'a sane incoming X-Request-Id is echoed',
+    method: 'GET',
+    path: '/server/health',
+    headers: { 'X-Request-Id': 'trace-abc.123' },
+    expectedStatus: 200,
+    expectedHeaders: { 'x-request-id': 'trace-abc.123' },
+  },
+  {
+    name: 'an unsafe X-Request-Id is replaced by a generated one',
+    method: 'GET',
+    path: '/server/health',
+    headers: { 'X-Request-Id': 'a b\tc' },
+    expectedStatus: 200,
+    expectedHeaders: { 'x-request-id': /^[0-9a-f-]{36}$/ },
+  },
+  {
+    name: 'without X-Request-Id one is generated',
+    method: 'GET',
+    path: '/nowhere',
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+    expectedHeaders: { 'x-request-id': /^[0-9a-f-]{36}$/ },
+  },
+];
+
+for (const row of [...bodyRows, ...routeRows, ...headerRows]) {
+  wire(row.name, ({ app, tokens }) => runScenario(app, tokens, row));
+}
+
+wire.run();
+
+// ---------------------------------------------------------------------------------------------
+const failures = suite('unexpected failures and logs');
+
+/** The real repository, except that listing fails the way a database driver might. */
+function listFailing(real: UserRepository): UserRepository {
+  return {
+    findById: (id) => real.findById(id),
+    findByEmail: (email) => real.findByEmail(email),
+    findByTokenDigest: (digest) => real.findByTokenDigest(digest),
+    save: (user) => real.save(user),
+    delete: (id) => real.delete(id),
+    anyAdminExists: () => real.anyAdminExists(),
+    list: async () => {
+      throw new Error('relation "datagate_users" does not exist: SELECT password_hash FROM datagate_users');
+    },
+  };
+}
+
+failures('an unexpected error → 500 INTERNAL showing only the request id, logged with that id', () =>
+  withTestApp(
+    async (app) => {
+      const admin = await app.seedAdmin();
+      const { access_token } = await app.login(admin);
+      const response = await app.request('GET', '/users', {
+        token: access_token,
+        headers: { 'X-Request-Id': 'req-500-test' },
+      });
+      assertError(response, 500, 'INTERNAL');
+      const error = firstError(response);
+      assert.equal(Object.keys(error.extensions), ['code']);
+      assert.match(error.message, 'req-500-test');
+      assert.not.match(response.text, /SELECT|password_hash|datagate_users|at .*\.ts/);
+
+      const logged = app.logs.find((line) => line.msg === 'request failed');
+      assert.ok(logged, 'the failure is logged');
+      assert.is(logged.requestId, 'req-500-test');
+      assert.match(JSON.stringify(logged.err), 'SELECT password_hash');
+    },
+    {
+      captureLogs: true,
+      rebind: (container) => {
+        const real = container.get<UserRepository>(TYPES.UserRepository);
+        container.rebind<UserRepository>(TYPES.UserRepository).toConstantValue(listFailing(real));
+      },
+    },
+  ),
+);
+
+failures(
+  'the access log has one line per request, without query string: ?access_token= never reaches it',
+  () =>
+    withTestApp(
+      async (app) => {
+        const admin = await app.seedAdmin();
+        const { access_token } = await app.login(admin);
+        const response = await app.request('GET', `/users/me?access_token=${access_token}&fields=id`, {
+          headers: { 'X-Request-Id': 'req-log-test' },
+        });
+        assert.is(response.status, 200);
+        const lines = app.logs.filter((line) => line.requestId === 'req-log-test');
+        assert.is(lines.length, 1);
+        const { level, msg, method, path, status, ms } = lines[0]!;
+        assert.equal(
+          { level, msg, method, path, status },
+          { level: 30, msg: 'request', method: 'GET', path: '/users/me', status: 200 },
+        );
+        assert.type(ms, 'number');
+        assert.not.match(JSON.stringify(app.logs), access_token);
+        assert.not.match(JSON.stringify(app.logs), admin.password);
+      },
+      { captureLogs: true },
+    ),
+);
+
+failures.run();
+
+// ---------------------------------------------------------------------------------------------
+const profiles = suite('response profiles');
+
+profiles('the directus profile wraps 2xx bodies in { data } and leaves errors as they are', () =>
+  withTestApp(
+    async (app) => {
+      const admin = await app.seedAdmin();
+      const login = await app.request('POST', '/auth/login', {
+        body: { email: admin.email, password: admin.password },
+      });
+      assert.is(login.status, 200);
+      const { data } = login.body as { data: { access_token: string } };
+      assert.type(data.access_token, 'string');
+      const me = await app.request('GET', '/users/me', { token: data.access_token });
+      assert.is((me.body as { data: { id: string } }).data.id, admin.id);
+      assertError(await app.request('GET', '/users/me'), 401, 'UNAUTHENTICATED');
+    },
+    { env: { API_PROFILE: 'directus' } },
+  ),
+);
+
+profiles.run();
