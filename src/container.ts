@@ -14,6 +14,7 @@ import { LogoutHandler } from './application/auth/logout.ts';
 import { RefreshSessionHandler } from './application/auth/refresh-session.ts';
 import { ResolveAccountabilityHandler } from './application/auth/resolve-accountability.ts';
 import { TokenPairIssuer } from './application/auth/token-pair.ts';
+import { LastAdminGuard } from './application/last-admin-guard.ts';
 import type { AccessTokens } from './application/ports/access-tokens.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
@@ -139,6 +140,7 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
       ),
   );
 
+  dynamic(LastAdminGuard, (get) => new LastAdminGuard(get(TYPES.UserRepository), get(TYPES.RoleRepository)));
   dynamic(ListUsersHandler, (get) => new ListUsersHandler(get(TYPES.UserRepository)));
   dynamic(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository)));
   dynamic(
@@ -160,9 +162,10 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
         get(TYPES.RefreshTokenRepository),
         get(TYPES.PasswordHasher),
         get(TYPES.Clock),
+        get(LastAdminGuard),
       ),
   );
-  dynamic(DeleteUserHandler, (get) => new DeleteUserHandler(get(TYPES.UserRepository)));
+  dynamic(DeleteUserHandler, (get) => new DeleteUserHandler(get(TYPES.UserRepository), get(LastAdminGuard)));
   dynamic(GetCurrentUserHandler, (get) => new GetCurrentUserHandler(get(TYPES.UserRepository)));
   dynamic(
     UpdateCurrentUserHandler,
@@ -179,8 +182,8 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
   dynamic(ListRolesHandler, (get) => new ListRolesHandler(get(TYPES.RoleRepository)));
   dynamic(GetRoleHandler, (get) => new GetRoleHandler(get(TYPES.RoleRepository)));
   dynamic(CreateRoleHandler, (get) => new CreateRoleHandler(get(TYPES.RoleRepository)));
-  dynamic(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository)));
-  dynamic(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository)));
+  dynamic(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
+  dynamic(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
 
   dynamic(CheckHealthHandler, (get) => new CheckHealthHandler(get(TYPES.DatabaseHealth)));
   dynamic(

@@ -51,3 +51,9 @@ export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what}
 
 export const recordNotUnique = (field: string) =>
   new DomainError('RECORD_NOT_UNIQUE', `Value of "${field}" has to be unique.`, { field });
+
+/** Refused so the API cannot lock every administrator out (only the CLI could then recover). */
+export const lastAdmin = () =>
+  new DomainError('INVALID_PAYLOAD', 'This would leave no active user with admin access.', {
+    reason: 'LAST_ADMIN',
+  });

@@ -160,5 +160,20 @@ export function userRepositoryContract(target: PersistenceTarget) {
     assert.is(await users.anyAdminExists(), false);
   });
 
+  test('active admins are the active users holding an admin role', async ({
+    persistence: { users, roles },
+  }) => {
+    const admin = aRole({ adminAccess: true });
+    const editor = aRole();
+    await roles.save(admin);
+    await roles.save(editor);
+    const active = aUser({ roleId: admin.id });
+    await users.save(active);
+    await users.save(aUser({ roleId: admin.id, status: 'suspended' }));
+    await users.save(aUser({ roleId: editor.id }));
+    await users.save(aUser());
+    assert.equal(await users.activeAdmins(), [{ id: active.id, roleId: admin.id }]);
+  });
+
   return test;
 }

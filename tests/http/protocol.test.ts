@@ -216,17 +216,11 @@ const failures = suite('unexpected failures and logs');
 
 /** The real repository, except that listing fails the way a database driver might. */
 function listFailing(real: UserRepository): UserRepository {
-  return {
-    findById: (id) => real.findById(id),
-    findByEmail: (email) => real.findByEmail(email),
-    findByTokenDigest: (digest) => real.findByTokenDigest(digest),
-    save: (user) => real.save(user),
-    delete: (id) => real.delete(id),
-    anyAdminExists: () => real.anyAdminExists(),
+  return Object.assign(Object.create(real) as UserRepository, {
     list: async () => {
       throw new Error('relation "datagate_users" does not exist: SELECT password_hash FROM datagate_users');
     },
-  };
+  });
 }
 
 failures('an unexpected error → 500 INTERNAL showing only the request id, logged with that id', () =>

@@ -8,8 +8,11 @@ import { LogoutHandler } from '../../src/application/auth/logout.ts';
 import { RefreshSessionHandler } from '../../src/application/auth/refresh-session.ts';
 import { ResolveAccountabilityHandler } from '../../src/application/auth/resolve-accountability.ts';
 import { TokenPairIssuer } from '../../src/application/auth/token-pair.ts';
+import { LastAdminGuard } from '../../src/application/last-admin-guard.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
 import { CreateRoleHandler } from '../../src/application/roles/create-role.ts';
+import { DeleteRoleHandler } from '../../src/application/roles/delete-role.ts';
+import { UpdateRoleHandler } from '../../src/application/roles/update-role.ts';
 import { BootstrapHandler } from '../../src/application/setup/bootstrap.ts';
 import { type CreateUserCommand, CreateUserHandler } from '../../src/application/users/create-user.ts';
 import { DeleteUserHandler } from '../../src/application/users/delete-user.ts';
@@ -50,6 +53,7 @@ export function authFixture(overrides: Partial<AuthSettings> = {}) {
   const pairs = new TokenPairIssuer(accessTokens, refreshTokens, settings);
   const createUser = new CreateUserHandler(users, roles, hasher, clock);
   const createRole = new CreateRoleHandler(roles);
+  const lastAdmin = new LastAdminGuard(users, roles);
 
   return {
     clock,
@@ -63,9 +67,11 @@ export function authFixture(overrides: Partial<AuthSettings> = {}) {
     resolve: new ResolveAccountabilityHandler(accessTokens, users, roles, refreshTokens, clock, settings),
     createUser,
     createRole,
-    updateUser: new UpdateUserHandler(users, roles, refreshTokens, hasher, clock),
+    updateUser: new UpdateUserHandler(users, roles, refreshTokens, hasher, clock, lastAdmin),
     updateCurrentUser: new UpdateCurrentUserHandler(users, refreshTokens, hasher, clock),
-    deleteUser: new DeleteUserHandler(users),
+    deleteUser: new DeleteUserHandler(users, lastAdmin),
+    updateRole: new UpdateRoleHandler(roles, lastAdmin),
+    deleteRole: new DeleteRoleHandler(roles, lastAdmin),
     bootstrap: new BootstrapHandler(users, roles, createUser),
     /** A user with an ordinary role, created the way an admin would. */
     async user(command: Partial<CreateUserCommand> = {}) {

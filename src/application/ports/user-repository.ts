@@ -15,4 +15,6 @@ export interface UserRepository {
   delete(id: string): Promise<boolean>;
   /** Whether any user holds a role with admin access, whatever the user's status. */
   anyAdminExists(): Promise<boolean>;
+  /** The users who can administer right now: active, holding a role with admin access. */
+  activeAdmins(): Promise<Array<{ id: string; roleId: string }>>;
 }

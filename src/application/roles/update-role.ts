@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import { parseRoleName } from './role-name.ts';
 import { type RoleView, viewRole } from './role-view.ts';
@@ -8,7 +9,10 @@ import { type RoleView, viewRole } from './role-view.ts';
 export type UpdateRoleCommand = { name?: string; description?: string | null; admin_access?: boolean };
 
 export class UpdateRoleHandler {
-  constructor(private readonly roles: RoleRepository) {}
+  constructor(
+    private readonly roles: RoleRepository,
+    private readonly lastAdmin: LastAdminGuard,
+  ) {}
 
   async execute(caller: Accountability, id: string, command: UpdateRoleCommand): Promise<RoleView> {
     requireAdmin(caller);
@@ -17,6 +21,7 @@ export class UpdateRoleHandler {
     if (command.name !== undefined) role.name = parseRoleName(command.name);
     if (command.description !== undefined) role.description = command.description;
     if (command.admin_access !== undefined) role.adminAccess = command.admin_access;
+    await this.lastAdmin.assertRoleChangeKeepsAnAdmin(role.id, role.adminAccess);
     await this.roles.save(role);
     return viewRole(role);
   }

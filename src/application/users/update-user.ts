@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import type { UserStatus } from '../../domain/user.ts';
 import { requireAdmin } from '../access.ts';
+import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
@@ -30,6 +31,7 @@ export class UpdateUserHandler {
     private readonly refreshTokens: RefreshTokenRepository,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
+    private readonly lastAdmin: LastAdminGuard,
   ) {}
 
   async execute(caller: Accountability, id: string, command: UpdateUserCommand): Promise<UserView> {
@@ -50,6 +52,7 @@ export class UpdateUserHandler {
       assertAcceptablePassword(command.password);
       user.passwordHash = await this.hasher.hash(command.password);
     }
+    await this.lastAdmin.assertUserChangeKeepsAnAdmin(user.id, user);
     await this.users.save(user);
     if (command.password !== undefined || (wasActive && !user.isActive)) {
       await this.refreshTokens.revokeUser(user.id, this.clock.now());

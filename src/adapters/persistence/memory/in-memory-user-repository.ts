@@ -56,6 +56,16 @@ export class InMemoryUserRepository implements UserRepository {
     return false;
   }
 
+  async activeAdmins() {
+    const admins: Array<{ id: string; roleId: string }> = [];
+    for (const user of this.users.values()) {
+      if (user.roleId === null || !user.isActive) continue;
+      if ((await this.roles.findById(user.roleId))?.adminAccess)
+        admins.push({ id: user.id, roleId: user.roleId });
+    }
+    return admins;
+  }
+
   private find(match: (user: User) => boolean) {
     for (const user of this.users.values()) if (match(user)) return copy(user);
     return null;

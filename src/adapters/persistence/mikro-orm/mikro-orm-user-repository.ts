@@ -78,6 +78,17 @@ export class MikroOrmUserRepository implements UserRepository {
     );
     return row.found === true;
   }
+  async activeAdmins() {
+    return this.database.run((db) =>
+      db
+        .selectFrom('datagate_users')
+        .innerJoin('datagate_roles', 'datagate_roles.id', 'datagate_users.role')
+        .where('datagate_roles.admin_access', '=', true)
+        .where('datagate_users.status', '=', 'active')
+        .select(['datagate_users.id as id', 'datagate_roles.id as roleId'])
+        .execute(),
+    );
+  }
 
   private async findOne(column: 'id' | 'email' | 'token_digest', value: string) {
     const row = await this.database.run((db) =>
