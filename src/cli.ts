@@ -22,6 +22,7 @@ async function withContainer<T>(work: (container: Container) => Promise<T>): Pro
   const persistence = await openPersistence(appConfig);
   try {
     await persistence.migrate();
+    await persistence.schema.refresh();
     return await work(buildContainer(appConfig, persistence));
   } finally {
     await persistence.close();

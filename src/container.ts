@@ -14,13 +14,34 @@ import { LogoutHandler } from './application/auth/logout.ts';
 import { RefreshSessionHandler } from './application/auth/refresh-session.ts';
 import { ResolveAccountabilityHandler } from './application/auth/resolve-accountability.ts';
 import { TokenPairIssuer } from './application/auth/token-pair.ts';
+import { ClearSchemaCacheHandler } from './application/collections/clear-schema-cache.ts';
+import { CreateCollectionHandler } from './application/collections/create-collection.ts';
+import { CreateFieldHandler } from './application/collections/create-field.ts';
+import { DeleteCollectionHandler } from './application/collections/delete-collection.ts';
+import { DeleteFieldHandler } from './application/collections/delete-field.ts';
+import { GetCollectionHandler } from './application/collections/get-collection.ts';
+import { GetFieldHandler } from './application/collections/get-field.ts';
+import { ListCollectionsHandler } from './application/collections/list-collections.ts';
+import { ListFieldsHandler } from './application/collections/list-fields.ts';
+import { GetItemHandler } from './application/items/get-item.ts';
+import { ListItemsHandler } from './application/items/list-items.ts';
+import { ReadRules } from './application/items/read-rules.ts';
 import { LastAdminGuard } from './application/last-admin-guard.ts';
+import { CreatePermissionHandler } from './application/permissions/create-permission.ts';
+import { DeletePermissionHandler } from './application/permissions/delete-permission.ts';
+import { GetPermissionHandler } from './application/permissions/get-permission.ts';
+import { ListPermissionsHandler } from './application/permissions/list-permissions.ts';
+import { PermissionValidator } from './application/permissions/permission-validator.ts';
+import { UpdatePermissionHandler } from './application/permissions/update-permission.ts';
 import type { AccessTokens } from './application/ports/access-tokens.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
+import type { ItemStore } from './application/ports/item-store.ts';
 import type { PasswordHasher } from './application/ports/password-hasher.ts';
+import type { PermissionRepository } from './application/ports/permission-repository.ts';
 import type { RefreshTokenRepository } from './application/ports/refresh-token-repository.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
+import type { SchemaCatalog, SchemaEditor } from './application/ports/schema-catalog.ts';
 import type { UserRepository } from './application/ports/user-repository.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
 import { DeleteRoleHandler } from './application/roles/delete-role.ts';
@@ -38,6 +59,8 @@ import { ListUsersHandler } from './application/users/list-users.ts';
 import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
 import { UpdateCurrentUserHandler } from './application/users/update-current-user.ts';
 import { UpdateUserHandler } from './application/users/update-user.ts';
+import { parseFilter } from './domain/query/parse-filter.ts';
+import type { QueryLimits } from './domain/query/parse-item-query.ts';
 import { VERSION } from './version.ts';
 
 /** Identifiers of the ports and settings; handlers are identified by their own classes. */
@@ -50,6 +73,11 @@ export const TYPES = {
   RoleRepository: Symbol.for('RoleRepository'),
   RefreshTokenRepository: Symbol.for('RefreshTokenRepository'),
   DatabaseHealth: Symbol.for('DatabaseHealth'),
+  PermissionRepository: Symbol.for('PermissionRepository'),
+  SchemaCatalog: Symbol.for('SchemaCatalog'),
+  SchemaEditor: Symbol.for('SchemaEditor'),
+  ItemStore: Symbol.for('ItemStore'),
+  QueryLimits: Symbol.for('QueryLimits'),
   PasswordHasher: Symbol.for('PasswordHasher'),
   AccessTokens: Symbol.for('AccessTokens'),
   AuthSettings: Symbol.for('AuthSettings'),
@@ -73,6 +101,14 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
   constant<RoleRepository>(TYPES.RoleRepository, persistence.roles);
   constant<RefreshTokenRepository>(TYPES.RefreshTokenRepository, persistence.refreshTokens);
   constant<DatabaseHealth>(TYPES.DatabaseHealth, persistence.health);
+  constant<PermissionRepository>(TYPES.PermissionRepository, persistence.permissions);
+  constant<SchemaCatalog>(TYPES.SchemaCatalog, persistence.schema);
+  constant<SchemaEditor>(TYPES.SchemaEditor, persistence.schemaEditor);
+  constant<ItemStore>(TYPES.ItemStore, persistence.items);
+  constant<QueryLimits>(TYPES.QueryLimits, {
+    limitDefault: config.query.limitDefault,
+    limitMax: config.query.limitMax,
+  });
   constant<Date>(TYPES.StartedAt, new Date());
   constant<AuthSettings>(TYPES.AuthSettings, {
     accessTokenTtlMs: config.auth.accessTokenTTL,
@@ -196,6 +232,60 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
       new BootstrapHandler(get(TYPES.UserRepository), get(TYPES.RoleRepository), get(CreateUserHandler)),
   );
 
+  dynamic(ReadRules, (get) => new ReadRules(get(TYPES.PermissionRepository)));
+  const readers = [TYPES.SchemaCatalog, ReadRules, TYPES.ItemStore, TYPES.Clock, TYPES.QueryLimits] as const;
+  dynamic(
+    ListItemsHandler,
+    (get) =>
+      new ListItemsHandler(
+        get(readers[0]),
+        get(readers[1]),
+        get(readers[2]),
+        get(readers[3]),
+        get(readers[4]),
+      ),
+  );
+  dynamic(
+    GetItemHandler,
+    (get) =>
+      new GetItemHandler(get(readers[0]), get(readers[1]), get(readers[2]), get(readers[3]), get(readers[4])),
+  );
+
+  dynamic(ListCollectionsHandler, (get) => new ListCollectionsHandler(get(TYPES.SchemaCatalog)));
+  dynamic(GetCollectionHandler, (get) => new GetCollectionHandler(get(TYPES.SchemaCatalog)));
+  dynamic(CreateCollectionHandler, (get) => new CreateCollectionHandler(get(TYPES.SchemaEditor)));
+  dynamic(
+    DeleteCollectionHandler,
+    (get) => new DeleteCollectionHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  dynamic(ListFieldsHandler, (get) => new ListFieldsHandler(get(TYPES.SchemaCatalog)));
+  dynamic(GetFieldHandler, (get) => new GetFieldHandler(get(TYPES.SchemaCatalog)));
+  dynamic(
+    CreateFieldHandler,
+    (get) => new CreateFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  dynamic(
+    DeleteFieldHandler,
+    (get) => new DeleteFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  dynamic(ClearSchemaCacheHandler, (get) => new ClearSchemaCacheHandler(get(TYPES.SchemaCatalog)));
+
+  dynamic(
+    PermissionValidator,
+    (get) => new PermissionValidator(get(TYPES.RoleRepository), get(TYPES.SchemaCatalog), parseFilter),
+  );
+  dynamic(ListPermissionsHandler, (get) => new ListPermissionsHandler(get(TYPES.PermissionRepository)));
+  dynamic(GetPermissionHandler, (get) => new GetPermissionHandler(get(TYPES.PermissionRepository)));
+  dynamic(
+    CreatePermissionHandler,
+    (get) => new CreatePermissionHandler(get(TYPES.PermissionRepository), get(PermissionValidator)),
+  );
+  dynamic(
+    UpdatePermissionHandler,
+    (get) => new UpdatePermissionHandler(get(TYPES.PermissionRepository), get(PermissionValidator)),
+  );
+  dynamic(DeletePermissionHandler, (get) => new DeletePermissionHandler(get(TYPES.PermissionRepository)));
+
   dynamic<HttpApp>(TYPES.HttpApp, (get) => {
     const handlers: HttpHandlers = {
       login: get(LoginHandler),
@@ -216,6 +306,22 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
       deleteRole: get(DeleteRoleHandler),
       checkHealth: get(CheckHealthHandler),
       getServerInfo: get(GetServerInfoHandler),
+      listItems: get(ListItemsHandler),
+      getItem: get(GetItemHandler),
+      listCollections: get(ListCollectionsHandler),
+      getCollection: get(GetCollectionHandler),
+      createCollection: get(CreateCollectionHandler),
+      deleteCollection: get(DeleteCollectionHandler),
+      listFields: get(ListFieldsHandler),
+      getField: get(GetFieldHandler),
+      createField: get(CreateFieldHandler),
+      deleteField: get(DeleteFieldHandler),
+      clearSchemaCache: get(ClearSchemaCacheHandler),
+      listPermissions: get(ListPermissionsHandler),
+      getPermission: get(GetPermissionHandler),
+      createPermission: get(CreatePermissionHandler),
+      updatePermission: get(UpdatePermissionHandler),
+      deletePermission: get(DeletePermissionHandler),
     };
     return createHttpApp({
       handlers,

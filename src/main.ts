@@ -25,6 +25,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   const persistence = await openPersistence(config);
   try {
     await persistence.migrate();
+    await persistence.schema.refresh();
     const container = buildContainer(config, persistence);
     const bootstrap = await container.get(BootstrapHandler).execute({
       adminEmail: config.bootstrap.adminEmail,

@@ -45,7 +45,8 @@ export const unauthenticated = () =>
 
 export const userSuspended = () => new DomainError('USER_SUSPENDED', 'User is suspended.');
 
-export const forbidden = () => new DomainError('FORBIDDEN', "You don't have permission to do this.");
+export const forbidden = (field?: string) =>
+  new DomainError('FORBIDDEN', "You don't have permission to do this.", field ? { field } : {});
 
 export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what} not found.`);
 

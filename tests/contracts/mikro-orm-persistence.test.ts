@@ -126,7 +126,13 @@ if (serverUrl) {
         );
       assert.equal(
         tables.map((table) => table.name),
-        ['datagate_migrations', 'datagate_roles', 'datagate_sessions', 'datagate_users'],
+        [
+          'datagate_migrations',
+          'datagate_permissions',
+          'datagate_roles',
+          'datagate_sessions',
+          'datagate_users',
+        ],
       );
     } finally {
       await instances[0].orm.em.fork().execute(`drop schema if exists "${schema}" cascade`);

@@ -8,14 +8,7 @@ const STATIC_TOKEN = 'lifecycle-static-token-0123456789abcdef';
 
 /** The shared database outlives each app: the target's lease closes it, not the app. */
 function borrowed(persistence: Persistence): Persistence {
-  return {
-    users: persistence.users,
-    roles: persistence.roles,
-    refreshTokens: persistence.refreshTokens,
-    health: persistence.health,
-    migrate: () => persistence.migrate(),
-    close: async () => {},
-  };
+  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
 }
 
 const codeOf = (body: unknown) =>

@@ -85,6 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // SECRET is set, so resolveSecret never touches the data directory.
   const config = resolveSecret(loadConfig({ env }), env);
   const persistence = options.persistence ?? createInMemoryPersistence();
+  await persistence.schema.refresh();
   const container = buildContainer(config, persistence);
 
   const clock = new FixedClock(new Date());

@@ -11,6 +11,9 @@ import { requestId } from './request-id.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import { registerAuthRoutes } from './routes/auth-routes.ts';
+import { registerCollectionRoutes } from './routes/collection-routes.ts';
+import { registerItemRoutes } from './routes/item-routes.ts';
+import { registerPermissionRoutes } from './routes/permission-routes.ts';
 import { registerRoleRoutes } from './routes/role-routes.ts';
 import type { RouteKit } from './routes/route-kit.ts';
 import { registerServerRoutes } from './routes/server-routes.ts';
@@ -42,6 +45,9 @@ export function createHttpApp({ handlers, settings, logger }: HttpAppDependencie
   registerAuthRoutes(router, kit);
   registerUserRoutes(router, kit);
   registerRoleRoutes(router, kit);
+  registerPermissionRoutes(router, kit);
+  registerCollectionRoutes(router, kit);
+  registerItemRoutes(router, kit);
   registerServerRoutes(router, kit);
 
   // Order matters: the request id first (everything logs it), the access log outside the error

@@ -3,6 +3,17 @@ import type { LoginHandler } from '../../application/auth/login.ts';
 import type { LogoutHandler } from '../../application/auth/logout.ts';
 import type { RefreshSessionHandler } from '../../application/auth/refresh-session.ts';
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
+import type { ClearSchemaCacheHandler } from '../../application/collections/clear-schema-cache.ts';
+import type { CreateCollectionHandler } from '../../application/collections/create-collection.ts';
+import type { CreateFieldHandler } from '../../application/collections/create-field.ts';
+import type { DeleteCollectionHandler } from '../../application/collections/delete-collection.ts';
+import type { DeleteFieldHandler } from '../../application/collections/delete-field.ts';
+import type { GetCollectionHandler } from '../../application/collections/get-collection.ts';
+import type { GetFieldHandler } from '../../application/collections/get-field.ts';
+import type { ListCollectionsHandler } from '../../application/collections/list-collections.ts';
+import type { ListFieldsHandler } from '../../application/collections/list-fields.ts';
+import type { GetItemHandler } from '../../application/items/get-item.ts';
+import type { ListItemsHandler } from '../../application/items/list-items.ts';
 import type { CreateRoleHandler } from '../../application/roles/create-role.ts';
 import type { DeleteRoleHandler } from '../../application/roles/delete-role.ts';
 import type { GetRoleHandler } from '../../application/roles/get-role.ts';
@@ -17,8 +28,9 @@ import type { GetUserHandler } from '../../application/users/get-user.ts';
 import type { ListUsersHandler } from '../../application/users/list-users.ts';
 import type { UpdateCurrentUserHandler } from '../../application/users/update-current-user.ts';
 import type { UpdateUserHandler } from '../../application/users/update-user.ts';
+import type { PermissionHandlers } from './routes/permission-routes.ts';
 
-export type HttpHandlers = {
+export type HttpHandlers = PermissionHandlers & {
   login: LoginHandler;
   refreshSession: RefreshSessionHandler;
   logout: LogoutHandler;
@@ -37,6 +49,17 @@ export type HttpHandlers = {
   deleteRole: DeleteRoleHandler;
   checkHealth: CheckHealthHandler;
   getServerInfo: GetServerInfoHandler;
+  listItems: ListItemsHandler;
+  getItem: GetItemHandler;
+  listCollections: ListCollectionsHandler;
+  getCollection: GetCollectionHandler;
+  createCollection: CreateCollectionHandler;
+  deleteCollection: DeleteCollectionHandler;
+  listFields: ListFieldsHandler;
+  getField: GetFieldHandler;
+  createField: CreateFieldHandler;
+  deleteField: DeleteFieldHandler;
+  clearSchemaCache: ClearSchemaCacheHandler;
 };
 
 export type HttpSettings = {

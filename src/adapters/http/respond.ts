@@ -5,9 +5,14 @@ import type { HttpContext } from './http-state.ts';
 /** Every successful answer goes through here, so the response profile is decided in one place. */
 export type Respond = {
   send(ctx: HttpContext, body: unknown, status?: number): void;
+  /** A body that is already JSON text (built by PostgreSQL): written as is, never parsed again. */
+  sendJson(ctx: HttpContext, json: string, meta?: ListMeta): void;
   noContent(ctx: HttpContext): void;
   tokenPair(ctx: HttpContext, pair: TokenPair): void;
 };
+
+/** List counts (API.md §4 `meta`): headers in the plain profile, a `meta` object in the directus one. */
+export type ListMeta = { total_count?: number; filter_count?: number };
 
 export function responder(profile: HttpSettings['profile']): Respond {
   const write = (ctx: HttpContext, status: number, body: unknown) => {
@@ -18,6 +23,18 @@ export function responder(profile: HttpSettings['profile']): Respond {
   };
   return {
     send: (ctx, body, status = 200) => write(ctx, status, body),
+    sendJson: (ctx, json, meta = {}) => {
+      ctx.status = 200;
+      ctx.type = 'application/json; charset=utf-8';
+      if (profile === 'directus') {
+        const hasMeta = meta.total_count !== undefined || meta.filter_count !== undefined;
+        ctx.body = `{"data":${json}${hasMeta ? `,"meta":${JSON.stringify(meta)}` : ''}}`;
+        return;
+      }
+      if (meta.total_count !== undefined) ctx.set('X-Total-Count', String(meta.total_count));
+      if (meta.filter_count !== undefined) ctx.set('X-Filter-Count', String(meta.filter_count));
+      ctx.body = json;
+    },
     noContent: (ctx) => {
       ctx.status = 204;
       ctx.body = null;

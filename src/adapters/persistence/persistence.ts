@@ -1,14 +1,22 @@
 import type { DatabaseHealth } from '../../application/ports/database-health.ts';
+import type { ItemStore } from '../../application/ports/item-store.ts';
+import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
 import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
+import type { SchemaCatalog, SchemaEditor } from '../../application/ports/schema-catalog.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
 
 /** Everything one storage backend provides; the composition root opens one and binds its parts. */
 export interface Persistence {
   readonly users: UserRepository;
   readonly roles: RoleRepository;
+  readonly permissions: PermissionRepository;
   readonly refreshTokens: RefreshTokenRepository;
   readonly health: DatabaseHealth;
+  /** The user tables (collections); call `schema.refresh()` once before serving. */
+  readonly schema: SchemaCatalog;
+  readonly schemaEditor: SchemaEditor;
+  readonly items: ItemStore;
   /** Brings the system tables up to date; a no-op where there are no tables. */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -1,9 +1,11 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { datagateOrmOptions } from '../../../../mikro-orm.config.ts';
 import type { Persistence } from '../persistence.ts';
+import { createPostgresCollections } from '../postgres/postgres-collections.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
+import { MikroOrmPermissionRepository } from './mikro-orm-permission-repository.ts';
 import { MikroOrmRefreshTokenRepository } from './mikro-orm-refresh-token-repository.ts';
 import { MikroOrmRoleRepository } from './mikro-orm-role-repository.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
@@ -70,12 +72,17 @@ function assemble(
   close: () => Promise<void>,
 ): MikroOrmPersistence {
   const database = new SystemDatabase(orm, schema);
+  const collections = createPostgresCollections(orm);
   return {
     orm,
     users: new MikroOrmUserRepository(database),
     roles: new MikroOrmRoleRepository(database),
+    permissions: new MikroOrmPermissionRepository(database),
     refreshTokens: new MikroOrmRefreshTokenRepository(database),
     health: new MikroOrmDatabaseHealth(orm),
+    schema: collections.catalog,
+    schemaEditor: collections.editor,
+    items: collections.store,
     // Applies what is pending, so it is safe on every start.
     migrate: () =>
       migrationLock(async () => {

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+import type { PermissionAction } from '../../../domain/permissions/permission.ts';
 import type { UserStatus } from '../../../domain/user.ts';
 
 /**
@@ -31,6 +33,17 @@ export type SystemTables = {
     expires_at: string;
     rotated_at: string | null;
     revoked_at: string | null;
+  };
+  /** The jsonb columns take JSON text on the way in and come back parsed (pg and PGlite alike). */
+  datagate_permissions: {
+    id: string;
+    role: string | null;
+    collection: string;
+    action: PermissionAction;
+    permissions: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+    validation: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+    presets: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+    fields: ColumnType<string[] | null, string | null, string | null>;
   };
 };
 

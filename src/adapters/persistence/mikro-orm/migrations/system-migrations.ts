@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001SystemTables } from './0001-system-tables.ts';
+import { Migration0002Permissions } from './0002-permissions.ts';
 
 /**
  * Every system migration, in order. Listed by hand because MikroORM's file discovery needs Node 22 APIs.
@@ -7,4 +8,5 @@ import { Migration0001SystemTables } from './0001-system-tables.ts';
  */
 export const systemMigrations: MigrationObject[] = [
   { name: '0001-system-tables', class: Migration0001SystemTables },
+  { name: '0002-permissions', class: Migration0002Permissions },
 ];

@@ -1,0 +1,50 @@
+import type { Router } from '@koa/router';
+import qs from 'qs';
+import type { RawItemQuery } from '../../../domain/query/parse-item-query.ts';
+import type { HttpContext, HttpState } from '../http-state.ts';
+import type { RouteKit } from './route-kit.ts';
+
+/**
+ * Bracket forms (`filter[temperature][_gt]=10`) need a nested parser; the limits keep a hostile query
+ * string from building huge objects. Depth stays above the filter's own nesting limit (API.md §4a), so
+ * the domain gives the precise INVALID_QUERY rather than qs silently flattening the rest.
+ */
+export function itemQuery(ctx: HttpContext): RawItemQuery {
+  return qs.parse(ctx.querystring, {
+    depth: 24,
+    arrayLimit: 500,
+    parameterLimit: 1000,
+    allowPrototypes: false,
+    plainObjects: true,
+  }) as RawItemQuery;
+}
+
+export function registerItemRoutes(
+  router: Router<HttpState>,
+  { handlers, authenticated, respond }: RouteKit,
+): void {
+  router.get(
+    '/items/:collection',
+    authenticated(async (ctx, caller) => {
+      const result = await handlers.listItems.execute(caller, {
+        collection: ctx.params.collection!,
+        query: itemQuery(ctx),
+      });
+      respond.sendJson(ctx, result.json, {
+        total_count: result.totalCount,
+        filter_count: result.filterCount,
+      });
+    }),
+  );
+  router.get(
+    '/items/:collection/:key',
+    authenticated(async (ctx, caller) => {
+      const item = await handlers.getItem.execute(caller, {
+        collection: ctx.params.collection!,
+        id: ctx.params.key!,
+        query: itemQuery(ctx),
+      });
+      respond.sendJson(ctx, item);
+    }),
+  );
+}

@@ -1,0 +1,189 @@
+import type {
+  ItemGetRequest,
+  ItemListRequest,
+  ItemListResult,
+  ItemStore,
+  SelectedField,
+} from '../../../application/ports/item-store.ts';
+import { DomainError, failedValidation, invalidPayload, recordNotUnique } from '../../../domain/errors.ts';
+import { isBoundFilter } from '../../../domain/query/bind-dynamic-values.ts';
+import { coerceValue } from '../../../domain/query/coerce-value.ts';
+import { compareValues } from '../../../domain/query/compare-values.ts';
+import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
+import type { BoundFilterNode, FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { SortField } from '../../../domain/query/item-query.ts';
+import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
+import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { fieldOf } from '../../../domain/schema/collection-schema.ts';
+import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
+
+/**
+ * ItemStore over the rows InMemorySchema keeps, evaluating each request with the domain's own filter
+ * semantics (matchesFilter) — the reference the SQL store is tested against. Sorting is PostgreSQL's:
+ * nulls last ascending and first descending; ties keep insertion order (PostgreSQL promises no order
+ * for ties at all). Text orders by code point, PostgreSQL's "C" collation.
+ */
+export class InMemoryItemStore implements ItemStore {
+  constructor(private readonly schema: InMemorySchema) {}
+
+  async list(request: ItemListRequest): Promise<ItemListResult> {
+    const { collection } = request;
+    const visible = bound(request.visible);
+    const filter = bound(request.filter);
+    const visibleRows = this.table(collection).rows.filter((row) => matches(visible, row, collection));
+    const filtered = visibleRows.filter((row) => matches(filter, row, collection));
+    const sorted = sortRows(filtered, request.sort, collection);
+    const end = request.limit === null ? undefined : request.offset + request.limit;
+    const page = sorted.slice(request.offset, end);
+    return {
+      json: `[${page.map((row) => rowJson(row, request.select, collection)).join(',')}]`,
+      ...(request.count.total ? { totalCount: visibleRows.length } : {}),
+      ...(request.count.filtered ? { filterCount: filtered.length } : {}),
+    };
+  }
+
+  async get(request: ItemGetRequest): Promise<string | null> {
+    const { collection } = request;
+    const key = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
+    if (!key) return null;
+    const visible = bound(request.visible);
+    const row = this.table(collection).rows.find((candidate) => {
+      const value = candidate[key.name] ?? null;
+      return value !== null && compareValues(key.type, value, request.id) === 0;
+    });
+    if (!row || !matches(visible, row, collection)) return null;
+    return rowJson(row, request.select, collection);
+  }
+
+  /**
+   * Adds rows for tests and seeding, given as a client would write them (numbers or digit strings for
+   * int8, JSON values for json, any accepted date spelling); they are stored canonical. All or nothing:
+   * an unknown field is INVALID_PAYLOAD, a value that does not fit its column FAILED_VALIDATION, a
+   * duplicate in a unique column RECORD_NOT_UNIQUE. Missing fields take their default, an identity
+   * key counts up, anything else is null.
+   */
+  insert(collection: string, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
+    const table = this.schema.table(collection);
+    if (!table) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${collection}" does not exist.`);
+    const stored: StoredRow[] = [];
+    let nextIdentity = table.nextIdentity;
+    for (const row of rows) {
+      for (const name of Object.keys(row)) {
+        if (!fieldOf(table.schema, name)) throw invalidPayload(`Unknown field "${name}".`, name);
+      }
+      const record: StoredRow = Object.create(null);
+      for (const field of table.schema.fields) {
+        const given = Object.hasOwn(row, field.name) ? row[field.name] : undefined;
+        let value =
+          given === undefined ? (table.defaults.get(field.name) ?? null) : storedValue(field, given);
+        if (value === null && given === undefined && isIdentity(field)) value = nextIdentity++;
+        if (typeof value === 'number' && isIdentity(field)) nextIdentity = Math.max(nextIdentity, value + 1);
+        if (value === null && !field.nullable)
+          throw failedValidation(field.name, `"${field.name}" cannot be null.`);
+        record[field.name] = value;
+      }
+      stored.push(record);
+    }
+    assertUnique(table, stored);
+    table.rows.push(...stored);
+    table.nextIdentity = nextIdentity;
+  }
+
+  private table(collection: CollectionSchema): MemoryTable {
+    const table = this.schema.table(collection.name);
+    if (!table)
+      throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${collection.name}" does not exist.`);
+    return table;
+  }
+}
+
+/** Stores receive bound filters only (ItemStore contract); a dynamic value here is a bug upstream. */
+function bound(node: FilterNode | null): BoundFilterNode | null {
+  if (node !== null && !isBoundFilter(node))
+    throw new Error('ItemStore received a filter with unbound dynamic values');
+  return node;
+}
+
+function matches(node: BoundFilterNode | null, row: StoredRow, collection: CollectionSchema): boolean {
+  return node === null || matchesFilter(node, row, collection);
+}
+
+function sortRows(
+  rows: StoredRow[],
+  sort: ReadonlyArray<SortField>,
+  collection: CollectionSchema,
+): StoredRow[] {
+  const keys = sort.map(({ field, direction }) => ({
+    field: fieldOrThrow(collection, field),
+    sign: direction === 'asc' ? 1 : -1,
+  }));
+  return [...rows].sort((a, b) => {
+    for (const { field, sign } of keys) {
+      const valueA = a[field.name] ?? null;
+      const valueB = b[field.name] ?? null;
+      if (valueA === null || valueB === null) {
+        if (valueA === valueB) continue;
+        // Null sorts as the largest value: last ascending, first descending.
+        return (valueA === null ? 1 : -1) * sign;
+      }
+      const order = compareValues(field.type, valueA, valueB);
+      if (order !== 0) return order * sign;
+    }
+    return 0;
+  });
+}
+
+function rowJson(row: StoredRow, select: ReadonlyArray<SelectedField>, collection: CollectionSchema): string {
+  return itemJson(
+    select.map(({ field: name, visibleWhen }) => {
+      const field = fieldOrThrow(collection, name);
+      const shown = visibleWhen === null || matchesFilter(bound(visibleWhen)!, row, collection);
+      return [name, valueJson(field, shown ? (row[name] ?? null) : null)] as const;
+    }),
+  );
+}
+
+function fieldOrThrow(collection: CollectionSchema, name: string): FieldSchema {
+  const field = fieldOf(collection, name);
+  if (!field)
+    throw new Error(`ItemStore request names a field "${name}" that "${collection.name}" does not have`);
+  return field;
+}
+
+function isIdentity(field: FieldSchema): boolean {
+  return field.isPrimaryKey && field.hasDefault && field.defaultValue === null && field.type !== 'uuid';
+}
+
+/** A written value, canonical; columns of types we do not model keep their text as given. */
+function storedValue(field: FieldSchema, raw: unknown): ScalarValue | null {
+  if (raw === null) return null;
+  if (field.type === 'unknown') {
+    if (typeof raw === 'string') return raw;
+    throw failedValidation(field.name, `"${field.name}" takes its value as text.`);
+  }
+  let value: ScalarValue;
+  try {
+    value = coerceValue(field, raw);
+  } catch (error) {
+    if (error instanceof DomainError)
+      throw failedValidation(field.name, `Invalid value for "${field.name}".`);
+    throw error;
+  }
+  if (field.maxLength !== null && typeof value === 'string' && [...value].length > field.maxLength) {
+    throw failedValidation(field.name, `"${field.name}" is longer than ${field.maxLength} characters.`);
+  }
+  return value;
+}
+
+function assertUnique(table: MemoryTable, added: ReadonlyArray<StoredRow>): void {
+  for (const field of table.schema.fields.filter((candidate) => candidate.isUnique)) {
+    const seen: ScalarValue[] = [];
+    for (const row of [...table.rows, ...added]) {
+      const value = row[field.name] ?? null;
+      if (value === null) continue; // like PostgreSQL, unique allows many nulls
+      if (seen.some((other) => compareValues(field.type, other, value) === 0))
+        throw recordNotUnique(field.name);
+      seen.push(value);
+    }
+  }
+}

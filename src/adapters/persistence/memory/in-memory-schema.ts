@@ -1,0 +1,221 @@
+import type { NewField, SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
+import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
+import { coerceValue } from '../../../domain/query/coerce-value.ts';
+import type { ScalarValue } from '../../../domain/query/filter.ts';
+import type {
+  CollectionSchema,
+  FieldSchema,
+  SchemaSnapshot,
+} from '../../../domain/schema/collection-schema.ts';
+import { isSystemCollection } from '../../../domain/schema/collection-schema.ts';
+import { columnTypeOf } from '../postgres/column-types.ts';
+import { checkCollectionName, checkNewField, checkNewFields } from '../postgres/new-field-rules.ts';
+
+/**
+ * A row as the database holds it: canonical values (filter.ts, ScalarValue) or null, by field name.
+ * Created with a null prototype, so that a column named `__proto__` is just a column.
+ */
+export type StoredRow = Record<string, ScalarValue | null>;
+
+/** One table: its shape, its rows, the canonical defaults of its columns, and its identity counter. */
+export type MemoryTable = {
+  schema: CollectionSchema;
+  readonly rows: StoredRow[];
+  readonly defaults: Map<string, ScalarValue>;
+  nextIdentity: number;
+};
+
+/**
+ * The database schema and the rows of its user tables, in memory: SchemaCatalog and SchemaEditor for
+ * tests and the in-memory composition. It behaves like the PostgreSQL editor — same name and type rules
+ * (shared with it), same column types as introspection prints them, same errors — so that a test passing
+ * here means the same thing there. InMemoryItemStore reads the rows kept here, so dropping a table or a
+ * column drops its data.
+ *
+ * Column types (as `format_type` prints them): uuid `uuid`, string `character varying(n)` (255 by
+ * default), text `text`, integer `integer`, bigInteger `bigint`, float `double precision`, decimal
+ * `numeric`, boolean `boolean`, timestamp `timestamp without time zone`, dateTime `timestamp with time
+ * zone`, date `date`, time `time without time zone`, json `jsonb`. An integer or bigInteger primary key
+ * without a default is an identity column (hasDefault, no default expression); a uuid one has no default.
+ */
+export class InMemorySchema implements SchemaCatalog, SchemaEditor {
+  private readonly tables = new Map<string, MemoryTable>();
+  private snapshot: SchemaSnapshot = { collections: new Map() };
+
+  current(): SchemaSnapshot {
+    return this.snapshot;
+  }
+
+  async refresh(): Promise<SchemaSnapshot> {
+    return this.snapshot;
+  }
+
+  async createCollection(name: string, fields: ReadonlyArray<NewField>): Promise<CollectionSchema> {
+    checkCollectionName(name);
+    checkNewFields(fields);
+    if (this.tables.has(name)) throw recordNotUnique('collection');
+    const defaults = new Map<string, ScalarValue>();
+    for (const field of fields) {
+      const value = defaultOf(field);
+      if (value !== null) defaults.set(field.field, value);
+    }
+    const schema = collectionOf(name, fields.map(fieldSchemaOf));
+    this.tables.set(name, { schema, rows: [], defaults, nextIdentity: 1 });
+    this.publish();
+    return schema;
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.existing(name);
+    this.tables.delete(name);
+    this.publish();
+  }
+
+  async addField(collection: string, field: NewField): Promise<CollectionSchema> {
+    checkNewField(field);
+    const table = this.existing(collection);
+    if (table.schema.fields.some((existing) => existing.name === field.field)) throw recordNotUnique('field');
+    if (field.isPrimaryKey && table.schema.primaryKey !== null) {
+      throw failedValidation(field.field, 'The collection already has a primary key.');
+    }
+    const value = defaultOf(field);
+    const schema = fieldSchemaOf(field);
+    const identity = schema.hasDefault && value === null;
+    if (!schema.nullable && value === null && !identity && table.rows.length > 0) {
+      throw failedValidation(field.field, 'Existing items would have no value for this field.');
+    }
+    if (schema.isUnique && value !== null && table.rows.length > 1) throw recordNotUnique(field.field);
+    // Existing rows get the default, or count up for an identity column, as PostgreSQL fills them.
+    for (const row of table.rows) row[field.field] = identity ? table.nextIdentity++ : value;
+    if (value !== null) table.defaults.set(field.field, value);
+    table.schema = collectionOf(collection, [...table.schema.fields, schema]);
+    this.publish();
+    return table.schema;
+  }
+
+  async dropField(collection: string, field: string): Promise<CollectionSchema> {
+    const table = this.existing(collection);
+    const target = table.schema.fields.find((candidate) => candidate.name === field);
+    if (!target) throw notFound('Field');
+    if (target.isPrimaryKey) throw failedValidation(field, 'The primary key field cannot be dropped.');
+    for (const row of table.rows) delete row[field];
+    table.defaults.delete(field);
+    table.schema = collectionOf(
+      collection,
+      table.schema.fields.filter((candidate) => candidate !== target),
+    );
+    this.publish();
+    return table.schema;
+  }
+
+  /**
+   * Adds a table as introspection would find it — made outside the API, possibly with types the API
+   * cannot create (smallint, real, arrays). For tests and seeding.
+   */
+  registerCollection(schema: CollectionSchema): void {
+    if (this.tables.has(schema.name)) throw recordNotUnique('collection');
+    const defaults = new Map<string, ScalarValue>();
+    for (const field of schema.fields) {
+      const value = literalDefault(field);
+      if (value !== null) defaults.set(field.name, value);
+    }
+    this.tables.set(schema.name, { schema, rows: [], defaults, nextIdentity: 1 });
+    this.publish();
+  }
+
+  /** The live table, for InMemoryItemStore; undefined when it does not exist. */
+  table(name: string): MemoryTable | undefined {
+    return this.tables.get(name);
+  }
+
+  private existing(name: string): MemoryTable {
+    const table = isSystemCollection(name) ? undefined : this.tables.get(name);
+    if (!table) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
+    return table;
+  }
+
+  /** A new snapshot per change (readers may hold the old one), in name order like introspection's. */
+  private publish() {
+    const names = [...this.tables.keys()].sort(compareCodePoints);
+    this.snapshot = { collections: new Map(names.map((name) => [name, this.tables.get(name)!.schema])) };
+  }
+}
+
+function collectionOf(name: string, fields: ReadonlyArray<FieldSchema>): CollectionSchema {
+  return { name, primaryKey: fields.find((field) => field.isPrimaryKey)?.name ?? null, fields };
+}
+
+function fieldSchemaOf(field: NewField): FieldSchema {
+  const dbType = columnTypeOf(field.type, field.maxLength);
+  const hasDefault = field.defaultValue !== undefined && field.defaultValue !== null;
+  const identity =
+    !!field.isPrimaryKey && !hasDefault && (field.type === 'integer' || field.type === 'bigInteger');
+  return {
+    name: field.field,
+    type: field.type,
+    dbType,
+    nullable: !field.isPrimaryKey && field.isNullable !== false,
+    defaultValue: hasDefault ? defaultExpression(dbType, defaultOf(field)!) : null,
+    isPrimaryKey: !!field.isPrimaryKey,
+    isUnique: !!field.isPrimaryKey || !!field.isUnique,
+    hasDefault: hasDefault || identity,
+    maxLength: field.type === 'string' ? (field.maxLength ?? 255) : null,
+  };
+}
+
+/** The default as the column would hold it; a text that is no value of the type fails like PostgreSQL's cast. */
+function defaultOf(field: NewField): ScalarValue | null {
+  if (field.defaultValue === undefined || field.defaultValue === null) return null;
+  const schema = { name: field.field, type: field.type, dbType: columnTypeOf(field.type, field.maxLength) };
+  // Defaults reach PostgreSQL as text (`default '…'::type`), so they are read as text here too; for
+  // jsonb that text is JSON.
+  const text = String(field.defaultValue);
+  try {
+    return coerceValue({ ...schema, ...NO_CONSTRAINTS }, field.type === 'json' ? JSON.parse(text) : text);
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof SyntaxError) {
+      throw failedValidation(field.field, `The default value is not a valid ${field.type}.`);
+    }
+    throw error;
+  }
+}
+
+const NO_CONSTRAINTS = {
+  nullable: true,
+  defaultValue: null,
+  isPrimaryKey: false,
+  isUnique: false,
+  hasDefault: false,
+  maxLength: null,
+} as const;
+
+/**
+ * Roughly what `pg_get_expr` prints for `default '<text>'::<type>`: plain for booleans and non-negative
+ * numbers, a cast literal otherwise. Informational only — nothing parses it back.
+ */
+function defaultExpression(dbType: string, value: ScalarValue): string {
+  if (typeof value === 'boolean') return String(value);
+  const text = String(value);
+  if (/^(integer|bigint|numeric|double precision)$/.test(dbType) && !text.startsWith('-')) return text;
+  const castType = dbType.replace(/\(\d+\)$/, '');
+  return `'${text.replaceAll("'", "''")}'::${castType}`;
+}
+
+const CAST_LITERAL = /^'((?:[^']|'')*)'::[a-z ]+(?:\(\d+(?:,\d+)?\))?$/;
+
+/**
+ * The value of a default expression that is a plain literal (`false`, `42`, `'abc'::text`); null for
+ * anything else (`now()`, `gen_random_uuid()`), which a registered table's rows must then be given.
+ */
+function literalDefault(field: FieldSchema): ScalarValue | null {
+  if (field.defaultValue === null) return null;
+  const cast = CAST_LITERAL.exec(field.defaultValue);
+  const text = cast ? cast[1]!.replaceAll("''", "'") : field.defaultValue;
+  try {
+    return coerceValue(field, field.type === 'json' ? JSON.parse(text) : text);
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof SyntaxError) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+import type { Selectable } from 'kysely';
+import type { PermissionRepository } from '../../../application/ports/permission-repository.ts';
+import { Permission, type PermissionAction } from '../../../domain/permissions/permission.ts';
+import type { SystemDatabase } from './system-database.ts';
+import type { SystemTables } from './system-tables.ts';
+import { isUuid } from './uuid.ts';
+
+export class MikroOrmPermissionRepository implements PermissionRepository {
+  constructor(private readonly database: SystemDatabase) {}
+
+  async findById(id: string) {
+    if (!isUuid(id)) return null;
+    const row = await this.database.run((db) =>
+      db.selectFrom('datagate_permissions').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+    return row ? toPermission(row) : null;
+  }
+
+  async list() {
+    const rows = await this.database.run((db) =>
+      db
+        .selectFrom('datagate_permissions')
+        .selectAll()
+        .orderBy('collection')
+        .orderBy('action')
+        .orderBy('id')
+        .execute(),
+    );
+    return rows.map(toPermission);
+  }
+
+  async listFor(role: string | null, collection: string, action: PermissionAction) {
+    if (role !== null && !isUuid(role)) return [];
+    const rows = await this.database.run((db) =>
+      db
+        .selectFrom('datagate_permissions')
+        .selectAll()
+        // `role = null` is never true in SQL: the public permissions need `is null`.
+        .where('role', role === null ? 'is' : '=', role)
+        .where('collection', '=', collection)
+        .where('action', '=', action)
+        .orderBy('id')
+        .execute(),
+    );
+    return rows.map(toPermission);
+  }
+
+  async save(permission: Permission) {
+    const row = {
+      role: permission.role,
+      collection: permission.collection,
+      action: permission.action,
+      permissions: toJson(permission.permissions),
+      validation: toJson(permission.validation),
+      presets: toJson(permission.presets),
+      fields: toJson(permission.fields),
+    };
+    await this.database.run((db) =>
+      db
+        .insertInto('datagate_permissions')
+        .values({ id: permission.id, ...row })
+        .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
+        .execute(),
+    );
+  }
+
+  async delete(id: string) {
+    if (!isUuid(id)) return false;
+    const result = await this.database.run((db) =>
+      db.deleteFrom('datagate_permissions').where('id', '=', id).executeTakeFirst(),
+    );
+    return result.numDeletedRows > 0n;
+  }
+}
+
+/**
+ * JSON text, not the value itself: the drivers would send a JS array as a PostgreSQL array literal, which
+ * is not JSON. SQL null stays SQL null (not the JSON `null`), so "no filter" reads back as null.
+ */
+function toJson(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
+
+function toPermission(row: Selectable<SystemTables['datagate_permissions']>): Permission {
+  return new Permission({
+    id: row.id,
+    role: row.role,
+    collection: row.collection,
+    action: row.action,
+    permissions: row.permissions,
+    validation: row.validation,
+    presets: row.presets,
+    fields: row.fields,
+  });
+}

@@ -1,0 +1,87 @@
+import type { FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import type { CreatableFieldType, FieldType } from '../../../domain/schema/field-type.ts';
+
+/**
+ * How PostgreSQL types and the API's field types (API.md §7) translate, in both directions. All SQL type
+ * names here are constants: they are spliced into statements, so they must never come from a caller.
+ */
+
+/** Base type name (`pg_type.typname`) → field type; anything missing reads as `unknown`. */
+const FIELD_TYPE_OF_TYPNAME: Readonly<Record<string, FieldType>> = {
+  uuid: 'uuid',
+  varchar: 'string',
+  bpchar: 'string',
+  text: 'text',
+  int2: 'integer',
+  int4: 'integer',
+  int8: 'bigInteger',
+  float4: 'float',
+  float8: 'float',
+  numeric: 'decimal',
+  bool: 'boolean',
+  timestamp: 'timestamp',
+  timestamptz: 'dateTime',
+  date: 'date',
+  time: 'time',
+  json: 'json',
+  jsonb: 'json',
+};
+
+export function fieldTypeOf(typname: string): FieldType {
+  return Object.hasOwn(FIELD_TYPE_OF_TYPNAME, typname) ? FIELD_TYPE_OF_TYPNAME[typname]! : 'unknown';
+}
+
+/**
+ * The type a filter value is bound as. Each family binds at its widest member, so a value that does not fit
+ * a narrower column compares (and fails to match) instead of failing the cast: an int2 column against
+ * 100000 simply matches nothing. `json` compares as jsonb (json has no equality); `unknown` is never
+ * compared by value (operator-support.ts), text only keeps the table total.
+ */
+const PARAMETER_TYPE: Readonly<Record<FieldType, string>> = {
+  uuid: 'uuid',
+  string: 'text',
+  text: 'text',
+  integer: 'int8',
+  bigInteger: 'int8',
+  float: 'float8',
+  decimal: 'numeric',
+  boolean: 'boolean',
+  timestamp: 'timestamp',
+  dateTime: 'timestamptz',
+  date: 'date',
+  time: 'time',
+  json: 'jsonb',
+  unknown: 'text',
+};
+
+/**
+ * The one exception to widening: a `real` column holds 1.1 as the float4 nearest to it, which no float8
+ * equals, so its values bind as float4 — `_eq: 1.1` then matches what reads back as 1.1.
+ */
+export function parameterTypeOf(field: Pick<FieldSchema, 'type' | 'dbType'>): string {
+  return field.dbType === 'real' ? 'float4' : PARAMETER_TYPE[field.type];
+}
+
+/** Column types of created fields (API.md §7). `decimal` has no fixed precision: it keeps what it is given. */
+const COLUMN_TYPE: Readonly<Record<Exclude<CreatableFieldType, 'string'>, string>> = {
+  uuid: 'uuid',
+  text: 'text',
+  integer: 'integer',
+  bigInteger: 'bigint',
+  float: 'double precision',
+  decimal: 'numeric',
+  boolean: 'boolean',
+  timestamp: 'timestamp without time zone',
+  dateTime: 'timestamp with time zone',
+  date: 'date',
+  time: 'time without time zone',
+  json: 'jsonb',
+};
+
+export const DEFAULT_STRING_LENGTH = 255;
+
+/** `maxLength` must already be validated as a positive integer: it is printed into the type. */
+export function columnTypeOf(type: CreatableFieldType, maxLength: number | undefined): string {
+  if (type === 'string') return `character varying(${maxLength ?? DEFAULT_STRING_LENGTH})`;
+  return COLUMN_TYPE[type];
+}

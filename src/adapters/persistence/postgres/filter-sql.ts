@@ -1,0 +1,137 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Condition, FilterNode, OperandValue, ScalarValue } from '../../../domain/query/filter.ts';
+import {
+  type CollectionSchema,
+  type FieldSchema,
+  fieldOf,
+} from '../../../domain/schema/collection-schema.ts';
+import { TEXTUAL_TYPES } from '../../../domain/schema/field-type.ts';
+import { parameterTypeOf } from './column-types.ts';
+
+/**
+ * A FilterNode as a SQL boolean expression over the collection's columns, referenced unqualified (the
+ * caller decides which relation they come from). Every identifier goes through `sql.id`, every value is a
+ * bound parameter cast to its field's type, so no caller text ever becomes SQL.
+ *
+ * Null semantics are SQL's, which is what API.md §4 asks for: a null column makes `=`, `<>`, `like`,
+ * `between` and their negations unknown, so it matches nothing but `_null` and `_empty`.
+ */
+export function filterSql(node: FilterNode, collection: CollectionSchema): RawBuilder<boolean> {
+  switch (node.kind) {
+    case 'and':
+      // The identities: an empty AND matches everything, an empty OR nothing.
+      return node.nodes.length === 0 ? sql`true` : junction(node.nodes, collection, sql` and `);
+    case 'or':
+      return node.nodes.length === 0 ? sql`false` : junction(node.nodes, collection, sql` or `);
+    case 'condition':
+      return conditionSql(node, fieldOrThrow(collection, node.field));
+  }
+}
+
+function junction(
+  nodes: ReadonlyArray<FilterNode>,
+  collection: CollectionSchema,
+  separator: RawBuilder<unknown>,
+): RawBuilder<boolean> {
+  return sql`(${sql.join(
+    nodes.map((node) => filterSql(node, collection)),
+    separator,
+  )})`;
+}
+
+/** The application checks every field against the schema; one that slipped through is a bug, not a 400. */
+export function fieldOrThrow(collection: CollectionSchema, name: string): FieldSchema {
+  const field = fieldOf(collection, name);
+  if (!field) throw new Error(`Field "${name}" is not in collection "${collection.name}"`);
+  return field;
+}
+
+function conditionSql(condition: Condition, field: FieldSchema): RawBuilder<boolean> {
+  const column = comparable(field);
+  switch (condition.operator) {
+    case '_null':
+      return sql`${column} is null`;
+    case '_nnull':
+      return sql`${column} is not null`;
+    case '_empty':
+      return TEXTUAL_TYPES.has(field.type)
+        ? sql`(${column} is null or ${column} = '')`
+        : sql`${column} is null`;
+    case '_nempty':
+      return TEXTUAL_TYPES.has(field.type)
+        ? sql`(${column} is not null and ${column} <> '')`
+        : sql`${column} is not null`;
+    case '_eq':
+      return sql`${column} = ${parameter(field, condition.value)}`;
+    case '_neq':
+      return sql`${column} <> ${parameter(field, condition.value)}`;
+    case '_lt':
+      return sql`${column} < ${parameter(field, condition.value)}`;
+    case '_lte':
+      return sql`${column} <= ${parameter(field, condition.value)}`;
+    case '_gt':
+      return sql`${column} > ${parameter(field, condition.value)}`;
+    case '_gte':
+      return sql`${column} >= ${parameter(field, condition.value)}`;
+    case '_in':
+      // `= any('{}')` is false already; spelled out so the statement does not depend on it.
+      return condition.values.length === 0
+        ? sql`false`
+        : sql`${column} = any (${arrayParameter(field, condition.values)})`;
+    case '_nin':
+      // `<> all('{}')` is true even for null, and a null must not match a negation.
+      return condition.values.length === 0
+        ? sql`${column} is not null`
+        : sql`${column} <> all (${arrayParameter(field, condition.values)})`;
+    case '_between':
+      return sql`${column} between ${parameter(field, condition.values[0])} and ${parameter(field, condition.values[1])}`;
+    case '_nbetween':
+      return sql`not (${column} between ${parameter(field, condition.values[0])} and ${parameter(field, condition.values[1])})`;
+    case '_contains':
+      return like(field, 'like', `%${escapeLike(condition.value)}%`);
+    case '_ncontains':
+      return like(field, 'not like', `%${escapeLike(condition.value)}%`);
+    case '_icontains':
+      return like(field, 'ilike', `%${escapeLike(condition.value)}%`);
+    case '_starts_with':
+      return like(field, 'like', `${escapeLike(condition.value)}%`);
+    case '_nstarts_with':
+      return like(field, 'not like', `${escapeLike(condition.value)}%`);
+    case '_ends_with':
+      return like(field, 'like', `%${escapeLike(condition.value)}`);
+    case '_nends_with':
+      return like(field, 'not like', `%${escapeLike(condition.value)}`);
+  }
+}
+
+/** The column as comparisons and sorting see it: json has no operators of its own, jsonb has. */
+export function comparable(field: FieldSchema): RawBuilder<unknown> {
+  const column = sql.id(field.name);
+  return field.type === 'json' ? sql`${column}::jsonb` : column;
+}
+
+function parameter(field: FieldSchema, value: OperandValue): RawBuilder<unknown> {
+  return sql`${scalar(value)}::${sql.raw(parameterTypeOf(field))}`;
+}
+
+function arrayParameter(field: FieldSchema, values: ReadonlyArray<OperandValue>): RawBuilder<unknown> {
+  return sql`${values.map(scalar)}::${sql.raw(parameterTypeOf(field))}[]`;
+}
+
+function scalar(value: OperandValue): ScalarValue {
+  if (typeof value === 'object') {
+    throw new Error(`Dynamic value ${value.dynamic} reached the item store unresolved`);
+  }
+  return value;
+}
+
+type LikeOperator = 'like' | 'not like' | 'ilike';
+
+/** Substring operators (textual fields only, operator-support.ts): `%`, `_` and `\` in the value are literal. */
+function like(field: FieldSchema, operator: LikeOperator, pattern: string): RawBuilder<boolean> {
+  return sql`${sql.id(field.name)} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
+}
+
+function escapeLike(value: OperandValue): string {
+  return String(scalar(value)).replace(/[\\%_]/g, (char) => `\\${char}`);
+}

@@ -1,0 +1,37 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Kysely } from 'kysely';
+import { PostgresItemStore } from './postgres-item-store.ts';
+import { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
+import { PostgresSchemaEditor } from './postgres-schema-editor.ts';
+
+/** The collection-side adapters on one database. Call `catalog.refresh()` once before serving. */
+export type PostgresCollections = {
+  readonly catalog: PostgresSchemaCatalog;
+  readonly editor: PostgresSchemaEditor;
+  readonly store: PostgresItemStore;
+};
+
+/**
+ * Builds them on the system store's ORM, sharing its pool (or PGlite connection). `schema` is the
+ * PostgreSQL schema whose tables are the collections (API.md §4), `public` unless configured.
+ */
+export function createPostgresCollections(
+  orm: MikroORM,
+  options: { schema?: string } = {},
+): PostgresCollections {
+  const db = userTablesDatabase(orm);
+  const catalog = new PostgresSchemaCatalog(db, options.schema);
+  return {
+    catalog,
+    editor: new PostgresSchemaEditor(db, catalog),
+    store: new PostgresItemStore(db, options.schema),
+  };
+}
+
+/**
+ * MikroORM's Kysely on the pool, outside any EntityManager transaction (a fork has none). Typed without
+ * tables: these adapters only run `sql` templates, over tables known at run time.
+ */
+export function userTablesDatabase(orm: MikroORM): Kysely<unknown> {
+  return orm.em.fork().getKysely();
+}

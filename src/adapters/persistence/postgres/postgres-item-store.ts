@@ -1,0 +1,136 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type {
+  ItemGetRequest,
+  ItemListRequest,
+  ItemListResult,
+  ItemStore,
+  SelectedField,
+} from '../../../application/ports/item-store.ts';
+import type { FilterNode } from '../../../domain/query/filter.ts';
+import type { SortField } from '../../../domain/query/item-query.ts';
+import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { parameterTypeOf } from './column-types.ts';
+import { translateReadError } from './database-errors.ts';
+import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { jsonValueSql } from './json-value-sql.ts';
+
+/** count(*) is int8: a string from pg and from PGlite as configured (embedded-postgres.ts). */
+type ListRow = { items: string; total_count?: string; filter_count?: string };
+
+/**
+ * Reads items with one SQL statement per call; PostgreSQL builds the JSON text and it is handed on without
+ * parsing (architecture.md, "Read side may skip the domain").
+ *
+ * Measured once (2-core box, 100-row pages of a 10k-row `cargos`, all 6 fields) against fetching the rows
+ * and `JSON.stringify` in Node (with only the timestamp fix-up; the int8/numeric rules would cost more):
+ * - 8 concurrent callers, PostgreSQL 15: json_agg 6.6k pages/s at 0.08 ms Node CPU per page, stringify
+ *   5.3k/s at 0.21 ms; PGlite: 2.5k/s vs 1.4k/s.
+ * - One caller at a time, PostgreSQL: json_agg 0.37 ms vs stringify 0.28 ms per page (1000-row pages:
+ *   2.3 vs 1.8 ms) — the server's JSON work shows in latency; PGlite: 0.41 vs 0.75 ms (1000 rows: 3.0 vs 7.9).
+ * Kept json_agg: Node's single thread is what limits a server, and it does 2.5× less work per page.
+ */
+export class PostgresItemStore implements ItemStore {
+  /** `schema`: the PostgreSQL schema holding the collections' tables. */
+  constructor(
+    private readonly db: Kysely<unknown>,
+    private readonly schema = 'public',
+  ) {}
+
+  async list(request: ItemListRequest): Promise<ItemListResult> {
+    const table = this.table(request.collection);
+    const where = conjunction([request.visible, request.filter], request.collection);
+    const page = sql`select * from ${table} ${where} ${orderBy(request.sort, request.collection)}
+      ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
+    // json_agg over an ordered subquery without joins keeps that order (PostgREST relies on the same).
+    // The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
+    const items = sql`select coalesce(json_agg(item.*), '[]'::json)::text
+      from (select ${projection(request.select, request.collection)} from (${page}) as source) as item`;
+    // Counts are scalar subqueries of the same statement, so they see the same snapshot as the page.
+    const columns = [sql`(${items}) as items`];
+    if (request.count.total) {
+      const visible = conjunction([request.visible], request.collection);
+      columns.push(sql`(select count(*) from ${table} ${visible}) as total_count`);
+    }
+    if (request.count.filtered) columns.push(sql`(select count(*) from ${table} ${where}) as filter_count`);
+    const row = (await this.queryOne<ListRow>(sql`select ${sql.join(columns)}`))!;
+    return {
+      json: row.items,
+      ...(row.total_count === undefined ? {} : { totalCount: Number(row.total_count) }),
+      ...(row.filter_count === undefined ? {} : { filterCount: Number(row.filter_count) }),
+    };
+  }
+
+  async get(request: ItemGetRequest): Promise<string | null> {
+    const { collection } = request;
+    if (collection.primaryKey === null) {
+      throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
+    }
+    const key = fieldOrThrow(collection, collection.primaryKey);
+    const matchesKey = sql`${comparable(key)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
+    const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+    const row = await this.queryOne<{ item: string }>(sql`select row_to_json(item.*)::text as item
+      from (select ${projection(request.select, collection)} from ${this.table(collection)}
+        where ${matchesKey}${visible}) as item`);
+    return row?.item ?? null;
+  }
+
+  private table(collection: CollectionSchema): RawBuilder<unknown> {
+    return sql.id(this.schema, collection.name);
+  }
+
+  private async queryOne<R>(query: RawBuilder<R>): Promise<R | undefined> {
+    try {
+      const { rows } = await query.execute(this.db);
+      return rows[0];
+    } catch (error) {
+      throw translateReadError(error);
+    }
+  }
+}
+
+/** `where a and b` over the present filters, or nothing. */
+function conjunction(
+  filters: ReadonlyArray<FilterNode | null>,
+  collection: CollectionSchema,
+): RawBuilder<unknown> {
+  const present = filters.filter((filter) => filter !== null);
+  if (present.length === 0) return sql``;
+  return sql`where ${sql.join(
+    present.map((filter) => filterSql(filter, collection)),
+    sql` and `,
+  )}`;
+}
+
+/**
+ * The selected fields in `select` order, named as themselves, each formatted for JSON and masked to null
+ * where its `visibleWhen` does not hold. An empty selection is legal SQL and yields `{}` per row.
+ */
+function projection(select: ReadonlyArray<SelectedField>, collection: CollectionSchema): RawBuilder<unknown> {
+  return sql.join(
+    select.map(({ field, visibleWhen }) => {
+      const value = jsonValueSql(fieldOrThrow(collection, field));
+      const shown = visibleWhen
+        ? sql`case when ${filterSql(visibleWhen, collection)} then ${value} end`
+        : value;
+      return sql`${shown} as ${sql.id(field)}`;
+    }),
+  );
+}
+
+/**
+ * The requested order with PostgreSQL's null placement (last ascending, first descending), then the primary
+ * key, so that pages never overlap or skip rows with equal sort values.
+ */
+function orderBy(sort: ReadonlyArray<SortField>, collection: CollectionSchema): RawBuilder<unknown> {
+  const keys = sort.map(({ field, direction }) => ({ field: fieldOrThrow(collection, field), direction }));
+  const { primaryKey } = collection;
+  if (primaryKey !== null && !sort.some(({ field }) => field === primaryKey)) {
+    keys.push({ field: fieldOrThrow(collection, primaryKey), direction: 'asc' });
+  }
+  if (keys.length === 0) return sql``;
+  return sql`order by ${sql.join(
+    keys.map(
+      ({ field, direction }) => sql`${comparable(field)} ${direction === 'desc' ? sql`desc` : sql`asc`}`,
+    ),
+  )}`;
+}

@@ -1,0 +1,120 @@
+import { type Kysely, sql } from 'kysely';
+import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
+import {
+  type CollectionSchema,
+  type FieldSchema,
+  isSystemCollection,
+  type SchemaSnapshot,
+} from '../../../domain/schema/collection-schema.ts';
+import { fieldTypeOf } from './column-types.ts';
+
+/** One row per column (or one with null column fields for a table without columns). */
+type ColumnRow = {
+  table_name: string;
+  column_name: string | null;
+  type_name: string | null;
+  db_type: string | null;
+  nullable: boolean | null;
+  default_value: string | null;
+  has_default: boolean | null;
+  is_primary_key: boolean | null;
+  is_unique: boolean | null;
+  max_length: number | null;
+};
+
+/**
+ * The collections of one PostgreSQL schema, read from pg_catalog in a single statement (stack.md §4d:
+ * MikroORM's own introspection breaks on quoted names and is several times slower). Identifiers come back
+ * as data, so names with quotes, dots, spaces or any unicode need no special care.
+ *
+ * - Tables and partitioned tables; views and foreign tables are not collections.
+ * - Domains are described by their base type (a `positive_int` domain over int4 is an integer).
+ * - `isPrimaryKey` and `primaryKey` describe single-column keys only: a composite key leaves the table
+ *   without an addressable key.
+ * - `isUnique`: a unique, non-partial index on exactly that column (a primary key counts).
+ * - `hasDefault`: a default expression, an identity, or a generated column.
+ */
+const INTROSPECTION = (schema: string) => sql<ColumnRow>`
+  select
+    c.relname as table_name,
+    a.attname as column_name,
+    base.typname as type_name,
+    format_type(a.atttypid, a.atttypmod) as db_type,
+    not a.attnotnull as nullable,
+    pg_get_expr(d.adbin, d.adrelid) as default_value,
+    (d.adbin is not null or a.attidentity <> '' or a.attgenerated <> '') as has_default,
+    exists (
+      select from pg_index i
+      where i.indrelid = c.oid and i.indisprimary and i.indnkeyatts = 1 and i.indkey[0] = a.attnum
+    ) as is_primary_key,
+    exists (
+      select from pg_index i
+      where i.indrelid = c.oid and i.indisunique and i.indnkeyatts = 1 and i.indkey[0] = a.attnum
+        and i.indpred is null and i.indexprs is null
+    ) as is_unique,
+    case when base.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end as max_length
+  from pg_class c
+  join pg_namespace n on n.oid = c.relnamespace
+  left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  left join pg_type t on t.oid = a.atttypid
+  left join pg_type base on base.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+  left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+  where n.nspname = ${schema} and c.relkind in ('r', 'p')
+  order by c.relname, a.attnum`;
+
+export class PostgresSchemaCatalog implements SchemaCatalog {
+  private snapshot: SchemaSnapshot | null = null;
+  /** Refreshes may overlap (a schema change beside a cache clear): the last one started wins. */
+  private started = 0;
+  private applied = 0;
+
+  /** `schema`: the PostgreSQL schema whose tables are the collections (API.md §4). */
+  constructor(
+    private readonly db: Kysely<unknown>,
+    readonly schema = 'public',
+  ) {}
+
+  current(): SchemaSnapshot {
+    if (!this.snapshot) throw new Error('PostgresSchemaCatalog.current() before the first refresh()');
+    return this.snapshot;
+  }
+
+  async refresh(): Promise<SchemaSnapshot> {
+    const generation = ++this.started;
+    const { rows } = await INTROSPECTION(this.schema).execute(this.db);
+    if (generation > this.applied) {
+      this.applied = generation;
+      this.snapshot = { collections: collectionsOf(rows) };
+    }
+    return this.snapshot!;
+  }
+}
+
+function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, CollectionSchema> {
+  const fieldsByTable = new Map<string, FieldSchema[]>();
+  const keyByTable = new Map<string, string>();
+  for (const row of rows) {
+    if (isSystemCollection(row.table_name)) continue;
+    const fields = fieldsByTable.get(row.table_name) ?? [];
+    fieldsByTable.set(row.table_name, fields);
+    if (row.column_name === null) continue;
+    const isPrimaryKey = row.is_primary_key === true;
+    if (isPrimaryKey) keyByTable.set(row.table_name, row.column_name);
+    fields.push({
+      name: row.column_name,
+      type: fieldTypeOf(row.type_name ?? ''),
+      dbType: row.db_type ?? '',
+      nullable: row.nullable === true,
+      defaultValue: row.default_value,
+      isPrimaryKey,
+      isUnique: row.is_unique === true,
+      hasDefault: row.has_default === true,
+      maxLength: row.max_length,
+    });
+  }
+  const collections = new Map<string, CollectionSchema>();
+  for (const [name, fields] of fieldsByTable) {
+    collections.set(name, { name, primaryKey: keyByTable.get(name) ?? null, fields });
+  }
+  return collections;
+}

@@ -1,0 +1,166 @@
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { NewField, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
+import { type CollectionSchema, isSystemCollection } from '../../../domain/schema/collection-schema.ts';
+import { columnTypeOf } from './column-types.ts';
+import { sqlStateOf } from './database-errors.ts';
+import { checkCollectionName, checkNewField, checkNewFields } from './new-field-rules.ts';
+import type { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
+
+/**
+ * Creates and drops tables and columns in the catalog's schema, each change in a transaction, and refreshes
+ * the catalog after it. New names are validated before any SQL is built and then quoted anyway; existing
+ * tables and columns are addressed by whatever name the database gives them.
+ */
+export class PostgresSchemaEditor implements SchemaEditor {
+  constructor(
+    private readonly db: Kysely<unknown>,
+    private readonly catalog: PostgresSchemaCatalog,
+  ) {}
+
+  async createCollection(name: string, fields: ReadonlyArray<NewField>): Promise<CollectionSchema> {
+    checkCollectionName(name);
+    checkNewFields(fields);
+    await this.change(
+      async (trx) => {
+        for (const field of fields) await checkDefaultFits(trx, field);
+        await sql`create table ${this.table(name)} (${sql.join(fields.map(columnDefinition))})`.execute(trx);
+      },
+      ddlErrors({
+        '42P07': () => recordNotUnique('collection'),
+        '23505': () => recordNotUnique('collection'),
+      }),
+    );
+    return this.collectionOrThrow(name);
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    await this.existing(name);
+    await this.change(
+      (trx) => sql`drop table ${this.table(name)}`.execute(trx),
+      ddlErrors({
+        '42P01': () => collectionNotFound(name),
+        '2BP01': () => failedValidation('collection', 'Other database objects depend on this collection.'),
+      }),
+    );
+  }
+
+  async addField(collection: string, field: NewField): Promise<CollectionSchema> {
+    checkNewField(field);
+    await this.existing(collection);
+    await this.change(
+      async (trx) => {
+        await checkDefaultFits(trx, field);
+        await sql`alter table ${this.table(collection)} add column ${columnDefinition(field)}`.execute(trx);
+      },
+      ddlErrors({
+        '42P01': () => collectionNotFound(collection),
+        '42701': () => recordNotUnique('field'),
+        '42P16': () => failedValidation(field.field, 'The collection already has a primary key.'),
+        '23502': () => failedValidation(field.field, 'Existing items would have no value for this field.'),
+      }),
+    );
+    return this.collectionOrThrow(collection);
+  }
+
+  async dropField(collection: string, field: string): Promise<CollectionSchema> {
+    const existing = await this.existing(collection);
+    const target = existing.fields.find((candidate) => candidate.name === field);
+    if (!target) throw notFound('Field');
+    if (target.isPrimaryKey) throw failedValidation(field, 'The primary key field cannot be dropped.');
+    await this.change(
+      (trx) => sql`alter table ${this.table(collection)} drop column ${sql.id(field)}`.execute(trx),
+      ddlErrors({
+        '42P01': () => collectionNotFound(collection),
+        '42703': () => notFound('Field'),
+        '2BP01': () => failedValidation(field, 'Other database objects depend on this field.'),
+      }),
+    );
+    return this.collectionOrThrow(collection);
+  }
+
+  private table(name: string): RawBuilder<unknown> {
+    return sql.id(this.catalog.schema, name);
+  }
+
+  /** The collection as the database has it now (the catalog may be stale); system tables do not exist. */
+  private async existing(name: string): Promise<CollectionSchema> {
+    const collection = isSystemCollection(name)
+      ? undefined
+      : (await this.catalog.refresh()).collections.get(name);
+    if (!collection) throw collectionNotFound(name);
+    return collection;
+  }
+
+  private async change(
+    work: (trx: Transaction<unknown>) => Promise<unknown>,
+    translate: (error: unknown) => unknown,
+  ): Promise<void> {
+    try {
+      await this.db.transaction().execute(work);
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      // Also after a failure: a concurrent change may be what failed this one.
+      await this.catalog.refresh();
+    }
+  }
+
+  private collectionOrThrow(name: string): CollectionSchema {
+    const collection = this.catalog.current().collections.get(name);
+    if (!collection) throw new Error(`Collection "${name}" is missing right after it was changed`);
+    return collection;
+  }
+}
+
+const collectionNotFound = (name: string) =>
+  new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
+
+/** SQLSTATE → the domain error it means here; other errors pass unchanged. */
+function ddlErrors(byState: Readonly<Record<string, () => DomainError>>) {
+  return (error: unknown): unknown => {
+    const state = sqlStateOf(error);
+    return state && Object.hasOwn(byState, state) ? byState[state]!() : error;
+  };
+}
+
+/**
+ * A column definition from a validated NewField (see new-field-rules.ts): the name quoted, the type from
+ * a fixed list, the default as a string literal cast to the column type.
+ * - A primary key is never null; an integer one without a default counts itself (identity), a uuid one
+ *   gets no default: the application generates UUID v7 keys.
+ * - Otherwise nullable unless `isNullable: false`.
+ */
+function columnDefinition(field: NewField): RawBuilder<unknown> {
+  const type = sql.raw(columnTypeOf(field.type, field.maxLength));
+  const hasDefault = field.defaultValue !== undefined && field.defaultValue !== null;
+  const counts =
+    field.isPrimaryKey && !hasDefault && (field.type === 'integer' || field.type === 'bigInteger');
+  const parts: RawBuilder<unknown>[] = [sql`${sql.id(field.field)} ${type}`];
+  if (counts) parts.push(sql`generated by default as identity`);
+  if (field.isPrimaryKey) parts.push(sql`primary key`);
+  else if (field.isNullable === false) parts.push(sql`not null`);
+  // Validated to print plainly (no NUL) and to fit the type; `sql.lit` doubles quotes, and the server's
+  // standard_conforming_strings (on since PostgreSQL 9.1) keeps backslashes literal.
+  if (hasDefault) parts.push(sql`default ${sql.lit(String(field.defaultValue))}::${type}`);
+  if (field.isUnique && !field.isPrimaryKey) parts.push(sql`unique`);
+  return sql.join(parts, sql` `);
+}
+
+/**
+ * Lets PostgreSQL itself decide whether the default's text is a value of the column's type, with the text
+ * as a bound parameter: `'abc'` for an integer fails here, naming its field, instead of in the DDL.
+ */
+async function checkDefaultFits(trx: Transaction<unknown>, field: NewField): Promise<void> {
+  if (field.defaultValue === undefined || field.defaultValue === null) return;
+  try {
+    await sql`select cast(${String(field.defaultValue)} as ${sql.raw(columnTypeOf(field.type, field.maxLength))})`.execute(
+      trx,
+    );
+  } catch (error) {
+    if (sqlStateOf(error)?.startsWith('22')) {
+      throw failedValidation(field.field, `The default value is not a valid ${field.type}.`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { requireAdmin } from '../access.ts';
+import type { NewField, SchemaEditor } from '../ports/schema-catalog.ts';
+import { type CollectionView, viewCollection } from './collection-view.ts';
+
+export type CreateCollectionCommand = { collection: string; fields: NewField[] };
+
+/** Creates a table; the editor validates names and types before any SQL and refreshes the catalog. */
+export class CreateCollectionHandler {
+  constructor(private readonly editor: SchemaEditor) {}
+
+  async execute(caller: Accountability, command: CreateCollectionCommand): Promise<CollectionView> {
+    requireAdmin(caller);
+    return viewCollection(await this.editor.createCollection(command.collection, command.fields));
+  }
+}

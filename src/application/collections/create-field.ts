@@ -1,0 +1,20 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { fieldOf } from '../../domain/schema/collection-schema.ts';
+import { requireAdmin } from '../access.ts';
+import { collectionFor } from '../items/collection-access.ts';
+import type { NewField, SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
+import { type FieldView, viewField } from './collection-view.ts';
+
+export class CreateFieldHandler {
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly editor: SchemaEditor,
+  ) {}
+
+  async execute(caller: Accountability, collectionName: string, field: NewField): Promise<FieldView> {
+    requireAdmin(caller);
+    const collection = collectionFor(this.catalog, caller, collectionName);
+    const changed = await this.editor.addField(collection.name, field);
+    return viewField(changed.name, fieldOf(changed, field.field)!);
+  }
+}

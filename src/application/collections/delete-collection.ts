@@ -1,0 +1,17 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { requireAdmin } from '../access.ts';
+import { collectionFor } from '../items/collection-access.ts';
+import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
+
+/** Drops the table and its data. Permissions naming it stay, and apply again if it is recreated. */
+export class DeleteCollectionHandler {
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly editor: SchemaEditor,
+  ) {}
+
+  async execute(caller: Accountability, name: string): Promise<void> {
+    requireAdmin(caller);
+    await this.editor.dropCollection(collectionFor(this.catalog, caller, name).name);
+  }
+}

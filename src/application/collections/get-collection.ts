@@ -1,0 +1,14 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { requireAdmin } from '../access.ts';
+import { collectionFor } from '../items/collection-access.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+import { type CollectionView, viewCollection } from './collection-view.ts';
+
+export class GetCollectionHandler {
+  constructor(private readonly catalog: SchemaCatalog) {}
+
+  async execute(caller: Accountability, name: string): Promise<CollectionView> {
+    requireAdmin(caller);
+    return viewCollection(collectionFor(this.catalog, caller, name));
+  }
+}

@@ -1,0 +1,15 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { requireAdmin } from '../access.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+import { type CollectionView, viewCollection } from './collection-view.ts';
+
+export class ListCollectionsHandler {
+  constructor(private readonly catalog: SchemaCatalog) {}
+
+  async execute(caller: Accountability): Promise<CollectionView[]> {
+    requireAdmin(caller);
+    return [...this.catalog.current().collections.values()]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(viewCollection);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { refusal } from '../../domain/permissions/refusal.ts';
+import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import { isSystemCollection } from '../../domain/schema/collection-schema.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+
+/**
+ * The collection a request names, as the catalog knows it; system tables never resolve. Non-admins get
+ * the same refusal whether or not it exists, so existence does not leak; only admins learn it is missing.
+ */
+export function collectionFor(
+  catalog: SchemaCatalog,
+  caller: Accountability,
+  name: string,
+): CollectionSchema {
+  const collection = isSystemCollection(name) ? undefined : catalog.current().collections.get(name);
+  if (collection) return collection;
+  if (caller.admin) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
+  throw refusal(caller);
+}

@@ -1,0 +1,40 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { notFound } from '../../domain/errors.ts';
+import { projectFields } from '../../domain/permissions/readable-fields.ts';
+import { coerceKey } from '../../domain/query/coerce-value.ts';
+import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
+import { fieldOf } from '../../domain/schema/collection-schema.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { ItemStore } from '../ports/item-store.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+import { collectionFor } from './collection-access.ts';
+import type { ReadRules } from './read-rules.ts';
+
+export type GetItemQuery = { collection: string; id: string; query: RawItemQuery };
+
+/**
+ * GET /items/:collection/:id — the item as JSON text. Missing, invisible and malformed ids are the
+ * same 404, so the answer never tells which ids exist.
+ */
+export class GetItemHandler {
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly rules: ReadRules,
+    private readonly items: ItemStore,
+    private readonly clock: Clock,
+    private readonly limits: QueryLimits,
+  ) {}
+
+  async execute(caller: Accountability, request: GetItemQuery): Promise<string> {
+    const collection = collectionFor(this.catalog, caller, request.collection);
+    const rule = await this.rules.for(caller, collection, this.clock.now());
+    const { fields } = parseItemQuery({ fields: request.query.fields }, collection, this.limits);
+    const select = projectFields(caller, rule, fields);
+    const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
+    const id = keyField ? coerceKey(keyField, request.id) : null;
+    if (id === null) throw notFound();
+    const item = await this.items.get({ collection, select, visible: rule.rows, id });
+    if (item === null) throw notFound();
+    return item;
+  }
+}

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { Accountability } from '../../domain/accountability.ts';
+import { requireAdmin } from '../access.ts';
+import type { PermissionRepository } from '../ports/permission-repository.ts';
+import type { CreatePermissionCommand } from './permission-command.ts';
+import type { PermissionValidator } from './permission-validator.ts';
+import { type PermissionView, viewPermission } from './permission-view.ts';
+
+export class CreatePermissionHandler {
+  constructor(
+    private readonly permissions: PermissionRepository,
+    private readonly validator: PermissionValidator,
+  ) {}
+
+  async execute(caller: Accountability, command: CreatePermissionCommand): Promise<PermissionView> {
+    requireAdmin(caller);
+    const permission = await this.validator.validated({
+      id: randomUUID(),
+      role: command.role,
+      collection: command.collection,
+      action: command.action,
+      permissions: command.permissions ?? null,
+      validation: command.validation ?? null,
+      presets: command.presets ?? null,
+      fields: command.fields ?? null,
+    });
+    await this.permissions.save(permission);
+    return viewPermission(permission);
+  }
+}

@@ -1,0 +1,128 @@
+import { DomainError, failedValidation } from '../../domain/errors.ts';
+import {
+  PERMISSION_ACTIONS,
+  Permission,
+  type PermissionAction,
+  type PermissionProps,
+} from '../../domain/permissions/permission.ts';
+import type { FilterNode } from '../../domain/query/filter.ts';
+import { type CollectionSchema, isSystemCollection } from '../../domain/schema/collection-schema.ts';
+import type { RoleRepository } from '../ports/role-repository.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+
+/** The filter parser of the query language (throws DomainError INVALID_QUERY). */
+export type ParseFilter = (raw: unknown, collection: CollectionSchema) => FilterNode;
+
+/** A permission before its action is known to be one: what create and update assemble from a command. */
+export type PermissionDraft = Omit<PermissionProps, 'action'> & { action: string };
+
+/** A PostgreSQL identifier as a table name may be (63 bytes at most), without quoting tricks. */
+const COLLECTION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * Checks a permission before it is stored, each refusal naming its field (FAILED_VALIDATION).
+ * A permission may name a collection that does not exist yet (as in Directus: grant first, create the
+ * table later); when the collection exists, its filters, presets and fields are checked against it, so
+ * that a typo is refused now rather than silently granting nothing later.
+ */
+export class PermissionValidator {
+  constructor(
+    private readonly roles: RoleRepository,
+    private readonly schema: SchemaCatalog,
+    private readonly parseFilter: ParseFilter,
+  ) {}
+
+  async validated(draft: PermissionDraft): Promise<Permission> {
+    checkCollectionName(draft.collection);
+    checkAction(draft.action);
+    const permission = new Permission({ ...draft, action: draft.action });
+    if (permission.role !== null && !(await this.roles.findById(permission.role))) {
+      throw failedValidation('role', 'Role does not exist.');
+    }
+    checkJsonObject('permissions', permission.permissions);
+    checkJsonObject('validation', permission.validation);
+    checkJsonObject('presets', permission.presets);
+    checkFieldList(permission.fields);
+
+    const collection = this.schema.current().collections.get(permission.collection);
+    if (collection) {
+      this.checkFilter('permissions', permission.permissions, collection);
+      this.checkFilter('validation', permission.validation, collection);
+      checkKnownFields('presets', Object.keys(permission.presets ?? {}), collection);
+      checkKnownFields(
+        'fields',
+        (permission.fields ?? []).filter((name) => name !== '*'),
+        collection,
+      );
+    }
+    return permission;
+  }
+
+  private checkFilter(field: string, filter: unknown, collection: CollectionSchema) {
+    if (filter === null) return;
+    try {
+      this.parseFilter(filter, collection);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'INVALID_QUERY') {
+        throw failedValidation(field, error.message);
+      }
+      throw error;
+    }
+  }
+}
+
+function checkCollectionName(name: string) {
+  if (!COLLECTION_NAME.test(name)) {
+    throw failedValidation(
+      'collection',
+      'Collection must be 1 to 63 letters, digits or underscores, not starting with a digit.',
+    );
+  }
+  if (isSystemCollection(name)) {
+    throw failedValidation('collection', 'System collections cannot be given permissions.');
+  }
+}
+
+function checkAction(action: string): asserts action is PermissionAction {
+  if (!(PERMISSION_ACTIONS as readonly string[]).includes(action)) {
+    throw failedValidation('action', `Action must be one of ${PERMISSION_ACTIONS.join(', ')}.`);
+  }
+}
+
+/**
+ * Filters and presets are JSON objects. Strings may not hold U+0000: PostgreSQL's jsonb refuses it, and
+ * the answer would otherwise be a 500 from the database.
+ */
+function checkJsonObject(field: string, value: unknown) {
+  if (value === null) return;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw failedValidation(field, `"${field}" must be an object or null.`);
+  }
+  if (containsNul(value)) throw failedValidation(field, `"${field}" may not contain the character U+0000.`);
+}
+
+function checkFieldList(fields: unknown) {
+  if (fields === null) return;
+  if (!Array.isArray(fields) || !fields.every((name) => typeof name === 'string' && name.length > 0)) {
+    throw failedValidation('fields', 'Fields must be a list of field names, ["*"], or null.');
+  }
+  if (containsNul(fields))
+    throw failedValidation('fields', 'Field names may not contain the character U+0000.');
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, member]) => key.includes('\0') || containsNul(member));
+  }
+  return false;
+}
+
+function checkKnownFields(field: string, names: ReadonlyArray<string>, collection: CollectionSchema) {
+  const known = new Set(collection.fields.map((f) => f.name));
+  const unknown = names.find((name) => !known.has(name));
+  if (unknown !== undefined) {
+    throw failedValidation(field, `Collection "${collection.name}" has no field "${unknown}".`);
+  }
+}

@@ -1,0 +1,42 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { notFound } from '../../domain/errors.ts';
+import { requireAdmin } from '../access.ts';
+import type { PermissionRepository } from '../ports/permission-repository.ts';
+import type { UpdatePermissionCommand } from './permission-command.ts';
+import type { PermissionValidator } from './permission-validator.ts';
+import { type PermissionView, viewPermission } from './permission-view.ts';
+
+export class UpdatePermissionHandler {
+  constructor(
+    private readonly permissions: PermissionRepository,
+    private readonly validator: PermissionValidator,
+  ) {}
+
+  /** Given keys replace the stored ones (null clears); the result is checked whole, as a new one would be. */
+  async execute(
+    caller: Accountability,
+    id: string,
+    command: UpdatePermissionCommand,
+  ): Promise<PermissionView> {
+    requireAdmin(caller);
+    const current = await this.permissions.findById(id);
+    if (!current) throw notFound('Permission');
+    const permission = await this.validator.validated({
+      id: current.id,
+      role: unlessGiven(command.role, current.role),
+      collection: unlessGiven(command.collection, current.collection),
+      action: unlessGiven(command.action, current.action),
+      permissions: unlessGiven(command.permissions, current.permissions),
+      validation: unlessGiven(command.validation, current.validation),
+      presets: unlessGiven(command.presets, current.presets),
+      fields: unlessGiven(command.fields, current.fields),
+    });
+    await this.permissions.save(permission);
+    return viewPermission(permission);
+  }
+}
+
+/** The given value, null included; the stored one when the key was left out. */
+function unlessGiven<T>(given: T | undefined, stored: T): T {
+  return given === undefined ? stored : given;
+}

@@ -1,0 +1,65 @@
+import type { Accountability } from '../accountability.ts';
+import type { FilterNode } from '../query/filter.ts';
+import type { ReadRule } from './read-rule.ts';
+import { refusal } from './refusal.ts';
+
+/** A field to return and the condition under which its value is shown (else it reads as null). */
+export type ProjectedField = { readonly field: string; readonly visibleWhen: FilterNode | null };
+
+/** Every field the rule lets the caller read, on some row at least, in collection order. */
+export function allowedFields(rule: ReadRule): string[] {
+  return [...rule.fields.keys()];
+}
+
+/**
+ * The fields a read returns (API.md §4): `*` silently narrows to what the rule allows; an explicitly
+ * requested field the rule does not allow is refused, naming it. A field shown on some rows only is
+ * allowed: on the other rows it reads as null, which reveals nothing.
+ */
+export function projectFields(
+  caller: Accountability,
+  rule: ReadRule,
+  requested: ReadonlyArray<string> | '*',
+): ProjectedField[] {
+  const names = requested === '*' ? allowedFields(rule) : [...new Set(requested)];
+  return names.map((field) => {
+    if (!rule.fields.has(field)) throw refusal(caller, field);
+    return { field, visibleWhen: rule.fields.get(field) ?? null };
+  });
+}
+
+/**
+ * Fields the caller may filter, sort and search on: those readable on every row the rule shows.
+ *
+ * A field shown on some rows only is left out on purpose. Filtering or sorting on it would evaluate its
+ * hidden values too (sorting orders rows by them; `_null` would tell a hidden value from a real null), and
+ * the filter language has no NOT to say "treat it as null where hidden". Refusing is the simple rule
+ * that cannot leak; it only bites when OR-combined permissions grant different fields.
+ */
+export function queryableFields(rule: ReadRule): string[] {
+  return [...rule.fields].filter(([, condition]) => condition === null).map(([field]) => field);
+}
+
+/** API.md §4: filtering, sorting or searching on a field the caller may not query is refused, naming it. */
+export function assertFieldsQueryable(
+  caller: Accountability,
+  rule: ReadRule,
+  fields: Iterable<string>,
+): void {
+  for (const field of fields) {
+    if (!rule.fields.has(field) || rule.fields.get(field) !== null) throw refusal(caller, field);
+  }
+}
+
+/** `assertFieldsQueryable` for every field a parsed filter names. */
+export function assertFilterQueryable(caller: Accountability, rule: ReadRule, filter: FilterNode): void {
+  assertFieldsQueryable(caller, rule, fieldsOf(filter));
+}
+
+function* fieldsOf(filter: FilterNode): Generator<string> {
+  if (filter.kind === 'condition') {
+    yield filter.field;
+    return;
+  }
+  for (const node of filter.nodes) yield* fieldsOf(node);
+}

@@ -1,0 +1,132 @@
+import { DomainError } from '../errors.ts';
+import type { FieldSchema } from '../schema/collection-schema.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { normalizeDecimal } from './decimal-text.ts';
+import type { ScalarValue } from './filter.ts';
+import { describeInput, invalidQuery } from './invalid-query.ts';
+import { canonicalDate, canonicalDateTime, canonicalTime, canonicalTimestamp } from './temporal-text.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INTEGER_TEXT = /^[+-]?\d{1,30}$/;
+const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,5})?$/;
+const MAX_FLOAT_TEXT = 400;
+
+const INT2 = { min: -32768, max: 32767 };
+const INT4 = { min: -2147483648, max: 2147483647 };
+const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+/** float4 limits: PostgreSQL refuses `real` values that overflow to infinity or underflow to zero. */
+const FLOAT4_MAX = 3.4028234663852886e38;
+
+/**
+ * Turns a filter operand into the canonical value of its field's type (filter.ts, ScalarValue).
+ * Query-string values arrive as text ("10", "true"), JSON filters as numbers, booleans and strings; both
+ * spellings of a value mean the same thing. Input is taken verbatim: no trimming, so `" 12 "` is not an
+ * integer. Anything PostgreSQL would refuse for the column type is refused here, as INVALID_QUERY,
+ * so a bad value is a 400 and never a database error.
+ */
+export function coerceValue(field: FieldSchema, raw: unknown): ScalarValue {
+  const value = canonicalValue(field, raw);
+  if (value === null) {
+    throw invalidQuery(`Invalid value ${describeInput(raw)} for field "${field.name}" (${field.type}).`, {
+      field: field.name,
+      reason: 'INVALID_VALUE',
+    });
+  }
+  return value;
+}
+
+/** An id from a URL, coerced to the key's type; null for a malformed key (which answers 404, like a missing one). */
+export function coerceKey(field: FieldSchema, raw: string): ScalarValue | null {
+  try {
+    return coerceValue(field, raw);
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
+}
+
+function canonicalValue(field: FieldSchema, raw: unknown): ScalarValue | null {
+  switch (field.type) {
+    case 'uuid':
+      return typeof raw === 'string' && UUID.test(raw) ? raw.toLowerCase() : null;
+    case 'string':
+    case 'text':
+      return textValue(raw);
+    case 'integer':
+      return integerValue(raw, field.dbType === 'smallint' ? INT2 : INT4);
+    case 'bigInteger':
+      return bigIntegerValue(raw);
+    case 'float':
+      return floatValue(raw, field.dbType === 'real');
+    case 'decimal':
+      return decimalValue(raw);
+    case 'boolean':
+      return booleanValue(raw);
+    case 'timestamp':
+      return typeof raw === 'string' ? canonicalTimestamp(raw) : null;
+    case 'dateTime':
+      return typeof raw === 'string' ? canonicalDateTime(raw) : null;
+    case 'date':
+      return typeof raw === 'string' ? canonicalDate(raw) : null;
+    case 'time':
+      return typeof raw === 'string' ? canonicalTime(raw) : null;
+    case 'json':
+      // The operand is a JSON value; a string is a JSON string (so the bracket form only reaches strings).
+      return canonicalJson(raw);
+    case 'unknown':
+      // Columns of types we do not model (arrays, geometry…) are compared only with _null/_nnull.
+      return null;
+  }
+}
+
+/** A number is accepted as its text (`{"code": {"_eq": 42}}` on a varchar). PostgreSQL text cannot hold NUL. */
+function textValue(raw: unknown): string | null {
+  if (typeof raw === 'number') return Number.isFinite(raw) ? String(raw) : null;
+  if (typeof raw !== 'string' || raw.includes('\u0000')) return null;
+  return raw;
+}
+
+function integerValue(raw: unknown, range: { min: number; max: number }): number | null {
+  let value: number;
+  if (typeof raw === 'number') value = raw;
+  else if (typeof raw === 'string' && INTEGER_TEXT.test(raw)) value = Number(raw);
+  else return null;
+  if (!Number.isInteger(value) || value < range.min || value > range.max) return null;
+  return value === 0 ? 0 : value; // no -0
+}
+
+/** Digits as text: a JSON number beyond 2^53 has already lost digits, so only safe integers come as numbers. */
+function bigIntegerValue(raw: unknown): string | null {
+  let value: bigint;
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) value = BigInt(raw);
+  else if (typeof raw === 'string' && INTEGER_TEXT.test(raw)) value = BigInt(raw);
+  else return null;
+  return value < INT8.min || value > INT8.max ? null : value.toString();
+}
+
+function floatValue(raw: unknown, single: boolean): number | null {
+  let value: number;
+  if (typeof raw === 'number') value = raw;
+  else if (typeof raw === 'string' && raw.length <= MAX_FLOAT_TEXT && FLOAT_TEXT.test(raw)) {
+    value = Number(raw);
+    // PostgreSQL refuses underflow ("1e-400" is out of range) rather than reading it as zero.
+    if (value === 0 && /[1-9]/.test(raw.split(/[eE]/)[0]!)) return null;
+  } else return null;
+  if (!Number.isFinite(value)) return null;
+  if (!single) return value === 0 ? 0 : value;
+  // `real` columns: compare with the value PostgreSQL would store, refusing what it would refuse.
+  const rounded = Math.fround(value);
+  if (Math.abs(value) > FLOAT4_MAX || (rounded === 0 && value !== 0)) return null;
+  return rounded === 0 ? 0 : rounded;
+}
+
+function decimalValue(raw: unknown): string | null {
+  if (typeof raw === 'number') return Number.isFinite(raw) ? normalizeDecimal(String(raw)) : null;
+  return typeof raw === 'string' ? normalizeDecimal(raw) : null;
+}
+
+function booleanValue(raw: unknown): boolean | null {
+  if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
+  if (raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
+  return null;
+}

@@ -1,0 +1,33 @@
+import type { FieldType } from '../schema/field-type.ts';
+import { compareCodePoints } from './code-point-order.ts';
+import { compareDecimals, normalizeDecimal } from './decimal-text.ts';
+import type { ScalarValue } from './filter.ts';
+
+/**
+ * Orders two canonical values of one field type (negative, zero, positive) the way PostgreSQL does:
+ * numbers by value — int8 and numeric exactly, as decimal text, never through a double; booleans
+ * false < true; everything else by code point of the canonical text, which for uuid, date, time,
+ * timestamp and timestamptz (all UTC) is their natural order. Text columns compare by code point, which
+ * is PostgreSQL's "C" collation; a database with a linguistic collation orders text differently.
+ */
+export function compareValues(type: FieldType, a: ScalarValue, b: ScalarValue): number {
+  switch (type) {
+    case 'integer':
+    case 'float':
+      return Math.sign(Number(a) - Number(b));
+    case 'bigInteger':
+    case 'decimal':
+      return compareExact(a, b);
+    case 'boolean':
+      return Number(a) - Number(b);
+    default:
+      return compareCodePoints(String(a), String(b));
+  }
+}
+
+function compareExact(a: ScalarValue, b: ScalarValue): number {
+  const decimalA = normalizeDecimal(String(a));
+  const decimalB = normalizeDecimal(String(b));
+  if (decimalA === null || decimalB === null) return compareCodePoints(String(a), String(b));
+  return compareDecimals(decimalA, decimalB);
+}

@@ -1,0 +1,117 @@
+import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
+import { fieldOf } from '../schema/collection-schema.ts';
+import { TEXTUAL_TYPES } from '../schema/field-type.ts';
+import { compareValues } from './compare-values.ts';
+import type { BoundFilterNode, Condition, ScalarValue } from './filter.ts';
+import { invalidQuery } from './invalid-query.ts';
+
+/**
+ * Whether an item matches a bound filter, with PostgreSQL's semantics on canonical values (filter.ts):
+ * a null field matches only `_null` and `_empty` — every other operator, negations included, is unknown
+ * on null and so false (SQL three-valued logic). Substrings are literal (`%` and `_` are plain
+ * characters). `_icontains` lower-cases both sides with JavaScript's locale-free Unicode mapping, which
+ * agrees with PostgreSQL's ILIKE except for the few characters whose lower case differs by collation or
+ * changes length (e.g. "İ").
+ *
+ * The item must hold canonical values (coerceValue's output) or null; missing fields read as null.
+ */
+export function matchesFilter(
+  node: BoundFilterNode,
+  item: Readonly<Record<string, unknown>>,
+  collection: CollectionSchema,
+): boolean {
+  switch (node.kind) {
+    case 'and':
+      return node.nodes.every((child) => matchesFilter(child, item, collection));
+    case 'or':
+      return node.nodes.some((child) => matchesFilter(child, item, collection));
+    default:
+      return matchesCondition(node, item, collection);
+  }
+}
+
+function matchesCondition(
+  condition: Condition<ScalarValue>,
+  item: Readonly<Record<string, unknown>>,
+  collection: CollectionSchema,
+): boolean {
+  const field = fieldOf(collection, condition.field);
+  if (!field) {
+    throw invalidQuery(`Unknown field "${condition.field}" in filter.`, {
+      field: condition.field,
+      reason: 'UNKNOWN_FIELD',
+    });
+  }
+  const value = fieldValue(item, field.name);
+  const textual = TEXTUAL_TYPES.has(field.type);
+  switch (condition.operator) {
+    case '_null':
+      return value === null;
+    case '_nnull':
+      return value !== null;
+    case '_empty':
+      return value === null || (textual && value === '');
+    case '_nempty':
+      return value !== null && !(textual && value === '');
+  }
+  if (value === null) return false;
+  const compare = (operand: ScalarValue) => compareValues(field.type, value, operand);
+  switch (condition.operator) {
+    case '_in':
+      return condition.values.some((operand) => compare(operand) === 0);
+    case '_nin':
+      return condition.values.every((operand) => compare(operand) !== 0);
+    case '_between':
+      return compare(condition.values[0]) >= 0 && compare(condition.values[1]) <= 0;
+    case '_nbetween':
+      return compare(condition.values[0]) < 0 || compare(condition.values[1]) > 0;
+  }
+  return matchesValue(condition.operator, field, value, condition.value);
+}
+
+function matchesValue(
+  operator: Extract<Condition<ScalarValue>, { value: ScalarValue }>['operator'],
+  field: FieldSchema,
+  value: ScalarValue,
+  operand: ScalarValue,
+): boolean {
+  const text = String(value);
+  const needle = String(operand);
+  switch (operator) {
+    case '_eq':
+      return compareValues(field.type, value, operand) === 0;
+    case '_neq':
+      return compareValues(field.type, value, operand) !== 0;
+    case '_lt':
+      return compareValues(field.type, value, operand) < 0;
+    case '_lte':
+      return compareValues(field.type, value, operand) <= 0;
+    case '_gt':
+      return compareValues(field.type, value, operand) > 0;
+    case '_gte':
+      return compareValues(field.type, value, operand) >= 0;
+    case '_contains':
+      return text.includes(needle);
+    case '_ncontains':
+      return !text.includes(needle);
+    case '_icontains':
+      return text.toLowerCase().includes(needle.toLowerCase());
+    case '_starts_with':
+      return text.startsWith(needle);
+    case '_nstarts_with':
+      return !text.startsWith(needle);
+    case '_ends_with':
+      return text.endsWith(needle);
+    case '_nends_with':
+      return !text.endsWith(needle);
+  }
+}
+
+/** Own properties only (a field named `constructor` must not read Object.prototype), as a scalar or null. */
+function fieldValue(item: Readonly<Record<string, unknown>>, name: string): ScalarValue | null {
+  if (!Object.hasOwn(item, name)) return null;
+  const value = item[name];
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

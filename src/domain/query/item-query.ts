@@ -1,0 +1,16 @@
+import type { FilterNode } from './filter.ts';
+
+export type SortField = { readonly field: string; readonly direction: 'asc' | 'desc' };
+
+/** What the caller asked for (API.md §4), parsed and checked against the collection's schema. */
+export type ItemQuery = {
+  /** Explicitly requested fields, or `'*'` for all the caller may read. */
+  readonly fields: ReadonlyArray<string> | '*';
+  readonly filter: FilterNode | null;
+  readonly sort: ReadonlyArray<SortField>;
+  /** null = no limit (only when `query.limitMax` is -1). */
+  readonly limit: number | null;
+  readonly offset: number;
+  readonly search: string | null;
+  readonly meta: { readonly totalCount: boolean; readonly filterCount: boolean };
+};

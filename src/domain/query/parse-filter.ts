@@ -1,0 +1,235 @@
+import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
+import { fieldOf } from '../schema/collection-schema.ts';
+import { coerceValue } from './coerce-value.ts';
+import { allOf } from './combine-filters.ts';
+import { parseDynamicValue } from './dynamic-value.ts';
+import {
+  COMPARISON_OPERATORS,
+  type ComparisonOperator,
+  type FilterNode,
+  MATCH_ALL,
+  MATCH_NONE,
+  type OperandValue,
+} from './filter.ts';
+import { describeInput, invalidQuery } from './invalid-query.ts';
+import { supportsOperator } from './operator-support.ts';
+
+/** API.md §4a: limits no caller can lift. */
+export type FilterLimits = {
+  /** The top-level object is depth 1; each `_and`/`_or` level adds one. */
+  readonly maxDepth: number;
+  /** Field conditions, counting empty groups (`{}`, `[]`) too, so that no input makes unbounded work. */
+  readonly maxConditions: number;
+};
+
+export const DEFAULT_FILTER_LIMITS: FilterLimits = Object.freeze({ maxDepth: 10, maxConditions: 500 });
+
+const OPERATORS: ReadonlySet<string> = new Set(COMPARISON_OPERATORS);
+/** qs turns `a[25]=x` into `{ "25": "x" }` once an index passes its arrayLimit; such objects are lists too. */
+const INDEX_KEY = /^(?:0|[1-9]\d{0,5})$/;
+
+/**
+ * Parses a Directus-style filter (API.md §4) against a collection: `{ field: { _op: value } }`, several
+ * fields or operators in one object meaning AND, `_and`/`_or` taking lists. Accepts the JSON text of
+ * `?filter={…}` and the nested object of the bracket form (`?filter[a][_eq]=1`, values as strings).
+ * Every refusal is INVALID_QUERY; dynamic values stay unresolved (see bindDynamicValues).
+ */
+export function parseFilter(
+  raw: unknown,
+  collection: CollectionSchema,
+  limits: Partial<FilterLimits> = {},
+): FilterNode {
+  const parser = new FilterParser(collection, { ...DEFAULT_FILTER_LIMITS, ...limits });
+  return parser.group(typeof raw === 'string' ? parseJson(raw) : raw, 1);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidQuery('The filter is not valid JSON.', { reason: 'INVALID_VALUE' });
+  }
+}
+
+class FilterParser {
+  private conditions = 0;
+
+  constructor(
+    private readonly collection: CollectionSchema,
+    private readonly limits: FilterLimits,
+  ) {}
+
+  group(raw: unknown, depth: number): FilterNode {
+    if (depth > this.limits.maxDepth) {
+      throw invalidQuery(`The filter is nested deeper than ${this.limits.maxDepth} levels.`, {
+        reason: 'MAX_DEPTH',
+      });
+    }
+    if (!isRecord(raw)) throw invalidQuery('A filter must be an object.', { reason: 'INVALID_VALUE' });
+    const keys = Object.keys(raw);
+    if (keys.length === 0) {
+      this.count();
+      return MATCH_ALL;
+    }
+    const nodes: FilterNode[] = [];
+    for (const key of keys) {
+      const value = raw[key];
+      if (key === '_and' || key === '_or') nodes.push(this.logical(key, value, depth));
+      else nodes.push(this.fieldConditions(key, value));
+    }
+    return allOf(nodes);
+  }
+
+  private logical(key: '_and' | '_or', raw: unknown, depth: number): FilterNode {
+    const list = asList(raw);
+    if (list === null) throw invalidQuery(`"${key}" takes a list of filters.`, { reason: 'INVALID_VALUE' });
+    if (list.length === 0) {
+      this.count();
+      return key === '_and' ? MATCH_ALL : MATCH_NONE;
+    }
+    const nodes = list.map((item) => this.group(item, depth + 1));
+    return key === '_and' ? allOf(nodes) : { kind: 'or', nodes };
+  }
+
+  private fieldConditions(name: string, raw: unknown): FilterNode {
+    if (OPERATORS.has(name)) {
+      throw invalidQuery(`Operator "${name}" needs a field: { "field": { "${name}": … } }.`, {
+        reason: 'INVALID_VALUE',
+      });
+    }
+    const field = fieldOf(this.collection, name);
+    if (!field) {
+      throw invalidQuery(`Unknown field ${describeInput(name)} in filter.`, {
+        field: name.slice(0, 64),
+        reason: 'UNKNOWN_FIELD',
+      });
+    }
+    if (!isRecord(raw) || Object.keys(raw).length === 0) {
+      throw invalidQuery(`Field "${name}" needs an operator object, such as { "_eq": … }.`, {
+        field: name,
+        reason: 'INVALID_VALUE',
+      });
+    }
+    return allOf(Object.keys(raw).map((operator) => this.condition(field, operator, raw[operator])));
+  }
+
+  private condition(field: FieldSchema, operatorName: string, raw: unknown): FilterNode {
+    if (!OPERATORS.has(operatorName)) {
+      throw invalidQuery(`Unknown operator ${describeInput(operatorName)} on field "${field.name}".`, {
+        field: field.name,
+        reason: 'UNKNOWN_OPERATOR',
+      });
+    }
+    const operator = operatorName as ComparisonOperator;
+    this.count();
+    // `{"_eq": null}` is a null test, which every type supports.
+    const isNullTest = raw === null && (operator === '_eq' || operator === '_neq');
+    if (!isNullTest && !supportsOperator(field.type, operator)) {
+      throw invalidQuery(`Operator "${operator}" cannot be used on field "${field.name}" (${field.type}).`, {
+        field: field.name,
+        reason: 'UNSUPPORTED_OPERATOR',
+      });
+    }
+    return this.conditionNode(field, operator, raw);
+  }
+
+  private conditionNode(field: FieldSchema, operator: ComparisonOperator, raw: unknown): FilterNode {
+    const base = { kind: 'condition', field: field.name } as const;
+    switch (operator) {
+      case '_null':
+      case '_nnull':
+      case '_empty':
+      case '_nempty': {
+        const flag = booleanFlag(field, operator, raw);
+        return { ...base, operator: flag ? operator : NEGATION[operator] };
+      }
+      case '_in':
+      case '_nin': {
+        const values = this.list(field, operator, raw);
+        // No SQL spelling needed for an empty list: `_in []` matches no row, and `_nin []` every row but
+        // those with null — a null field matches no negation (API.md §4).
+        if (values.length === 0) return operator === '_in' ? MATCH_NONE : { ...base, operator: '_nnull' };
+        return { ...base, operator, values };
+      }
+      case '_between':
+      case '_nbetween': {
+        const values = this.list(field, operator, raw);
+        if (values.length !== 2) {
+          throw invalidQuery(`"${operator}" on field "${field.name}" takes exactly two values.`, {
+            field: field.name,
+            reason: 'INVALID_VALUE',
+          });
+        }
+        return { ...base, operator, values: [values[0]!, values[1]!] };
+      }
+      default:
+        if (raw === null && (operator === '_eq' || operator === '_neq')) {
+          return { ...base, operator: operator === '_eq' ? '_null' : '_nnull' };
+        }
+        return { ...base, operator, value: operand(field, operator, raw) };
+    }
+  }
+
+  /**
+   * A list operand: a JSON array, or a comma-separated string from the bracket form (`_in=a,b`; the
+   * empty string is the empty list). Values containing commas need the array form.
+   */
+  private list(field: FieldSchema, operator: ComparisonOperator, raw: unknown): OperandValue[] {
+    const items = typeof raw === 'string' ? (raw === '' ? [] : raw.split(',')) : asList(raw);
+    if (items === null) {
+      throw invalidQuery(`"${operator}" on field "${field.name}" takes a list of values.`, {
+        field: field.name,
+        reason: 'INVALID_VALUE',
+      });
+    }
+    return items.map((item) => operand(field, operator, item));
+  }
+
+  private count() {
+    this.conditions += 1;
+    if (this.conditions > this.limits.maxConditions) {
+      throw invalidQuery(`The filter has more than ${this.limits.maxConditions} conditions.`, {
+        reason: 'MAX_CONDITIONS',
+      });
+    }
+  }
+}
+
+const NEGATION = { _null: '_nnull', _nnull: '_null', _empty: '_nempty', _nempty: '_empty' } as const;
+
+/** `_null: true` is `_null`, `_null: false` is `_nnull` (the bracket form sends "true"/"false"). */
+function booleanFlag(field: FieldSchema, operator: string, raw: unknown): boolean {
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw invalidQuery(`"${operator}" on field "${field.name}" takes true or false.`, {
+    field: field.name,
+    reason: 'INVALID_VALUE',
+  });
+}
+
+/** One operand: a dynamic value (bound per request, so not type-checked here) or a value of the field's type. */
+function operand(field: FieldSchema, operator: ComparisonOperator, raw: unknown): OperandValue {
+  if (raw === null) {
+    throw invalidQuery(`"${operator}" on field "${field.name}" does not take null; use _null or _nnull.`, {
+      field: field.name,
+      reason: 'INVALID_VALUE',
+    });
+  }
+  if (typeof raw === 'string') {
+    const dynamic = parseDynamicValue(raw);
+    if (dynamic) return dynamic;
+  }
+  return coerceValue(field, raw);
+}
+
+function isRecord(raw: unknown): raw is Record<string, unknown> {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+}
+
+function asList(raw: unknown): ReadonlyArray<unknown> | null {
+  if (Array.isArray(raw)) return raw;
+  if (!isRecord(raw)) return null;
+  const keys = Object.keys(raw);
+  if (keys.length === 0 || !keys.every((key) => INDEX_KEY.test(key))) return null;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((key) => raw[key]);
+}

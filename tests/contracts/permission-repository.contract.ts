@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import type { PermissionRepository } from '../../src/application/ports/permission-repository.ts';
+import { Permission, type PermissionProps } from '../../src/domain/permissions/permission.ts';
+import type { PersistenceTarget } from '../support/databases.ts';
+import { aRole } from './fixtures.ts';
+
+type Context = { persistence: Persistence; permissions: PermissionRepository };
+
+function aPermission(props: Partial<PermissionProps> = {}): Permission {
+  return new Permission({
+    id: randomUUID(),
+    role: null,
+    collection: 'cargos',
+    action: 'read',
+    permissions: null,
+    validation: null,
+    presets: null,
+    fields: ['*'],
+    ...props,
+  });
+}
+
+const byId = (a: Permission, b: Permission) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** `permissionsOf` gives the target's permission store (until Persistence carries one itself). */
+export function permissionRepositoryContract(
+  target: PersistenceTarget,
+  permissionsOf: (persistence: Persistence) => PermissionRepository,
+) {
+  const test = suite<Context>(`PermissionRepository on ${target.name}`);
+  test.before.each(async (context) => {
+    context.persistence = await target.fresh();
+    context.permissions = permissionsOf(context.persistence);
+  });
+  test.after(() => target.dispose());
+
+  test('a saved permission comes back whole, JSON values included', async ({ persistence, permissions }) => {
+    const role = aRole();
+    await persistence.roles.save(role);
+    const permission = aPermission({
+      role: role.id,
+      action: 'update',
+      permissions: {
+        _and: [{ owner: { _eq: '$CURRENT_USER' } }, { temperature: { _between: [-20.5, 4] } }],
+        date_created: { _gte: '$NOW(-1 day)' },
+      },
+      validation: { description: { _nempty: true }, is_deleted: { _eq: false } },
+      presets: { is_deleted: false, description: 'n/a', nested: { list: [1, 'two', null, true] } },
+      fields: ['id', 'description', 'temperature'],
+    });
+    await permissions.save(permission);
+    const found = await permissions.findById(permission.id);
+    assert.instance(found, Permission);
+    assert.equal(found, permission);
+  });
+
+  test('null and empty JSON values stay what they were', async ({ permissions }) => {
+    const nothing = aPermission({ permissions: null, validation: null, presets: null, fields: null });
+    const empty = aPermission({ permissions: {}, validation: {}, presets: {}, fields: [] });
+    await permissions.save(nothing);
+    await permissions.save(empty);
+    assert.equal(await permissions.findById(nothing.id), nothing);
+    assert.equal(await permissions.findById(empty.id), empty);
+  });
+
+  test('unknown and malformed ids find nothing', async ({ permissions }) => {
+    await permissions.save(aPermission());
+    assert.is(await permissions.findById(randomUUID()), null);
+    assert.is(await permissions.findById('not-a-uuid'), null);
+  });
+
+  test('saving an existing id replaces the permission', async ({ persistence, permissions }) => {
+    const role = aRole();
+    await persistence.roles.save(role);
+    const permission = aPermission({ permissions: { id: { _eq: 'x' } } });
+    await permissions.save(permission);
+    const changed = new Permission({
+      ...permission,
+      role: role.id,
+      action: 'delete',
+      permissions: null,
+      fields: ['id'],
+    });
+    await permissions.save(changed);
+    assert.equal(await permissions.findById(permission.id), changed);
+    assert.equal(await permissions.list(), [changed]);
+  });
+
+  test('changing a permission after saving it or after reading it changes nothing stored', async ({
+    permissions,
+  }) => {
+    const permission = aPermission({ permissions: { id: { _eq: 'x' } }, fields: ['id'] });
+    await permissions.save(permission);
+    permission.fields?.push('description');
+    const read = await permissions.findById(permission.id);
+    read?.fields?.push('temperature');
+    assert.equal((await permissions.findById(permission.id))?.fields, ['id']);
+  });
+
+  test('list returns every permission', async ({ persistence, permissions }) => {
+    assert.equal(await permissions.list(), []);
+    const role = aRole();
+    await persistence.roles.save(role);
+    const saved = [
+      aPermission(),
+      aPermission({ role: role.id, collection: 'articles', action: 'create' }),
+      aPermission({ role: role.id }),
+    ];
+    for (const permission of saved) await permissions.save(permission);
+    assert.equal((await permissions.list()).sort(byId), saved.sort(byId));
+  });
+
+  test('listFor a role gives that role’s permissions for one collection and action', async ({
+    persistence,
+    permissions,
+  }) => {
+    const editor = aRole();
+    const other = aRole();
+    await persistence.roles.save(editor);
+    await persistence.roles.save(other);
+    const wanted = [aPermission({ role: editor.id }), aPermission({ role: editor.id, fields: ['id'] })];
+    const unwanted = [
+      aPermission({ role: other.id }),
+      aPermission({ role: null }),
+      aPermission({ role: editor.id, collection: 'articles' }),
+      aPermission({ role: editor.id, action: 'update' }),
+    ];
+    for (const permission of [...wanted, ...unwanted]) await permissions.save(permission);
+    assert.equal((await permissions.listFor(editor.id, 'cargos', 'read')).sort(byId), wanted.sort(byId));
+    assert.equal(await permissions.listFor(randomUUID(), 'cargos', 'read'), []);
+    assert.equal(await permissions.listFor('not-a-uuid', 'cargos', 'read'), []);
+  });
+
+  test('listFor null gives the public permissions only', async ({ persistence, permissions }) => {
+    const role = aRole();
+    await persistence.roles.save(role);
+    const publicRead = aPermission({ role: null });
+    for (const permission of [publicRead, aPermission({ role: role.id }), aPermission({ action: 'create' })])
+      await permissions.save(permission);
+    assert.equal(await permissions.listFor(null, 'cargos', 'read'), [publicRead]);
+  });
+
+  test('delete reports whether there was such a permission', async ({ permissions }) => {
+    const permission = aPermission();
+    await permissions.save(permission);
+    assert.is(await permissions.delete(permission.id), true);
+    assert.is(await permissions.findById(permission.id), null);
+    assert.is(await permissions.delete(permission.id), false);
+    assert.is(await permissions.delete('not-a-uuid'), false);
+  });
+
+  test('deleting a role deletes its permissions, and no others', async ({ persistence, permissions }) => {
+    const role = aRole();
+    const other = aRole();
+    await persistence.roles.save(role);
+    await persistence.roles.save(other);
+    const doomed = [aPermission({ role: role.id }), aPermission({ role: role.id, action: 'update' })];
+    const kept = [aPermission({ role: other.id }), aPermission({ role: null })];
+    for (const permission of [...doomed, ...kept]) await permissions.save(permission);
+    await persistence.roles.delete(role.id);
+    assert.equal((await permissions.list()).sort(byId), kept.sort(byId));
+    assert.equal(await permissions.listFor(role.id, 'cargos', 'read'), []);
+  });
+
+  return test;
+}

@@ -1,0 +1,247 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { persistenceTargets } from '../support/databases.ts';
+import { seedRows } from '../support/seed-rows.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+const ID = {
+  fish: '0190a000-0000-7000-8000-000000000001',
+  bananas: '0190a000-0000-7000-8000-000000000002',
+  archived: '0190a000-0000-7000-8000-000000000003',
+  unmeasured: '0190a000-0000-7000-8000-000000000004',
+};
+
+const CARGOS_FIELDS = [
+  { field: 'id', type: 'uuid', schema: { is_primary_key: true } },
+  { field: 'date_created', type: 'timestamp' },
+  { field: 'date_updated', type: 'timestamp' },
+  { field: 'description', type: 'text' },
+  { field: 'temperature', type: 'float' },
+  { field: 'is_deleted', type: 'boolean', schema: { is_nullable: false, default_value: false } },
+];
+
+const ROWS = [
+  {
+    id: ID.fish,
+    date_created: '2024-01-01T10:00:00',
+    date_updated: null,
+    description: 'Frozen fish',
+    temperature: -18,
+    is_deleted: false,
+  },
+  {
+    id: ID.bananas,
+    date_created: '2024-01-02T11:30:00',
+    date_updated: null,
+    description: 'Bananas 100%_ripe',
+    temperature: 13.5,
+    is_deleted: false,
+  },
+  {
+    id: ID.archived,
+    date_created: '2024-01-03T09:15:00',
+    date_updated: '2024-02-01T08:00:00',
+    description: 'Archived',
+    temperature: 5,
+    is_deleted: true,
+  },
+  {
+    id: ID.unmeasured,
+    date_created: '2024-01-04T12:00:00',
+    date_updated: null,
+    description: 'No temperature yet',
+    temperature: null,
+    is_deleted: false,
+  },
+];
+
+const OPERATOR_FIELDS = ['id', 'date_created', 'description', 'temperature'];
+
+/** The shared database outlives each app: the target's lease closes it, not the app. */
+function borrowed(persistence: Persistence): Persistence {
+  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
+}
+
+type Context = { app: TestApp; admin: string; operator: string };
+
+const codeOf = (body: unknown) =>
+  (body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code;
+
+for (const target of persistenceTargets()) {
+  const items = suite<Context>(`reading cargos over HTTP on ${target.name}`);
+
+  items.before(async (context) => {
+    const persistence = borrowed(await target.fresh());
+    await persistence.schema.refresh();
+    if (persistence.schema.current().collections.has('cargos'))
+      await persistence.schemaEditor.dropCollection('cargos');
+    context.app = await startTestApp({ persistence });
+    const admin = await context.app.login(await context.app.seedAdmin());
+    context.admin = admin.access_token;
+    const created = await context.app.request('POST', '/collections', {
+      token: context.admin,
+      body: { collection: 'cargos', fields: CARGOS_FIELDS },
+    });
+    assert.is(created.status, 200, created.text);
+    await seedRows(persistence, 'cargos', ROWS);
+
+    const role = await context.app.createRole({ name: 'Operator' });
+    const permission = await context.app.request('POST', '/permissions', {
+      token: context.admin,
+      body: {
+        role: role.id,
+        collection: 'cargos',
+        action: 'read',
+        permissions: { is_deleted: { _eq: false } },
+        fields: OPERATOR_FIELDS,
+      },
+    });
+    assert.is(permission.status, 200, permission.text);
+    const operator = await context.app.createUser({ role: role.id });
+    context.operator = (await context.app.login(operator)).access_token;
+  });
+  items.after(async ({ app }) => {
+    await app.persistence.schemaEditor.dropCollection('cargos');
+    await app.close();
+    await target.dispose();
+  });
+
+  const list = (app: TestApp, token: string | undefined, query = '') =>
+    app.request('GET', `/items/cargos${query}`, { token });
+  const ids = (body: unknown) => (body as Array<{ id: string }>).map((item) => item.id);
+
+  items(
+    'an operator sees only non-deleted cargos, and only the permitted fields',
+    async ({ app, operator }) => {
+      const response = await list(app, operator);
+      assert.is(response.status, 200, response.text);
+      const body = response.body as Array<Record<string, unknown>>;
+      assert.equal(ids(body).sort(), [ID.fish, ID.bananas, ID.unmeasured].sort());
+      for (const item of body) assert.equal(Object.keys(item), OPERATOR_FIELDS);
+    },
+  );
+
+  items('the token works by header and by query parameter alike', async ({ app, operator }) => {
+    const byQuery = await app.request('GET', `/items/cargos?access_token=${operator}&sort=id`);
+    const byHeader = await list(app, operator, '?sort=id');
+    assert.is(byQuery.status, 200);
+    assert.equal(byQuery.body, byHeader.body);
+  });
+
+  items('an admin sees every row and field, timestamps in the seed format', async ({ app, admin }) => {
+    const response = await list(app, admin, '?sort=date_created');
+    assert.is(response.status, 200);
+    const body = response.body as Array<Record<string, unknown>>;
+    assert.is(body.length, 4);
+    assert.equal(body[0], ROWS[0]);
+    assert.is(body[2]!.date_updated, '2024-02-01T08:00:00');
+  });
+
+  items('anonymous callers without public permission are asked to authenticate', async ({ app }) => {
+    const response = await list(app, undefined);
+    assert.is(response.status, 401);
+    assert.is(codeOf(response.body), 'UNAUTHENTICATED');
+  });
+
+  items(
+    'a single item: visible → 200, deleted or missing or malformed → the same 404',
+    async ({ app, operator }) => {
+      const fish = await app.request('GET', `/items/cargos/${ID.fish}`, { token: operator });
+      assert.is(fish.status, 200);
+      assert.equal(Object.keys(fish.body as object), OPERATOR_FIELDS);
+      for (const id of [ID.archived, '0190a000-0000-7000-8000-00000000ffff', 'not-a-uuid']) {
+        const response = await app.request('GET', `/items/cargos/${id}`, { token: operator });
+        assert.is(response.status, 404, id);
+        assert.is(codeOf(response.body), 'NOT_FOUND');
+      }
+    },
+  );
+
+  items('asking for, filtering or sorting on a hidden field is forbidden', async ({ app, operator }) => {
+    for (const query of [
+      '?fields=id,is_deleted',
+      '?filter[is_deleted][_eq]=true',
+      '?sort=date_updated',
+      '?fields=is_deleted',
+    ]) {
+      const response = await list(app, operator, query);
+      assert.is(response.status, 403, query);
+      assert.is(codeOf(response.body), 'FORBIDDEN');
+    }
+  });
+
+  items(
+    'filters, sort, search, limit and counts apply on top of the permission',
+    async ({ app, operator }) => {
+      const warm = await list(app, operator, `?filter=${encodeURIComponent('{"temperature":{"_gt":0}}')}`);
+      assert.equal(ids(warm.body), [ID.bananas]);
+      const bracket = await list(app, operator, '?filter[temperature][_lt]=10');
+      assert.equal(ids(bracket.body), [ID.fish]);
+      const sorted = await list(app, operator, '?sort=-temperature&fields=id');
+      assert.equal(ids(sorted.body), [ID.unmeasured, ID.bananas, ID.fish]);
+      const search = await list(app, operator, `?search=${encodeURIComponent('100%_')}`);
+      assert.equal(ids(search.body), [ID.bananas]);
+      const page = await list(app, operator, '?limit=1&sort=date_created&meta=*');
+      assert.equal(ids(page.body), [ID.fish]);
+      assert.is(page.headers.get('x-total-count'), '3');
+      assert.is(page.headers.get('x-filter-count'), '3');
+      const none = await list(app, operator, '?limit=0');
+      assert.equal(none.body, []);
+    },
+  );
+
+  items('bad query values are 400 INVALID_QUERY, never 500', async ({ app, operator }) => {
+    for (const query of [
+      '?limit=1001',
+      '?limit=-1',
+      '?page=0',
+      '?offset=-1',
+      '?filter[temperature][_gt]=warm',
+      '?filter[nope][_eq]=1',
+      '?filter[temperature][_like]=1',
+      '?sort=nope',
+      `?filter=${encodeURIComponent('{"temperature":')}`,
+    ]) {
+      const response = await list(app, operator, query);
+      assert.is(response.status, 400, query);
+      assert.is(codeOf(response.body), 'INVALID_QUERY', query);
+    }
+  });
+
+  items(
+    'unknown collections: 403 for users, 401 for anonymous, 404 for admins; system tables never',
+    async ({ app, operator, admin }) => {
+      assert.is((await app.request('GET', '/items/ghosts', { token: operator })).status, 403);
+      assert.is((await app.request('GET', '/items/ghosts')).status, 401);
+      const forAdmin = await app.request('GET', '/items/ghosts', { token: admin });
+      assert.is(forAdmin.status, 404);
+      assert.is(codeOf(forAdmin.body), 'COLLECTION_NOT_FOUND');
+      const system = await app.request('GET', '/items/datagate_users', { token: admin });
+      assert.is(codeOf(system.body), 'COLLECTION_NOT_FOUND');
+    },
+  );
+
+  items('injection attempts get 4xx and leave the table intact', async ({ app, operator, admin }) => {
+    const attempts = [
+      `/items/${encodeURIComponent('cargos"; drop table cargos; --')}`,
+      `/items/cargos?sort=${encodeURIComponent('id") or 1=1 --')}`,
+      `/items/cargos?fields=${encodeURIComponent('id,(select 1)')}`,
+      `/items/cargos?filter=${encodeURIComponent(JSON.stringify({ "description') or 1=1 --": { _eq: 'x' } }))}`,
+      `/items/cargos/${encodeURIComponent("' or '1'='1")}`,
+    ];
+    for (const path of attempts) {
+      const response = await app.request('GET', path, { token: operator });
+      assert.ok(response.status >= 400 && response.status < 500, `${path} → ${response.status}`);
+    }
+    const value = await list(
+      app,
+      operator,
+      `?filter=${encodeURIComponent(JSON.stringify({ description: { _eq: "'; drop table cargos; --" } }))}`,
+    );
+    assert.equal(value.body, []);
+    assert.is(((await list(app, admin)).body as unknown[]).length, 4);
+  });
+
+  items.run();
+}

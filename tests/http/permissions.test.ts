@@ -1,0 +1,222 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { PermissionView } from '../../src/application/permissions/permission-view.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { assertError, runScenario, type Scenario } from './scenario.ts';
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+type Context = { app: TestApp; tokens: Record<string, string>; editorRole: string };
+
+const permissions = suite<Context>('/permissions');
+
+permissions.before(async (context) => {
+  context.app = await startTestApp();
+  const admin = await context.app.seedAdmin();
+  context.editorRole = (await context.app.createRole({ name: 'Editors' })).id;
+  const member = await context.app.createUser({ role: context.editorRole });
+  context.tokens = {
+    admin: (await context.app.login(admin)).access_token,
+    member: (await context.app.login(member)).access_token,
+  };
+});
+permissions.after(({ app }) => app.close());
+
+const valid = { role: null, collection: 'cargos', action: 'read', fields: ['*'] };
+
+const rows: Scenario[] = [
+  {
+    name: 'anonymous list → 401 UNAUTHENTICATED',
+    method: 'GET',
+    path: '/permissions',
+    expectedStatus: 401,
+    expectedCode: 'UNAUTHENTICATED',
+  },
+  {
+    name: 'non-admin list → 403 FORBIDDEN',
+    method: 'GET',
+    path: '/permissions',
+    as: 'member',
+    expectedStatus: 403,
+    expectedCode: 'FORBIDDEN',
+  },
+  {
+    name: 'non-admin create → 403 FORBIDDEN',
+    method: 'POST',
+    path: '/permissions',
+    as: 'member',
+    body: valid,
+    expectedStatus: 403,
+    expectedCode: 'FORBIDDEN',
+  },
+  {
+    name: 'non-admin delete → 403 FORBIDDEN',
+    method: 'DELETE',
+    path: `/permissions/${MISSING_ID}`,
+    as: 'member',
+    expectedStatus: 403,
+    expectedCode: 'FORBIDDEN',
+  },
+  {
+    name: 'create with an unknown key → 400 INVALID_PAYLOAD naming it',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, policy: 'x' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'policy',
+  },
+  {
+    name: 'create without role (null must be explicit) → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { collection: 'cargos', action: 'read' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'role',
+  },
+  {
+    name: 'create with a role that is no UUID → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, role: 'editors' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'role',
+  },
+  {
+    name: 'create with a filter that is no object → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, permissions: [{ id: { _eq: 1 } }] },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'permissions',
+  },
+  {
+    name: 'create with fields that are no list → 400 INVALID_PAYLOAD',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, fields: '*' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'fields',
+  },
+  {
+    name: 'create with an unknown role → 400 FAILED_VALIDATION on role',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, role: MISSING_ID },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'role',
+  },
+  {
+    name: 'create with an unknown action → 400 FAILED_VALIDATION on action',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, action: 'share' },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'action',
+  },
+  {
+    name: 'create on a system table → 400 FAILED_VALIDATION on collection',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, collection: 'datagate_users' },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'collection',
+  },
+  {
+    name: 'unknown id → 404',
+    method: 'GET',
+    path: `/permissions/${MISSING_ID}`,
+    as: 'admin',
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+  },
+  {
+    name: 'malformed id → 404',
+    method: 'PATCH',
+    path: '/permissions/123',
+    as: 'admin',
+    body: { fields: null },
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+  },
+  {
+    name: 'DELETE of an unknown id → 404',
+    method: 'DELETE',
+    path: `/permissions/${MISSING_ID}`,
+    as: 'admin',
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+  },
+];
+for (const row of rows) permissions(row.name, ({ app, tokens }) => runScenario(app, tokens, row));
+
+permissions(
+  'create → 200 permission; GET, list, PATCH and DELETE (204) work on it',
+  async ({ app, tokens, editorRole }) => {
+    const sent = {
+      role: editorRole,
+      collection: 'cargos',
+      action: 'read',
+      permissions: { _and: [{ owner: { _eq: '$CURRENT_USER' } }, { is_deleted: { _eq: false } }] },
+      fields: ['id', 'description'],
+    };
+    const created = await app.request('POST', '/permissions', { token: tokens.admin, body: sent });
+    assert.is(created.status, 200, created.text);
+    const permission = created.body as PermissionView;
+    assert.equal({ ...permission, id: 'x' }, { id: 'x', validation: null, presets: null, ...sent });
+
+    assert.equal(
+      (await app.request('GET', `/permissions/${permission.id}`, { token: tokens.admin })).body,
+      permission,
+    );
+    const listed = (await app.request('GET', '/permissions', { token: tokens.admin }))
+      .body as PermissionView[];
+    assert.equal(
+      listed.find((p) => p.id === permission.id),
+      permission,
+    );
+
+    const patched = await app.request('PATCH', `/permissions/${permission.id}`, {
+      token: tokens.admin,
+      body: { permissions: null, presets: { is_deleted: false } },
+    });
+    assert.equal(patched.body, { ...permission, permissions: null, presets: { is_deleted: false } });
+
+    const deleted = await app.request('DELETE', `/permissions/${permission.id}`, { token: tokens.admin });
+    assert.is(deleted.status, 204);
+    assert.is(deleted.text, '');
+    assertError(
+      await app.request('GET', `/permissions/${permission.id}`, { token: tokens.admin }),
+      404,
+      'NOT_FOUND',
+    );
+  },
+);
+
+permissions('deleting a role deletes its permissions', async ({ app, tokens }) => {
+  const role = await app.createRole();
+  const created = await app.request('POST', '/permissions', {
+    token: tokens.admin,
+    body: { ...valid, role: role.id },
+  });
+  const { id } = created.body as PermissionView;
+  assert.is((await app.request('DELETE', `/roles/${role.id}`, { token: tokens.admin })).status, 204);
+  assertError(await app.request('GET', `/permissions/${id}`, { token: tokens.admin }), 404, 'NOT_FOUND');
+});
+
+permissions.run();

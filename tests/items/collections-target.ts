@@ -1,0 +1,111 @@
+import { type Kysely, sql } from 'kysely';
+import { InMemoryItemStore } from '../../src/adapters/persistence/memory/in-memory-item-store.ts';
+import { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
+import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresItemStore } from '../../src/adapters/persistence/postgres/postgres-item-store.ts';
+import { PostgresSchemaCatalog } from '../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
+import { PostgresSchemaEditor } from '../../src/adapters/persistence/postgres/postgres-schema-editor.ts';
+import type { ItemStore } from '../../src/application/ports/item-store.ts';
+import type { SchemaCatalog, SchemaEditor } from '../../src/application/ports/schema-catalog.ts';
+import { fieldOf } from '../../src/domain/schema/collection-schema.ts';
+import { mikroOrmTargets, type PersistenceTarget } from '../support/databases.ts';
+
+/** A row to seed: canonical scalars (API.md §4 forms, big numbers as strings), JSON values for json fields. */
+export type SeedRow = Readonly<Record<string, unknown>>;
+
+/** The collection-side ports of one backend, with no collections in it. */
+export type Collections = {
+  readonly catalog: SchemaCatalog;
+  readonly editor: SchemaEditor;
+  readonly store: ItemStore;
+  /** Seeds rows without the store under test: plain INSERTs on PostgreSQL, the fake's own insert in memory. */
+  insertRows(collection: string, rows: ReadonlyArray<SeedRow>): Promise<void>;
+};
+
+/** One lease on a backend, like PersistenceTarget: `fresh()` per case, `dispose()` after the suite. */
+export type CollectionsTarget = {
+  readonly name: string;
+  fresh(): Promise<Collections>;
+  dispose(): Promise<void>;
+};
+
+/** Every backend: the in-memory reference, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
+export function collectionsTargets(): CollectionsTarget[] {
+  return [memoryCollectionsTarget(), ...postgresCollectionsTargets()];
+}
+
+function memoryCollectionsTarget(): CollectionsTarget {
+  return {
+    name: 'memory',
+    dispose: async () => {},
+    fresh: async () => {
+      const schema = new InMemorySchema();
+      const store = new InMemoryItemStore(schema);
+      return {
+        catalog: schema,
+        editor: schema,
+        store,
+        insertRows: async (name, rows) => store.insert(name, rows),
+      };
+    },
+  };
+}
+
+/**
+ * The contract suites run in a schema of their own whose name needs quoting, so that quoting is exercised
+ * on every statement and nothing the other test files keep in `public` is touched.
+ */
+export const TEST_SCHEMA = 'items "contract" schema';
+
+/** PGlite, and PostgreSQL when TEST_DATABASE_URL is set, on the shared test databases. */
+export function postgresCollectionsTargets(): CollectionsTarget[] {
+  return mikroOrmTargets().map(postgresCollectionsTarget);
+}
+
+function postgresCollectionsTarget(target: PersistenceTarget<MikroOrmPersistence>): CollectionsTarget {
+  return {
+    name: target.name,
+    dispose: () => target.dispose(),
+    fresh: async () => {
+      const db = userTablesDatabase((await target.fresh()).orm);
+      await emptySchema(db, TEST_SCHEMA);
+      const catalog = new PostgresSchemaCatalog(db, TEST_SCHEMA);
+      await catalog.refresh();
+      return {
+        catalog,
+        editor: new PostgresSchemaEditor(db, catalog),
+        store: new PostgresItemStore(db, TEST_SCHEMA),
+        insertRows: (collection, rows) => insertRows(db, catalog, collection, rows),
+      };
+    },
+  };
+}
+
+export async function emptySchema(db: Kysely<unknown>, schema: string) {
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+  await sql`create schema ${sql.id(schema)}`.execute(db);
+}
+
+/** Seeds without the store under test: one INSERT per row, each value cast to its column's own type (as the catalog prints it). */
+export async function insertRows(
+  db: Kysely<unknown>,
+  catalog: PostgresSchemaCatalog,
+  name: string,
+  rows: ReadonlyArray<SeedRow>,
+) {
+  const collection = (await catalog.refresh()).collections.get(name);
+  if (!collection) throw new Error(`no collection ${name}`);
+  for (const row of rows) {
+    const columns = Object.keys(row);
+    const values = columns.map((column) => {
+      const field = fieldOf(collection, column);
+      if (!field) throw new Error(`no field ${column} in ${name}`);
+      const value = row[column];
+      const parameter = field.type === 'json' && value !== null ? JSON.stringify(value) : value;
+      return sql`${parameter}::${sql.raw(field.dbType)}`;
+    });
+    await sql`insert into ${sql.id(catalog.schema, name)} (${sql.join(columns.map((column) => sql.id(column)))})
+      values (${sql.join(values)})`.execute(db);
+  }
+}

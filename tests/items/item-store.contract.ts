@@ -1,0 +1,557 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ItemListRequest, SelectedField } from '../../src/application/ports/item-store.ts';
+import type { NewField } from '../../src/application/ports/schema-catalog.ts';
+import type { Condition, FilterNode, ScalarValue } from '../../src/domain/query/filter.ts';
+import type { SortField } from '../../src/domain/query/item-query.ts';
+import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
+import type { Collections, CollectionsTarget, SeedRow } from './collections-target.ts';
+
+type Context = { collections: Collections };
+
+/** Every column type of API.md §4, one row per edge. */
+const VALUES_FIELDS: ReadonlyArray<NewField> = [
+  { field: 'id', type: 'integer', isPrimaryKey: true },
+  { field: 'key', type: 'uuid' },
+  { field: 'label', type: 'string' },
+  { field: 'body', type: 'text' },
+  { field: 'small', type: 'integer' },
+  { field: 'big', type: 'bigInteger' },
+  { field: 'ratio', type: 'float' },
+  { field: 'price', type: 'decimal' },
+  { field: 'flag', type: 'boolean' },
+  { field: 'at', type: 'timestamp' },
+  { field: 'instant', type: 'dateTime' },
+  { field: 'day', type: 'date' },
+  { field: 'clock', type: 'time' },
+  { field: 'doc', type: 'json' },
+];
+
+const VALUE_ROWS: ReadonlyArray<SeedRow> = [
+  {
+    id: 1,
+    key: '0190a000-0000-7000-8000-000000000001',
+    label: 'Ünïcødé ✓ 𝄞',
+    body: 'line\nbreak "quoted" \\ back',
+    small: -3,
+    big: '9007199254740993',
+    ratio: 1.5,
+    price: '0.1',
+    flag: true,
+    at: '2024-01-02T03:04:05',
+    instant: '2024-01-02T03:04:05+02:00',
+    day: '2024-02-29',
+    clock: '13:01:02',
+    doc: { b: 1, a: [1, { c: null }], s: 'x' },
+  },
+  {
+    id: 2,
+    key: null,
+    label: '',
+    body: null,
+    small: 2147483647,
+    big: '-9007199254740991',
+    ratio: -0.25,
+    price: '1.10',
+    flag: false,
+    at: '2024-01-02T03:04:05.25',
+    instant: '2024-06-30T23:59:59.5+00:00',
+    day: '1999-12-31',
+    clock: '00:00:00.125',
+    doc: [1, 'two', null],
+  },
+  {
+    id: 3,
+    key: null,
+    label: null,
+    body: null,
+    small: null,
+    big: '9007199254740991',
+    ratio: null,
+    price: '123456789012345678901234567890',
+    flag: null,
+    at: null,
+    instant: null,
+    day: null,
+    clock: null,
+    doc: 'just a string',
+  },
+  { id: 4, big: '-9223372036854775808', price: '-0.000001', doc: 42 },
+];
+
+/** Values as API.md §4 puts them on the wire. */
+const EXPECTED_VALUES = [
+  {
+    id: 1,
+    key: '0190a000-0000-7000-8000-000000000001',
+    label: 'Ünïcødé ✓ 𝄞',
+    body: 'line\nbreak "quoted" \\ back',
+    small: -3,
+    big: '9007199254740993',
+    ratio: 1.5,
+    price: 0.1,
+    flag: true,
+    at: '2024-01-02T03:04:05',
+    instant: '2024-01-02T01:04:05+00:00',
+    day: '2024-02-29',
+    clock: '13:01:02',
+    doc: { b: 1, a: [1, { c: null }], s: 'x' },
+  },
+  {
+    id: 2,
+    key: null,
+    label: '',
+    body: null,
+    small: 2147483647,
+    big: -9007199254740991,
+    ratio: -0.25,
+    price: 1.1,
+    flag: false,
+    at: '2024-01-02T03:04:05.25',
+    instant: '2024-06-30T23:59:59.5+00:00',
+    day: '1999-12-31',
+    clock: '00:00:00.125',
+    doc: [1, 'two', null],
+  },
+  {
+    id: 3,
+    key: null,
+    label: null,
+    body: null,
+    small: null,
+    big: 9007199254740991,
+    ratio: null,
+    price: '123456789012345678901234567890',
+    flag: null,
+    at: null,
+    instant: null,
+    day: null,
+    clock: null,
+    doc: 'just a string',
+  },
+  {
+    id: 4,
+    key: null,
+    label: null,
+    body: null,
+    small: null,
+    big: '-9223372036854775808',
+    ratio: null,
+    price: -0.000001,
+    flag: null,
+    at: null,
+    instant: null,
+    day: null,
+    clock: null,
+    doc: 42,
+  },
+];
+
+/** Text edge cases for the operators: nulls, empty, LIKE metacharacters, backslashes, unicode, quotes. */
+const WORDS_FIELDS: ReadonlyArray<NewField> = [
+  { field: 'id', type: 'integer', isPrimaryKey: true },
+  { field: 'word', type: 'string' },
+  { field: 'n', type: 'integer' },
+  { field: 'group', type: 'string' },
+];
+
+const WORDS: ReadonlyArray<SeedRow> = [
+  { id: 1, word: 'apple', n: 10, group: 'a' },
+  { id: 2, word: 'Banana', n: 20, group: 'b' },
+  { id: 3, word: '100% pure', n: 30, group: 'a' },
+  { id: 4, word: 'snake_case', n: null, group: 'b' },
+  { id: 5, word: 'back\\slash', n: 5, group: null },
+  { id: 6, word: '', n: 0, group: 'a' },
+  { id: 7, word: null, n: 20, group: 'b' },
+  { id: 8, word: 'Ünïcødé', n: -1, group: null },
+  { id: 9, word: "O'Reilly", n: 20, group: 'a' },
+];
+
+const cond = (field: string, operator: Condition['operator'], value?: unknown): FilterNode => {
+  if (value === undefined) return { kind: 'condition', field, operator } as Condition;
+  if (Array.isArray(value)) return { kind: 'condition', field, operator, values: value } as Condition;
+  return { kind: 'condition', field, operator, value } as Condition;
+};
+const and = (...nodes: FilterNode[]): FilterNode => ({ kind: 'and', nodes });
+const or = (...nodes: FilterNode[]): FilterNode => ({ kind: 'or', nodes });
+
+const all = (collection: CollectionSchema): SelectedField[] =>
+  collection.fields.map((f) => ({ field: f.name, visibleWhen: null }));
+
+/** ItemStore as the read handlers rely on it (API.md §4), for every backend. */
+export function itemStoreContract(name: string, target: CollectionsTarget) {
+  const test = suite<Context>(`ItemStore on ${name}`);
+  test.before.each(async (context) => {
+    context.collections = await target.fresh();
+  });
+  test.after(() => target.dispose());
+
+  async function seed(
+    collections: Collections,
+    name: string,
+    fields: ReadonlyArray<NewField>,
+    rows: ReadonlyArray<SeedRow>,
+  ) {
+    await collections.editor.createCollection(name, fields);
+    await collections.insertRows(name, rows);
+    return collections.catalog.current().collections.get(name)!;
+  }
+
+  const request = (
+    collection: CollectionSchema,
+    overrides: Partial<ItemListRequest> = {},
+  ): ItemListRequest => ({
+    collection,
+    select: all(collection),
+    visible: null,
+    filter: null,
+    sort: [],
+    limit: null,
+    offset: 0,
+    count: { total: false, filtered: false },
+    ...overrides,
+  });
+
+  async function list(
+    collections: Collections,
+    collection: CollectionSchema,
+    overrides: Partial<ItemListRequest> = {},
+  ) {
+    const result = await collections.store.list(request(collection, overrides));
+    return JSON.parse(result.json) as Array<Record<string, unknown>>;
+  }
+
+  async function ids(
+    collections: Collections,
+    collection: CollectionSchema,
+    filter: FilterNode | null,
+    sort: SortField[] = [],
+  ) {
+    const items = await list(collections, collection, {
+      filter,
+      sort,
+      select: [{ field: 'id', visibleWhen: null }],
+    });
+    return items.map((item) => item.id);
+  }
+
+  test('every column type is formatted as API.md §4 says', async ({ collections }) => {
+    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    assert.equal(
+      await list(collections, values, { sort: [{ field: 'id', direction: 'asc' }] }),
+      EXPECTED_VALUES,
+    );
+  });
+
+  test('keys follow the select order, not the column order', async ({ collections }) => {
+    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS.slice(0, 1));
+    const select = ['doc', 'id', 'label'].map((field) => ({ field, visibleWhen: null }));
+    const [item] = await list(collections, values, { select });
+    assert.equal(Object.keys(item!), ['doc', 'id', 'label']);
+    const one = await collections.store.get({ collection: values, select, visible: null, id: 1 });
+    assert.equal(Object.keys(JSON.parse(one!)), ['doc', 'id', 'label']);
+  });
+
+  test('an empty collection lists as [] and an empty selection as {} per item', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, []);
+    const result = await collections.store.list(request(words, { count: { total: true, filtered: true } }));
+    assert.equal(JSON.parse(result.json), []);
+    assert.equal([result.totalCount, result.filterCount], [0, 0]);
+    await collections.insertRows('words', WORDS.slice(0, 2));
+    assert.equal(await list(collections, words, { select: [] }), [{}, {}]);
+  });
+
+  test('each typed column filters by its canonical value', async ({ collections }) => {
+    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const cases: Array<[string, ScalarValue, number[]]> = [
+      ['key', '0190a000-0000-7000-8000-000000000001', [1]],
+      ['label', 'Ünïcødé ✓ 𝄞', [1]],
+      ['big', '9007199254740993', [1]],
+      ['big', '-9223372036854775808', [4]],
+      ['ratio', -0.25, [2]],
+      ['price', '1.1', [2]],
+      ['price', '123456789012345678901234567890', [3]],
+      ['flag', false, [2]],
+      ['at', '2024-01-02T03:04:05.25', [2]],
+      ['instant', '2024-01-02T01:04:05+00:00', [1]],
+      ['day', '2024-02-29', [1]],
+      ['clock', '00:00:00.125', [2]],
+      ['doc', '{"a":[1,{"c":null}],"b":1,"s":"x"}', [1]],
+      ['doc', '42', [4]],
+      ['doc', '"just a string"', [3]],
+    ];
+    for (const [field, value, expected] of cases) {
+      assert.equal(
+        await ids(collections, values, cond(field, '_eq', value)),
+        expected,
+        `${field} = ${value}`,
+      );
+    }
+    assert.equal(await ids(collections, values, cond('big', '_gt', '9007199254740991')), [1]);
+    assert.equal(await ids(collections, values, cond('price', '_lt', '0')), [4]);
+    assert.equal(
+      await ids(
+        collections,
+        values,
+        cond('at', '_between', ['2024-01-02T03:04:05', '2024-01-02T03:04:05.1']),
+      ),
+      [1],
+    );
+    assert.equal(await ids(collections, values, cond('instant', '_gte', '2024-06-30T23:59:59.5+00:00')), [2]);
+    assert.equal(await ids(collections, values, cond('flag', '_neq', true)), [2]);
+  });
+
+  test('comparison operators follow SQL on nulls: negations never match a null', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const cases: Array<[FilterNode, number[]]> = [
+      [cond('n', '_eq', 20), [2, 7, 9]],
+      [cond('n', '_neq', 20), [1, 3, 5, 6, 8]],
+      [cond('n', '_lt', 10), [5, 6, 8]],
+      [cond('n', '_lte', 10), [1, 5, 6, 8]],
+      [cond('n', '_gt', 20), [3]],
+      [cond('n', '_gte', 20), [2, 3, 7, 9]],
+      [cond('n', '_in', [0, 30, 99]), [3, 6]],
+      [cond('n', '_in', []), []],
+      [cond('n', '_nin', [20, 30]), [1, 5, 6, 8]],
+      [cond('n', '_nin', []), [1, 2, 3, 5, 6, 7, 8, 9]],
+      [cond('n', '_null'), [4]],
+      [cond('n', '_nnull'), [1, 2, 3, 5, 6, 7, 8, 9]],
+      [cond('n', '_between', [5, 20]), [1, 2, 5, 7, 9]],
+      [cond('n', '_between', [20, 5]), []],
+      [cond('n', '_nbetween', [5, 20]), [3, 6, 8]],
+      [cond('n', '_empty'), [4]],
+      [cond('n', '_nempty'), [1, 2, 3, 5, 6, 7, 8, 9]],
+      [cond('word', '_empty'), [6, 7]],
+      [cond('word', '_nempty'), [1, 2, 3, 4, 5, 8, 9]],
+      [cond('word', '_eq', "O'Reilly"), [9]],
+      [cond('word', '_neq', 'apple'), [2, 3, 4, 5, 6, 8, 9]],
+      [cond('word', '_in', ['apple', 'Ünïcødé', 'nothing']), [1, 8]],
+      [cond('word', '_nin', ['apple', '']), [2, 3, 4, 5, 8, 9]],
+    ];
+    for (const [filter, expected] of cases) {
+      assert.equal(
+        await ids(collections, words, filter, [{ field: 'id', direction: 'asc' }]),
+        expected,
+        JSON.stringify(filter),
+      );
+    }
+  });
+
+  test('substring operators treat %, _ and \\ literally and never match nulls', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const cases: Array<[FilterNode, number[]]> = [
+      [cond('word', '_contains', '%'), [3]],
+      [cond('word', '_contains', '_'), [4]],
+      [cond('word', '_contains', '\\'), [5]],
+      [cond('word', '_contains', 'an'), [2]],
+      [cond('word', '_contains', ''), [1, 2, 3, 4, 5, 6, 8, 9]],
+      [cond('word', '_contains', 'nïc'), [8]],
+      [cond('word', '_ncontains', 'a'), [3, 6, 8, 9]],
+      [cond('word', '_icontains', 'BAN'), [2]],
+      [cond('word', '_icontains', 'A'), [1, 2, 4, 5]],
+      [cond('word', '_icontains', 'NÏC'), [8]],
+      [cond('word', '_icontains', '% P'), [3]],
+      [cond('word', '_starts_with', '100%'), [3]],
+      [cond('word', '_starts_with', 'snake_'), [4]],
+      [cond('word', '_starts_with', 'Ba'), [2]],
+      [cond('word', '_nstarts_with', 'a'), [2, 3, 4, 5, 6, 8, 9]],
+      [cond('word', '_ends_with', '_case'), [4]],
+      [cond('word', '_ends_with', 'h'), [5]],
+      [cond('word', '_nends_with', 'e'), [2, 5, 6, 8, 9]],
+      [cond('word', '_contains', "'"), [9]],
+    ];
+    for (const [filter, expected] of cases) {
+      assert.equal(
+        await ids(collections, words, filter, [{ field: 'id', direction: 'asc' }]),
+        expected,
+        JSON.stringify(filter),
+      );
+    }
+  });
+
+  test('and/or nest, with the identities: empty and = all, empty or = none', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const byId: SortField[] = [{ field: 'id', direction: 'asc' }];
+    assert.equal(await ids(collections, words, and(), byId), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.equal(await ids(collections, words, or(), byId), []);
+    assert.equal(
+      await ids(collections, words, and(cond('n', '_eq', 20), cond('group', '_eq', 'b')), byId),
+      [2, 7],
+    );
+    assert.equal(
+      await ids(collections, words, or(cond('n', '_null'), cond('group', '_null')), byId),
+      [4, 5, 8],
+    );
+    assert.equal(
+      await ids(
+        collections,
+        words,
+        or(
+          and(cond('group', '_eq', 'a'), or(cond('n', '_gt', 15), cond('word', '_empty'))),
+          and(or(), cond('id', '_eq', 1)),
+        ),
+        byId,
+      ),
+      [3, 6, 9],
+    );
+    assert.equal(await ids(collections, words, and(cond('n', '_eq', 20), or()), byId), []);
+    assert.equal(
+      await ids(collections, words, or(cond('n', '_eq', 20), and()), byId),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
+  });
+
+  test('sorting by several fields puts nulls last ascending and first descending, ties by key', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    assert.equal(
+      await ids(collections, words, null, [{ field: 'n', direction: 'asc' }]),
+      [8, 6, 5, 1, 2, 7, 9, 3, 4],
+    );
+    assert.equal(
+      await ids(collections, words, null, [{ field: 'n', direction: 'desc' }]),
+      [4, 3, 2, 7, 9, 1, 5, 6, 8],
+    );
+    assert.equal(
+      await ids(collections, words, null, [
+        { field: 'group', direction: 'asc' },
+        { field: 'n', direction: 'desc' },
+      ]),
+      [3, 9, 1, 6, 4, 2, 7, 5, 8],
+    );
+    assert.equal(
+      await ids(collections, words, null, [
+        { field: 'group', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ]),
+      [8, 5, 7, 4, 2, 9, 6, 3, 1],
+    );
+    assert.equal(await ids(collections, words, cond('n', '_eq', 20), []), [2, 7, 9]);
+  });
+
+  test('limit and offset page through the sorted rows; past the end and limit 0 give []', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const page = async (limit: number | null, offset: number) =>
+      (
+        await list(collections, words, {
+          select: [{ field: 'id', visibleWhen: null }],
+          sort: [{ field: 'n', direction: 'asc' }],
+          limit,
+          offset,
+        })
+      ).map((item) => item.id);
+    assert.equal(await page(3, 0), [8, 6, 5]);
+    assert.equal(await page(3, 3), [1, 2, 7]);
+    assert.equal(await page(3, 6), [9, 3, 4]);
+    assert.equal(await page(3, 9), []);
+    assert.equal(await page(5, 1000), []);
+    assert.equal(await page(0, 0), []);
+    assert.equal(await page(null, 7), [3, 4]);
+  });
+
+  test('counts are given only when asked: total over visible rows, filter over visible and filter', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const visible = cond('group', '_eq', 'a');
+    const filter = cond('n', '_gte', 10);
+    const both = await collections.store.list(
+      request(words, { visible, filter, limit: 1, count: { total: true, filtered: true } }),
+    );
+    assert.equal([both.totalCount, both.filterCount], [4, 3]);
+    assert.is(JSON.parse(both.json).length, 1);
+    const none = await collections.store.list(request(words, { visible, filter }));
+    assert.equal([none.totalCount, none.filterCount], [undefined, undefined]);
+    assert.ok(!('totalCount' in none) && !('filterCount' in none));
+    const totalOnly = await collections.store.list(
+      request(words, { filter, count: { total: true, filtered: false } }),
+    );
+    assert.equal([totalOnly.totalCount, totalOnly.filterCount], [9, undefined]);
+    const filterOnly = await collections.store.list(
+      request(words, { filter, count: { total: false, filtered: true } }),
+    );
+    assert.equal([filterOnly.totalCount, filterOnly.filterCount], [undefined, 5]);
+  });
+
+  test('visible rows and visibleWhen masks hide what the caller may not see', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const items = await list(collections, words, {
+      visible: cond('group', '_eq', 'b'),
+      select: [
+        { field: 'id', visibleWhen: null },
+        { field: 'word', visibleWhen: cond('n', '_gt', 15) },
+        { field: 'n', visibleWhen: or() },
+      ],
+      sort: [{ field: 'id', direction: 'asc' }],
+    });
+    assert.equal(items, [
+      { id: 2, word: 'Banana', n: null },
+      { id: 4, word: null, n: null },
+      { id: 7, word: null, n: null },
+    ]);
+  });
+
+  test('get finds a visible item by key; missing and invisible ones are null', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const get = (id: ScalarValue, visible: FilterNode | null = null, select = all(words)) =>
+      collections.store.get({ collection: words, select, visible, id });
+    assert.equal(JSON.parse((await get(9))!), { id: 9, word: "O'Reilly", n: 20, group: 'a' });
+    assert.is(await get(99), null);
+    assert.is(await get(4, cond('group', '_eq', 'a')), null);
+    assert.equal(
+      JSON.parse(
+        (await get(3, cond('group', '_eq', 'a'), [{ field: 'word', visibleWhen: cond('n', '_lt', 0) }]))!,
+      ),
+      { word: null },
+    );
+  });
+
+  test('get by uuid key', async ({ collections }) => {
+    const tokens = await seed(
+      collections,
+      'tokens',
+      [
+        { field: 'id', type: 'uuid', isPrimaryKey: true },
+        { field: 'label', type: 'text' },
+      ],
+      [{ id: '0190a000-0000-7000-8000-00000000000a', label: 'ten' }],
+    );
+    const get = (id: string) =>
+      collections.store.get({ collection: tokens, select: all(tokens), visible: null, id });
+    assert.equal(JSON.parse((await get('0190a000-0000-7000-8000-00000000000a'))!), {
+      id: '0190a000-0000-7000-8000-00000000000a',
+      label: 'ten',
+    });
+    assert.is(await get('0190a000-0000-7000-8000-00000000000b'), null);
+  });
+
+  test('SQL in values is only ever data: nothing matches and the table is intact', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const attacks = [
+      "'; drop table words; --",
+      "apple' or '1'='1",
+      "%' or 1=1 --",
+      '"); delete from words; --',
+      '$1',
+      '?',
+      '\\',
+    ];
+    for (const attack of attacks) {
+      assert.equal(await ids(collections, words, cond('word', '_eq', attack)), []);
+      assert.equal(
+        await ids(collections, words, cond('word', '_contains', attack)),
+        attack === '\\' ? [5] : [],
+      );
+      assert.equal(await ids(collections, words, cond('word', '_in', [attack])), []);
+    }
+    const result = await collections.store.list(request(words, { count: { total: true, filtered: false } }));
+    assert.is(result.totalCount, 9);
+  });
+
+  return test;
+}

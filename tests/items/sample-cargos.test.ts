@@ -1,0 +1,97 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresItemStore } from '../../src/adapters/persistence/postgres/postgres-item-store.ts';
+import { CARGOS_FIELDS, createSampleCargos } from '../../src/adapters/persistence/postgres/sample-cargos.ts';
+import { mikroOrmTargets } from '../support/databases.ts';
+import { emptySchema, TEST_SCHEMA } from './collections-target.ts';
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+for (const target of mikroOrmTargets()) {
+  const test = suite<{ orm: MikroORM }>(`sample cargos on ${target.name}`);
+  test.before.each(async (context) => {
+    context.orm = (await target.fresh()).orm;
+    await emptySchema(userTablesDatabase(context.orm), TEST_SCHEMA);
+  });
+  test.after(() => target.dispose());
+
+  test('creates the seed collection and reports progress per batch', async ({ orm }) => {
+    const progress: Array<[number, number]> = [];
+    const cargos = await createSampleCargos(orm, {
+      rows: 2500,
+      batchSize: 1000,
+      schema: TEST_SCHEMA,
+      onProgress: (inserted, total) => progress.push([inserted, total]),
+    });
+    assert.equal(
+      cargos.fields.map((field) => [field.name, field.type, field.nullable]),
+      CARGOS_FIELDS.map((field) => [
+        field.field,
+        field.type,
+        field.field !== 'id' && field.field !== 'is_deleted',
+      ]),
+    );
+    assert.is(cargos.primaryKey, 'id');
+    assert.equal(progress, [
+      [1000, 2500],
+      [2000, 2500],
+      [2500, 2500],
+    ]);
+  });
+
+  test('generated items look like the seed: v7 ids, whole-second timestamps, some deleted, some unmeasured', async ({
+    orm,
+  }) => {
+    const cargos = await createSampleCargos(orm, { rows: 2000, schema: TEST_SCHEMA });
+    const store = new PostgresItemStore(userTablesDatabase(orm), TEST_SCHEMA);
+    const result = await store.list({
+      collection: cargos,
+      select: cargos.fields.map((field) => ({ field: field.name, visibleWhen: null })),
+      visible: null,
+      filter: null,
+      sort: [],
+      limit: null,
+      offset: 0,
+      count: { total: true, filtered: false },
+    });
+    const items = JSON.parse(result.json) as Array<Record<string, unknown>>;
+    assert.is(result.totalCount, 2000);
+    assert.is(new Set(items.map((item) => item.id)).size, 2000);
+    for (const item of items) {
+      assert.match(String(item.id), UUID_V7);
+      assert.match(String(item.date_created), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+      assert.type(item.is_deleted, 'boolean');
+      assert.type(item.description, 'string');
+    }
+    const share = (predicate: (item: Record<string, unknown>) => boolean) =>
+      items.filter(predicate).length / items.length;
+    // Loose bounds: 2000 draws of 10 % / 5 % / 30 % stay well inside them.
+    assert.ok(
+      share((item) => item.is_deleted === true) > 0.05 && share((item) => item.is_deleted === true) < 0.15,
+    );
+    assert.ok(
+      share((item) => item.temperature === null) > 0.01 && share((item) => item.temperature === null) < 0.1,
+    );
+    assert.ok(
+      share((item) => item.date_updated !== null) > 0.2 && share((item) => item.date_updated !== null) < 0.4,
+    );
+    // v7 ids carry the creation time: ordered by id is ordered by date_created.
+    const byId = [...items].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+    const created = byId.map((item) => String(item.date_created));
+    assert.equal(created, [...created].sort());
+  });
+
+  test('a second run adds rows to the existing collection', async ({ orm }) => {
+    await createSampleCargos(orm, { rows: 10, schema: TEST_SCHEMA });
+    await createSampleCargos(orm, { rows: 5, schema: TEST_SCHEMA });
+    const { rows } = await sql<{
+      n: string;
+    }>`select count(*) as n from ${sql.id(TEST_SCHEMA, 'cargos')}`.execute(userTablesDatabase(orm));
+    assert.is(Number(rows[0]!.n), 15);
+  });
+
+  test.run();
+}
