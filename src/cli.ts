@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import type { Container } from 'inversify';
+import { progressBar } from './adapters/cli/progress-bar.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
+import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
@@ -130,6 +132,27 @@ program
       console.log(`Created role ${role.name} (${role.id}).`);
     }),
   );
+
+program
+  .command('sample')
+  .description('create sample data')
+  .command('cargos')
+  .description("create the seed's sample `cargos` collection (if missing) and add generated rows")
+  .option('--rows <n>', 'how many rows to add', '1000')
+  .action(async (options: { rows: string }) => {
+    const rows = Number(options.rows);
+    if (!Number.isSafeInteger(rows) || rows < 0) throw new Error('--rows must be a whole number ≥ 0');
+    const appConfig = config();
+    const persistence = await openPersistence(appConfig);
+    try {
+      await persistence.migrate();
+      const progress = progressBar('cargos');
+      await createSampleCargos(persistence.orm, { rows, onProgress: progress.update });
+      progress.finish(`${rows.toLocaleString('en')} rows added`);
+    } finally {
+      await persistence.close();
+    }
+  });
 
 async function roleIdByName(container: Container, name: string): Promise<string> {
   const role = await container.get<RoleRepository>(TYPES.RoleRepository).findByName(name);

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
-import { openMikroOrmPersistence } from './adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
-import type { Persistence } from './adapters/persistence/persistence.ts';
+import {
+  type MikroOrmPersistence,
+  openMikroOrmPersistence,
+} from './adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
 import { buildContainer, TYPES } from './container.ts';
 
@@ -16,7 +18,7 @@ export type RunningServer = {
 };
 
 /** PGlite when no database URL is configured, so a fresh machine needs no database server. */
-export function openPersistence(config: AppConfig): Promise<Persistence> {
+export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence> {
   return openMikroOrmPersistence({ url: config.database.url, dataDir: config.database.dataDir });
 }
 

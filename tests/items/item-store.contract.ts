@@ -1,10 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ItemListRequest, SelectedField } from '../../src/application/ports/item-store.ts';
-import type { NewField } from '../../src/application/ports/schema-catalog.ts';
 import type { Condition, FilterNode, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { SortField } from '../../src/domain/query/item-query.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
+import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections, CollectionsTarget, SeedRow } from './collections-target.ts';
 
 type Context = { collections: Collections };

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { NewField } from '../../src/application/ports/schema-catalog.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { CollectionSchema, FieldSchema } from '../../src/domain/schema/collection-schema.ts';
+import type { NewField } from '../../src/domain/schema/new-field.ts';
 import { expectDomainError } from '../tokens/expect-domain-error.ts';
 import type { Collections, CollectionsTarget } from './collections-target.ts';
 

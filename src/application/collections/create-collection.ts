@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
+import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
-import type { NewField, SchemaEditor } from '../ports/schema-catalog.ts';
+import type { SchemaEditor } from '../ports/schema-catalog.ts';
 import { type CollectionView, viewCollection } from './collection-view.ts';
 
 export type CreateCollectionCommand = { collection: string; fields: NewField[] };

@@ -1,8 +1,9 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
+import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
 import { collectionFor } from '../items/collection-access.ts';
-import type { NewField, SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
+import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import { type FieldView, viewField } from './collection-view.ts';
 
 export class CreateFieldHandler {

@@ -9,6 +9,7 @@ import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import type { ReadRules } from './read-rules.ts';
+import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type GetItemQuery = { collection: string; id: string; query: RawItemQuery };
 
@@ -25,7 +26,11 @@ export class GetItemHandler {
     private readonly limits: QueryLimits,
   ) {}
 
-  async execute(caller: Accountability, request: GetItemQuery): Promise<string> {
+  execute(caller: Accountability, request: GetItemQuery): Promise<string> {
+    return withFreshSchema(this.catalog, () => this.read(caller, request));
+  }
+
+  private async read(caller: Accountability, request: GetItemQuery): Promise<string> {
     const collection = collectionFor(this.catalog, caller, request.collection);
     const rule = await this.rules.for(caller, collection, this.clock.now());
     const { fields } = parseItemQuery({ fields: request.query.fields }, collection, this.limits);

@@ -16,6 +16,7 @@ import type { ItemListResult, ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import type { ReadRules } from './read-rules.ts';
+import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type ListItemsQuery = { collection: string; query: RawItemQuery };
 
@@ -29,7 +30,11 @@ export class ListItemsHandler {
     private readonly limits: QueryLimits,
   ) {}
 
-  async execute(caller: Accountability, request: ListItemsQuery): Promise<ItemListResult> {
+  execute(caller: Accountability, request: ListItemsQuery): Promise<ItemListResult> {
+    return withFreshSchema(this.catalog, () => this.read(caller, request));
+  }
+
+  private async read(caller: Accountability, request: ListItemsQuery): Promise<ItemListResult> {
     const collection = collectionFor(this.catalog, caller, request.collection);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);

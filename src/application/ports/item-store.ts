@@ -43,3 +43,14 @@ export interface ItemStore {
   /** The item as JSON object text, or null when it does not exist or is not visible. */
   get(request: ItemGetRequest): Promise<string | null>;
 }
+
+/**
+ * Thrown by a store when the database no longer has a table or column of the snapshot it was given
+ * (changed by hand, outside the API): the caller re-reads the schema and tries once more.
+ */
+export class StaleSchemaError extends Error {
+  constructor() {
+    super('The database schema changed since it was last read.');
+    this.name = 'StaleSchemaError';
+  }
+}

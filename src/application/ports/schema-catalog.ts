@@ -1,5 +1,7 @@
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
-import type { CreatableFieldType } from '../../domain/schema/field-type.ts';
+import type { NewField } from '../../domain/schema/new-field.ts';
+
+export type { NewField };
 
 /** The collections as the database has them. Served from memory; `refresh()` re-reads the database. */
 export interface SchemaCatalog {
@@ -7,18 +9,6 @@ export interface SchemaCatalog {
   current(): SchemaSnapshot;
   refresh(): Promise<SchemaSnapshot>;
 }
-
-export type NewField = {
-  field: string;
-  type: CreatableFieldType;
-  isPrimaryKey?: boolean;
-  isNullable?: boolean;
-  isUnique?: boolean;
-  /** A literal default (string, number, boolean), or null for none. */
-  defaultValue?: string | number | boolean | null;
-  /** For `string`: varchar length (255 when not given). */
-  maxLength?: number;
-};
 
 /** Changes the database schema (admin only). Each call refreshes the catalog when it succeeds. */
 export interface SchemaEditor {

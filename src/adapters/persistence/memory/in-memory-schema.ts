@@ -1,4 +1,4 @@
-import type { NewField, SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type { SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
@@ -9,8 +9,13 @@ import type {
   SchemaSnapshot,
 } from '../../../domain/schema/collection-schema.ts';
 import { isSystemCollection } from '../../../domain/schema/collection-schema.ts';
+import type { NewField } from '../../../domain/schema/new-field.ts';
+import {
+  checkCollectionName,
+  checkNewField,
+  checkNewFields,
+} from '../../../domain/schema/new-field-rules.ts';
 import { columnTypeOf } from '../postgres/column-types.ts';
-import { checkCollectionName, checkNewField, checkNewFields } from '../postgres/new-field-rules.ts';
 
 /**
  * A row as the database holds it: canonical values (filter.ts, ScalarValue) or null, by field name.

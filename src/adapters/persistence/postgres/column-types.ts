@@ -1,5 +1,6 @@
 import type { FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import type { CreatableFieldType, FieldType } from '../../../domain/schema/field-type.ts';
+import { DEFAULT_STRING_LENGTH } from '../../../domain/schema/new-field.ts';
 
 /**
  * How PostgreSQL types and the API's field types (API.md §7) translate, in both directions. All SQL type
@@ -77,8 +78,6 @@ const COLUMN_TYPE: Readonly<Record<Exclude<CreatableFieldType, 'string'>, string
   time: 'time without time zone',
   json: 'jsonb',
 };
-
-export const DEFAULT_STRING_LENGTH = 255;
 
 /** `maxLength` must already be validated as a positive integer: it is printed into the type. */
 export function columnTypeOf(type: CreatableFieldType, maxLength: number | undefined): string {

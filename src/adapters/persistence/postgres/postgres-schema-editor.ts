@@ -1,10 +1,15 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import type { NewField, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { type CollectionSchema, isSystemCollection } from '../../../domain/schema/collection-schema.ts';
+import type { NewField } from '../../../domain/schema/new-field.ts';
+import {
+  checkCollectionName,
+  checkNewField,
+  checkNewFields,
+} from '../../../domain/schema/new-field-rules.ts';
 import { columnTypeOf } from './column-types.ts';
 import { sqlStateOf } from './database-errors.ts';
-import { checkCollectionName, checkNewField, checkNewFields } from './new-field-rules.ts';
 import type { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
 
 /**

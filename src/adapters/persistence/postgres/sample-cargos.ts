@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import type { NewField } from '../../../application/ports/schema-catalog.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import type { NewField } from '../../../domain/schema/new-field.ts';
 import { createPostgresCollections, userTablesDatabase } from './postgres-collections.ts';
 
 /** The seed document's sample collection. */

@@ -1,8 +1,7 @@
-import type { NewField } from '../../../application/ports/schema-catalog.ts';
-import { failedValidation } from '../../../domain/errors.ts';
-import { isSystemCollection } from '../../../domain/schema/collection-schema.ts';
-import { FIELD_TYPES } from '../../../domain/schema/field-type.ts';
-import { DEFAULT_STRING_LENGTH } from './column-types.ts';
+import { failedValidation } from '../errors.ts';
+import { isSystemCollection } from './collection-schema.ts';
+import { FIELD_TYPES } from './field-type.ts';
+import { DEFAULT_STRING_LENGTH, type NewField } from './new-field.ts';
 
 /**
  * What a created table or column must satisfy before any SQL is built: names PostgreSQL keeps as they are

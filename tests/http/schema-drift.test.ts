@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { mikroOrmTargets } from '../support/databases.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/** The shared database outlives each app: the target's lease closes it, not the app. */
+function borrowed(persistence: Persistence): Persistence {
+  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
+}
+
+for (const target of mikroOrmTargets()) {
+  const drift = suite<{ app: TestApp; admin: string; orm: MikroOrmPersistence['orm'] }>(
+    `tables changed by hand, outside the API, on ${target.name}`,
+  );
+
+  drift.before(async (context) => {
+    const persistence = await target.fresh();
+    context.orm = persistence.orm;
+    context.app = await startTestApp({ persistence: borrowed(persistence) });
+    context.admin = (await context.app.login(await context.app.seedAdmin())).access_token;
+  });
+  drift.after(async ({ app }) => {
+    await app.close();
+    await target.dispose();
+  });
+
+  const db = (orm: MikroOrmPersistence['orm']) => orm.em.fork().getKysely();
+
+  drift(
+    'a column dropped by hand: the next read refreshes the schema instead of failing',
+    async ({ app, admin, orm }) => {
+      await sql`create table drifting (id integer primary key, label text, note text)`.execute(db(orm));
+      await sql`insert into drifting values (1, 'one', 'first')`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      await sql`alter table drifting drop column note`.execute(db(orm));
+      const response = await app.request('GET', '/items/drifting', { token: admin });
+      assert.is(response.status, 200, response.text);
+      assert.equal(response.body, [{ id: 1, label: 'one' }]);
+    },
+  );
+
+  drift('a table dropped by hand is then a collection that does not exist', async ({ app, admin, orm }) => {
+    await sql`drop table drifting`.execute(db(orm));
+    const response = await app.request('GET', '/items/drifting/1', { token: admin });
+    assert.is(response.status, 404);
+    assert.match(response.text, 'COLLECTION_NOT_FOUND');
+  });
+
+  drift.run();
+}
