@@ -21,11 +21,11 @@ export function projectFields(
   rule: ReadRule,
   requested: ReadonlyArray<string> | '*',
 ): ProjectedField[] {
-  const names = requested === '*' ? allowedFields(rule) : [...new Set(requested)];
-  return names.map((field) => {
-    if (!rule.fields.has(field)) throw refusal(caller, field);
-    return { field, visibleWhen: rule.fields.get(field) ?? null };
-  });
+  const named = requested === '*' ? [] : requested.filter((field) => field !== '*');
+  for (const field of named) if (!rule.fields.has(field)) throw refusal(caller, field);
+  const wildcard = requested === '*' || requested.includes('*');
+  const names = wildcard ? allowedFields(rule) : [...new Set(named)];
+  return names.map((field) => ({ field, visibleWhen: rule.fields.get(field) ?? null }));
 }
 
 /**

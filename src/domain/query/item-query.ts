@@ -4,7 +4,11 @@ export type SortField = { readonly field: string; readonly direction: 'asc' | 'd
 
 /** What the caller asked for (API.md §4), parsed and checked against the collection's schema. */
 export type ItemQuery = {
-  /** Explicitly requested fields, or `'*'` for all the caller may read. */
+  /**
+   * `'*'` for all the caller may read, or the requested names; a list may hold `'*'` beside names
+   * (`*,owner`): everything readable, and each name must be readable (API.md §4: asking for a hidden
+   * field is refused, even next to `*`).
+   */
   readonly fields: ReadonlyArray<string> | '*';
   readonly filter: FilterNode | null;
   readonly sort: ReadonlyArray<SortField>;

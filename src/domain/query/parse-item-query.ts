@@ -55,12 +55,16 @@ function param(raw: RawItemQuery, name: string): unknown {
   return Object.hasOwn(raw, name) ? raw[name] : undefined;
 }
 
-/** `fields`: comma list or repeated parameter; `*` stands for every field the caller may read. */
+/**
+ * `fields`: comma list or repeated parameter; `*` stands for every field the caller may read. Names given
+ * beside `*` are kept: the caller asked for them by name, so they must be readable (see ItemQuery).
+ */
 function parseFields(raw: unknown, collection: CollectionSchema): ReadonlyArray<string> | '*' {
   if (raw === undefined) return '*';
   const names = listParam('fields', raw);
   for (const name of names) if (name !== '*') assertField('fields', name, collection);
-  return names.includes('*') ? '*' : [...new Set(names)];
+  const unique = [...new Set(names)];
+  return unique.length === 1 && unique[0] === '*' ? '*' : unique;
 }
 
 /** `filter`: JSON text or the bracket form's object; `{}` is no filter. */

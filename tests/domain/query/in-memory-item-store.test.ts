@@ -262,7 +262,7 @@ test('createCollection gives the column types PostgreSQL introspection prints', 
       created.fields[1]!.defaultValue,
       created.fields[1]!.maxLength,
     ],
-    [false, true, "'it''s'::character varying", 255],
+    [false, true, "'it''s'::character varying(255)", 255],
   );
   assert.ok(created.fields[2]!.isUnique);
   assert.is(schema.current().collections.get('things'), created);

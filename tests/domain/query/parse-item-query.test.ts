@@ -53,7 +53,8 @@ test('fields: comma list or repeated, * for all, duplicates once, entries trimme
     ['id,id', ['id']],
     ['*', '*'],
     [['*'], '*'],
-    ['*,id', '*'],
+    ['*,id', ['*', 'id']],
+    ['*,*', '*'],
   ];
   for (const [fields, expected] of table)
     assert.equal(parse({ fields }).fields, expected, JSON.stringify(fields));

@@ -203,8 +203,7 @@ function defaultExpression(dbType: string, value: ScalarValue): string {
   if (typeof value === 'boolean') return String(value);
   const text = String(value);
   if (/^(integer|bigint|numeric|double precision)$/.test(dbType) && !text.startsWith('-')) return text;
-  const castType = dbType.replace(/\(\d+\)$/, '');
-  return `'${text.replaceAll("'", "''")}'::${castType}`;
+  return `'${text.replaceAll("'", "''")}'::${dbType}`;
 }
 
 const CAST_LITERAL = /^'((?:[^']|'')*)'::[a-z ]+(?:\(\d+(?:,\d+)?\))?$/;
