@@ -5,6 +5,7 @@ import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
 import { createHttpApp, type HttpApp } from './adapters/http/create-http-app.ts';
 import type { HttpHandlers } from './adapters/http/http-app-dependencies.ts';
+import { CachingPermissionRepository } from './adapters/persistence/caching-permission-repository.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
@@ -101,7 +102,10 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
   constant<RoleRepository>(TYPES.RoleRepository, persistence.roles);
   constant<RefreshTokenRepository>(TYPES.RefreshTokenRepository, persistence.refreshTokens);
   constant<DatabaseHealth>(TYPES.DatabaseHealth, persistence.health);
-  constant<PermissionRepository>(TYPES.PermissionRepository, persistence.permissions);
+  constant<PermissionRepository>(
+    TYPES.PermissionRepository,
+    new CachingPermissionRepository(persistence.permissions),
+  );
   constant<SchemaCatalog>(TYPES.SchemaCatalog, persistence.schema);
   constant<SchemaEditor>(TYPES.SchemaEditor, persistence.schemaEditor);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
