@@ -191,6 +191,19 @@ for (const target of persistenceTargets()) {
     },
   );
 
+  items('an _or in the caller’s filter cannot widen the permission', async ({ app, operator }) => {
+    const widening = {
+      _or: [{ temperature: { _gt: -1000 } }, { id: { _nnull: true } }, { temperature: { _null: true } }],
+    };
+    const response = await list(
+      app,
+      operator,
+      `?filter=${encodeURIComponent(JSON.stringify(widening))}&meta=*`,
+    );
+    assert.equal(ids(response.body).sort(), [ID.fish, ID.bananas, ID.unmeasured].sort());
+    assert.is(response.headers.get('x-total-count'), '3');
+  });
+
   items('bad query values are 400 INVALID_QUERY, never 500', async ({ app, operator }) => {
     for (const query of [
       '?limit=1001',
