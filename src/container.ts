@@ -24,9 +24,14 @@ import { GetCollectionHandler } from './application/collections/get-collection.t
 import { GetFieldHandler } from './application/collections/get-field.ts';
 import { ListCollectionsHandler } from './application/collections/list-collections.ts';
 import { ListFieldsHandler } from './application/collections/list-fields.ts';
+import { CreateItemsHandler } from './application/items/create-items.ts';
+import { DeleteItemsHandler } from './application/items/delete-items.ts';
 import { GetItemHandler } from './application/items/get-item.ts';
 import { ListItemsHandler } from './application/items/list-items.ts';
+import { ReadBack } from './application/items/read-back.ts';
 import { ReadRules } from './application/items/read-rules.ts';
+import { UpdateItemsHandler } from './application/items/update-items.ts';
+import { WriteRules } from './application/items/write-rules.ts';
 import { LastAdminGuard } from './application/last-admin-guard.ts';
 import { CreatePermissionHandler } from './application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from './application/permissions/delete-permission.ts';
@@ -255,6 +260,47 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
       new GetItemHandler(get(readers[0]), get(readers[1]), get(readers[2]), get(readers[3]), get(readers[4])),
   );
 
+  dynamic(WriteRules, (get) => new WriteRules(get(TYPES.PermissionRepository)));
+  dynamic(ReadBack, (get) => new ReadBack(get(ReadRules), get(TYPES.ItemStore), get(TYPES.QueryLimits)));
+  const batchMax = config.query.batchMax;
+  dynamic(
+    CreateItemsHandler,
+    (get) =>
+      new CreateItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(ReadBack),
+        get(TYPES.Clock),
+        batchMax,
+      ),
+  );
+  dynamic(
+    UpdateItemsHandler,
+    (get) =>
+      new UpdateItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(ReadBack),
+        get(TYPES.Clock),
+        batchMax,
+      ),
+  );
+  dynamic(
+    DeleteItemsHandler,
+    (get) =>
+      new DeleteItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        batchMax,
+      ),
+  );
+
   dynamic(ListCollectionsHandler, (get) => new ListCollectionsHandler(get(TYPES.SchemaCatalog)));
   dynamic(GetCollectionHandler, (get) => new GetCollectionHandler(get(TYPES.SchemaCatalog)));
   dynamic(CreateCollectionHandler, (get) => new CreateCollectionHandler(get(TYPES.SchemaEditor)));
@@ -312,6 +358,9 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
       getServerInfo: get(GetServerInfoHandler),
       listItems: get(ListItemsHandler),
       getItem: get(GetItemHandler),
+      createItems: get(CreateItemsHandler),
+      updateItems: get(UpdateItemsHandler),
+      deleteItems: get(DeleteItemsHandler),
       listCollections: get(ListCollectionsHandler),
       getCollection: get(GetCollectionHandler),
       createCollection: get(CreateCollectionHandler),

@@ -12,8 +12,11 @@ import type { GetCollectionHandler } from '../../application/collections/get-col
 import type { GetFieldHandler } from '../../application/collections/get-field.ts';
 import type { ListCollectionsHandler } from '../../application/collections/list-collections.ts';
 import type { ListFieldsHandler } from '../../application/collections/list-fields.ts';
+import type { CreateItemsHandler } from '../../application/items/create-items.ts';
+import type { DeleteItemsHandler } from '../../application/items/delete-items.ts';
 import type { GetItemHandler } from '../../application/items/get-item.ts';
 import type { ListItemsHandler } from '../../application/items/list-items.ts';
+import type { UpdateItemsHandler } from '../../application/items/update-items.ts';
 import type { CreateRoleHandler } from '../../application/roles/create-role.ts';
 import type { DeleteRoleHandler } from '../../application/roles/delete-role.ts';
 import type { GetRoleHandler } from '../../application/roles/get-role.ts';
@@ -51,6 +54,9 @@ export type HttpHandlers = PermissionHandlers & {
   getServerInfo: GetServerInfoHandler;
   listItems: ListItemsHandler;
   getItem: GetItemHandler;
+  createItems: CreateItemsHandler;
+  updateItems: UpdateItemsHandler;
+  deleteItems: DeleteItemsHandler;
   listCollections: ListCollectionsHandler;
   getCollection: GetCollectionHandler;
   createCollection: CreateCollectionHandler;

@@ -13,18 +13,23 @@ export class ReadRules {
   constructor(private readonly permissions: PermissionRepository) {}
 
   async for(caller: Accountability, collection: CollectionSchema, now: Date): Promise<ReadRule> {
+    const rule = await this.optional(caller, collection, now);
+    if (!rule) throw refusal(caller);
+    return rule;
+  }
+
+  /** The rule, or null when the caller may read nothing (a write then answers 204 instead of the item). */
+  async optional(caller: Accountability, collection: CollectionSchema, now: Date): Promise<ReadRule | null> {
     const granted = caller.admin
       ? []
       : await this.permissions.listFor(grantingRole(caller), collection.name, 'read');
     const context = { user: caller.user, role: caller.role, now };
-    const rule = readRuleFor(
+    return readRuleFor(
       caller,
       granted,
       collection,
       (raw) => parseFilter(raw, collection),
       (node) => bindDynamicValues(node, context, collection),
     );
-    if (!rule) throw refusal(caller);
-    return rule;
   }
 }

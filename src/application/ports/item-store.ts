@@ -38,10 +38,47 @@ export type ItemGetRequest = {
   readonly id: ScalarValue;
 };
 
+/**
+ * One row's values for a write, already checked and coerced by the application: canonical forms as in
+ * `ScalarValue` (json fields hold their JSON text), null for SQL NULL. Fields absent from the object are
+ * left to the database (defaults) on insert and unchanged on update.
+ */
+export type ItemValues = Readonly<Record<string, ScalarValue | null>>;
+
+/** A stored row as canonical values (same forms as ItemValues), e.g. for checking permission filters. */
+export type StoredItem = Readonly<Record<string, ScalarValue | null>>;
+
+/**
+ * The writes of one request, inside one database transaction. Rows read here are locked until the
+ * transaction ends, so the checks made on them still hold when the write lands.
+ *
+ * Constraint violations become DomainErrors naming the field: unique → RECORD_NOT_UNIQUE, not-null,
+ * too long, out of range, check → FAILED_VALIDATION. They abort the whole transaction.
+ */
+export interface ItemWriter {
+  /** Inserts the rows in order; returns each new row's primary key (canonical). */
+  insert(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]>;
+  /**
+   * The current rows with these primary keys, locked, keyed by `String(key)`; keys without a row are
+   * absent. Unknown-type columns are left out (they cannot be checked or written).
+   */
+  lockRows(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<Map<string, StoredItem>>;
+  /** The rows matching `filter` (null = all), locked, in primary-key order. */
+  lockMatching(collection: CollectionSchema, filter: FilterNode | null): Promise<StoredItem[]>;
+  /** Sets the same values on every row with one of these keys. */
+  update(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>, values: ItemValues): Promise<void>;
+  delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void>;
+}
+
 export interface ItemStore {
   list(request: ItemListRequest): Promise<ItemListResult>;
   /** The item as JSON object text, or null when it does not exist or is not visible. */
   get(request: ItemGetRequest): Promise<string | null>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back (nothing written) when it
+   * throws, and the error passed on.
+   */
+  write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FilterNode } from '../query/filter.ts';
+import type { BoundFilterNode } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { filterKey, matchesNoRow, unionOfFilters } from './filter-union.ts';
 import type { ReadRule } from './read-rule.ts';
@@ -6,7 +6,7 @@ import type { ReadRule } from './read-rule.ts';
 /** One read permission as the policy needs it: its row filter parsed and bound, its field list as stored. */
 export type ReadGrant = {
   /** null = every row. */
-  readonly rows: FilterNode | null;
+  readonly rows: BoundFilterNode | null;
   /** Field names or `['*']`; null or empty = none. */
   readonly fields: ReadonlyArray<string> | null;
 };
@@ -35,7 +35,7 @@ export function combineReadRule(
 
   const rows = unionOfFilters(effective.map((grant) => grant.rows));
   const rowsKey = filterKey(rows);
-  const fields = new Map<string, FilterNode | null>();
+  const fields = new Map<string, BoundFilterNode | null>();
   // Collection order, so `*` lists the fields the way the table has them.
   for (const { name } of collection.fields) {
     const granting = effective.filter((grant) => grant.fields.has(name));
@@ -58,6 +58,6 @@ function grantedFields(names: ReadonlyArray<string> | null, collection: Collecti
 export function adminReadRule(collection: CollectionSchema): ReadRule {
   return {
     rows: null,
-    fields: new Map<string, FilterNode | null>(collection.fields.map((field) => [field.name, null])),
+    fields: new Map<string, BoundFilterNode | null>(collection.fields.map((field) => [field.name, null])),
   };
 }

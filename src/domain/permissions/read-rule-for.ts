@@ -1,6 +1,6 @@
 import type { Accountability } from '../accountability.ts';
 import { DomainError } from '../errors.ts';
-import type { FilterNode } from '../query/filter.ts';
+import type { BoundFilterNode, FilterNode } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { adminReadRule, combineReadRule, type ReadGrant } from './combine-read-rule.ts';
 import { grantingRole } from './granting-role.ts';
@@ -11,7 +11,7 @@ import type { ReadRule } from './read-rule.ts';
 export type ParsePermissionFilter = (raw: RawFilter) => FilterNode;
 
 /** Resolves `$CURRENT_USER`, `$CURRENT_ROLE` and `$NOW` for the current request. */
-export type BindPermissionFilter = (node: FilterNode) => FilterNode;
+export type BindPermissionFilter = (node: FilterNode) => BoundFilterNode;
 
 /**
  * What the caller may read of `collection`; null = nothing (answer with `refusal(caller)`).
@@ -45,7 +45,7 @@ function rowsOf(
   permission: Permission,
   parse: ParsePermissionFilter,
   bind: BindPermissionFilter,
-): FilterNode | null | 'unusable' {
+): BoundFilterNode | null | 'unusable' {
   if (permission.permissions === null) return null;
   try {
     return bind(parse(permission.permissions));

@@ -1,4 +1,4 @@
-import type { FilterNode } from '../query/filter.ts';
+import type { BoundFilterNode } from '../query/filter.ts';
 
 /**
  * What a caller may read of one collection, after combining every read permission of their role with OR.
@@ -9,7 +9,7 @@ import type { FilterNode } from '../query/filter.ts';
  */
 export type ReadRule = {
   /** null = every row. */
-  readonly rows: FilterNode | null;
+  readonly rows: BoundFilterNode | null;
   /** Readable fields; the value is the extra condition under which the field is shown (null = always). */
-  readonly fields: ReadonlyMap<string, FilterNode | null>;
+  readonly fields: ReadonlyMap<string, BoundFilterNode | null>;
 };

@@ -2,7 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { combineReadRule } from '../../../src/domain/permissions/combine-read-rule.ts';
 import type { ReadRule } from '../../../src/domain/permissions/read-rule.ts';
-import { type FilterNode, MATCH_ALL, MATCH_NONE } from '../../../src/domain/query/filter.ts';
+import {
+  type BoundFilterNode as FilterNode,
+  MATCH_ALL,
+  MATCH_NONE,
+} from '../../../src/domain/query/filter.ts';
 import { ALL_CARGO_FIELDS, and, CARGOS, eq, or } from './fixtures.ts';
 
 const mine = eq('owner', 'u1');

@@ -1,4 +1,4 @@
-import type { FilterNode } from '../../../src/domain/query/filter.ts';
+import type { BoundFilterNode as FilterNode } from '../../../src/domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../src/domain/schema/collection-schema.ts';
 import type { FieldType } from '../../../src/domain/schema/field-type.ts';
 

@@ -8,7 +8,7 @@ import {
 import { DomainError } from '../../../src/domain/errors.ts';
 import { Permission, type PermissionProps } from '../../../src/domain/permissions/permission.ts';
 import { readRuleFor } from '../../../src/domain/permissions/read-rule-for.ts';
-import type { FilterNode } from '../../../src/domain/query/filter.ts';
+import type { BoundFilterNode, FilterNode } from '../../../src/domain/query/filter.ts';
 import { ALL_CARGO_FIELDS, CARGOS, eq, or } from './fixtures.ts';
 
 const EDITOR = 'e0000000-0000-4000-8000-000000000000';
@@ -42,10 +42,10 @@ function parse(raw: Record<string, unknown>): FilterNode {
 }
 
 /** Stands in for bindDynamicValues: the current user is u1. */
-function bind(node: FilterNode): FilterNode {
+function bind(node: FilterNode): BoundFilterNode {
   return node.kind === 'condition' && node.operator === '_eq' && node.value === '$CURRENT_USER'
     ? eq(node.field, 'u1')
-    : node;
+    : (node as BoundFilterNode);
 }
 
 const ruleOf = (caller: Accountability, permissions: Permission[]) =>

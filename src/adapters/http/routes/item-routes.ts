@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import qs from 'qs';
+import { z } from 'zod';
 import type { RawItemQuery } from '../../../domain/query/parse-item-query.ts';
 import type { HttpContext, HttpState } from '../http-state.ts';
 import type { RouteKit } from './route-kit.ts';
@@ -19,9 +20,12 @@ export function itemQuery(ctx: HttpContext): RawItemQuery {
   }) as RawItemQuery;
 }
 
+/** Item bodies are schemaless here: the handlers check them against the collection's columns. */
+const anyJson = z.unknown();
+
 export function registerItemRoutes(
   router: Router<HttpState>,
-  { handlers, authenticated, respond }: RouteKit,
+  { handlers, authenticated, respond, readBody }: RouteKit,
 ): void {
   router.get(
     '/items/:collection',
@@ -45,6 +49,64 @@ export function registerItemRoutes(
         query: itemQuery(ctx),
       });
       respond.sendJson(ctx, item);
+    }),
+  );
+  router.post(
+    '/items/:collection',
+    authenticated(async (ctx, caller) => {
+      const body = await readBody(ctx, anyJson);
+      const result = await handlers.createItems.execute(caller, {
+        collection: ctx.params.collection!,
+        body,
+        query: itemQuery(ctx),
+      });
+      if (result) respond.sendJson(ctx, result.json);
+      else respond.noContent(ctx);
+    }),
+  );
+  router.patch(
+    '/items/:collection',
+    authenticated(async (ctx, caller) => {
+      const body = await readBody(ctx, anyJson);
+      const result = await handlers.updateItems.execute(caller, {
+        collection: ctx.params.collection!,
+        body,
+        query: itemQuery(ctx),
+      });
+      if (result) respond.sendJson(ctx, result.json);
+      else respond.noContent(ctx);
+    }),
+  );
+  router.patch(
+    '/items/:collection/:key',
+    authenticated(async (ctx, caller) => {
+      const body = await readBody(ctx, anyJson);
+      const result = await handlers.updateItems.execute(caller, {
+        collection: ctx.params.collection!,
+        key: ctx.params.key!,
+        body,
+        query: itemQuery(ctx),
+      });
+      if (result) respond.sendJson(ctx, result.json);
+      else respond.noContent(ctx);
+    }),
+  );
+  router.delete(
+    '/items/:collection',
+    authenticated(async (ctx, caller) => {
+      const body = await readBody(ctx, anyJson);
+      await handlers.deleteItems.execute(caller, { collection: ctx.params.collection!, body });
+      respond.noContent(ctx);
+    }),
+  );
+  router.delete(
+    '/items/:collection/:key',
+    authenticated(async (ctx, caller) => {
+      await handlers.deleteItems.execute(caller, {
+        collection: ctx.params.collection!,
+        key: ctx.params.key!,
+      });
+      respond.noContent(ctx);
     }),
   );
 }

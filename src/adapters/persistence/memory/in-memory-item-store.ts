@@ -3,11 +3,11 @@ import type {
   ItemListRequest,
   ItemListResult,
   ItemStore,
+  ItemWriter,
   SelectedField,
 } from '../../../application/ports/item-store.ts';
-import { DomainError, failedValidation, invalidPayload, recordNotUnique } from '../../../domain/errors.ts';
+import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { isBoundFilter } from '../../../domain/query/bind-dynamic-values.ts';
-import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
 import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode, FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
@@ -15,6 +15,7 @@ import type { SortField } from '../../../domain/query/item-query.ts';
 import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
+import { assertUnique, completeRow, InMemoryItemWriter, storedValue } from './in-memory-item-writer.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
 
 /**
@@ -24,6 +25,9 @@ import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.
  * for ties at all). Text orders by code point, PostgreSQL's "C" collation.
  */
 export class InMemoryItemStore implements ItemStore {
+  /** Settles when the running write transaction has ended. */
+  private writing: Promise<void> = Promise.resolve();
+
   constructor(private readonly schema: InMemorySchema) {}
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -56,6 +60,29 @@ export class InMemoryItemStore implements ItemStore {
   }
 
   /**
+   * Runs `work` on copies of the tables it touches and publishes them when it resolves (nothing when it
+   * throws). One transaction at a time, in arrival order: the in-memory stand-in for row locks, so a
+   * read-modify-write inside `work` never loses a concurrent one. Readers do not wait; they see the last
+   * committed rows. A `work` that starts another write on this store waits for itself forever.
+   */
+  async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
+    const previous = this.writing;
+    let done!: () => void;
+    this.writing = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    await previous;
+    try {
+      const writer = new InMemoryItemWriter(this.schema);
+      const result = await work(writer);
+      writer.commit();
+      return result;
+    } finally {
+      done();
+    }
+  }
+
+  /**
    * Adds rows for tests and seeding, given as a client would write them (numbers or digit strings for
    * int8, JSON values for json, any accepted date spelling); they are stored canonical. All or nothing:
    * an unknown field is INVALID_PAYLOAD, a value that does not fit its column FAILED_VALIDATION, a
@@ -65,28 +92,19 @@ export class InMemoryItemStore implements ItemStore {
   insert(collection: string, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
     const table = this.schema.table(collection);
     if (!table) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${collection}" does not exist.`);
-    const stored: StoredRow[] = [];
-    let nextIdentity = table.nextIdentity;
-    for (const row of rows) {
-      for (const name of Object.keys(row)) {
-        if (!fieldOf(table.schema, name)) throw invalidPayload(`Unknown field "${name}".`, name);
+    const identity = { next: table.nextIdentity };
+    const stored = rows.map((row) => {
+      const given: Record<string, ScalarValue | null> = Object.create(null);
+      for (const [name, value] of Object.entries(row)) {
+        const field = fieldOf(table.schema, name);
+        if (!field) throw invalidPayload(`Unknown field "${name}".`, name);
+        given[name] = storedValue(field, value);
       }
-      const record: StoredRow = Object.create(null);
-      for (const field of table.schema.fields) {
-        const given = Object.hasOwn(row, field.name) ? row[field.name] : undefined;
-        let value =
-          given === undefined ? (table.defaults.get(field.name) ?? null) : storedValue(field, given);
-        if (value === null && given === undefined && isIdentity(field)) value = nextIdentity++;
-        if (typeof value === 'number' && isIdentity(field)) nextIdentity = Math.max(nextIdentity, value + 1);
-        if (value === null && !field.nullable)
-          throw failedValidation(field.name, `"${field.name}" cannot be null.`);
-        record[field.name] = value;
-      }
-      stored.push(record);
-    }
-    assertUnique(table, stored);
+      return completeRow(table.schema, table.defaults, given, identity);
+    });
+    assertUnique(table.schema, [...table.rows, ...stored]);
     table.rows.push(...stored);
-    table.nextIdentity = nextIdentity;
+    table.nextIdentity = identity.next;
   }
 
   private table(collection: CollectionSchema): MemoryTable {
@@ -148,42 +166,4 @@ function fieldOrThrow(collection: CollectionSchema, name: string): FieldSchema {
   if (!field)
     throw new Error(`ItemStore request names a field "${name}" that "${collection.name}" does not have`);
   return field;
-}
-
-function isIdentity(field: FieldSchema): boolean {
-  return field.isPrimaryKey && field.hasDefault && field.defaultValue === null && field.type !== 'uuid';
-}
-
-/** A written value, canonical; columns of types we do not model keep their text as given. */
-function storedValue(field: FieldSchema, raw: unknown): ScalarValue | null {
-  if (raw === null) return null;
-  if (field.type === 'unknown') {
-    if (typeof raw === 'string') return raw;
-    throw failedValidation(field.name, `"${field.name}" takes its value as text.`);
-  }
-  let value: ScalarValue;
-  try {
-    value = coerceValue(field, raw);
-  } catch (error) {
-    if (error instanceof DomainError)
-      throw failedValidation(field.name, `Invalid value for "${field.name}".`);
-    throw error;
-  }
-  if (field.maxLength !== null && typeof value === 'string' && [...value].length > field.maxLength) {
-    throw failedValidation(field.name, `"${field.name}" is longer than ${field.maxLength} characters.`);
-  }
-  return value;
-}
-
-function assertUnique(table: MemoryTable, added: ReadonlyArray<StoredRow>): void {
-  for (const field of table.schema.fields.filter((candidate) => candidate.isUnique)) {
-    const seen: ScalarValue[] = [];
-    for (const row of [...table.rows, ...added]) {
-      const value = row[field.name] ?? null;
-      if (value === null) continue; // like PostgreSQL, unique allows many nulls
-      if (seen.some((other) => compareValues(field.type, other, value) === 0))
-        throw recordNotUnique(field.name);
-      seen.push(value);
-    }
-  }
 }

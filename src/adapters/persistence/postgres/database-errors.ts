@@ -1,5 +1,18 @@
-import { StaleSchemaError } from '../../../application/ports/item-store.ts';
+import type { Kysely } from 'kysely';
+import { type ItemValues, StaleSchemaError } from '../../../application/ports/item-store.ts';
+import type { DomainError } from '../../../domain/errors.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
+import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { constraintColumns, indexColumns } from './constraint-columns.ts';
+import {
+  checkViolation,
+  invalidFieldValue,
+  missingReference,
+  notNullViolation,
+  stillReferenced,
+  uniqueViolation,
+  valueTooLong,
+} from './write-refusals.ts';
 
 /**
  * The SQLSTATE of a server error, or undefined for anything else. pg and PGlite both report it as a
@@ -23,4 +36,110 @@ export function translateReadError(error: unknown): unknown {
   }
   if (sqlStateOf(error) === '42P01' || sqlStateOf(error) === '42703') return new StaleSchemaError();
   return error;
+}
+
+/** What a failed write statement was doing: names the field where the database error does not. */
+export type WriteErrorContext = {
+  readonly statement: 'insert' | 'update' | 'delete' | 'lock';
+  readonly collection: CollectionSchema;
+  /** The rows inserted, or the one set of values of an update; none for a delete or a lock. */
+  readonly values: ReadonlyArray<ItemValues>;
+};
+
+/** The fields pg and PGlite both copy from the server's error report. */
+type ErrorReport = { schema?: string; table?: string; column?: string; constraint?: string };
+
+/**
+ * A write's database error as the contract error a client gets (API.md §2), never a 500 for bad data:
+ * - 23505 unique → RECORD_NOT_UNIQUE naming the first column of the index that refused the row;
+ * - 23502 not-null → FAILED_VALIDATION naming the column; 22001 too long → FAILED_VALIDATION naming the
+ *   string field whose written value exceeds its length; other class 22 (out of range, invalid text,
+ *   datetime overflow) → FAILED_VALIDATION;
+ * - 23514 check, 23503 foreign key → FAILED_VALIDATION, naming the column when the constraint has one;
+ * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION;
+ * - 42P01/42703 → StaleSchemaError, as on reads.
+ * Anything else passes unchanged. `db` answers the catalog lookups, so the transaction must have ended.
+ */
+export async function translateWriteError(
+  error: unknown,
+  context: WriteErrorContext | undefined,
+  db: Kysely<unknown>,
+  schema: string,
+): Promise<unknown> {
+  const state = sqlStateOf(error);
+  if (state === undefined) return error;
+  const report = error as ErrorReport;
+  const where = {
+    schema: report.schema ?? schema,
+    table: report.table ?? context?.collection.name,
+    name: report.constraint,
+  };
+  switch (state) {
+    case '23505': {
+      const columns = await lookUp(indexColumns, db, where);
+      return uniqueViolation(columns[0] ?? context?.collection.primaryKey ?? undefined);
+    }
+    case '23502':
+      return notNullViolation(report.column);
+    case '22001':
+      return valueTooLong(context && tooLongField(context));
+    case '23514': {
+      const columns = await lookUp(constraintColumns, db, where);
+      return checkViolation(columns.length === 1 ? columns[0] : undefined);
+    }
+    case '23503':
+      return foreignKeyViolation(context, where.table, await lookUp(constraintColumns, db, where));
+    case '428C9':
+      return invalidFieldValue(report.column);
+    case '42P01':
+    case '42703':
+      return new StaleSchemaError();
+  }
+  return state.startsWith('22') ? invalidFieldValue(undefined) : error;
+}
+
+type ConstraintLookup = typeof indexColumns;
+
+/** A failing lookup (the table was dropped meanwhile…) must not replace the error being translated. */
+async function lookUp(
+  lookup: ConstraintLookup,
+  db: Kysely<unknown>,
+  where: { schema: string; table: string | undefined; name: string | undefined },
+): Promise<string[]> {
+  if (where.table === undefined || where.name === undefined) return [];
+  try {
+    return await lookup(db, where.schema, where.table, where.name);
+  } catch {
+    return [];
+  }
+}
+
+/** PostgreSQL does not say which value was too long; the schema and the written values do. */
+function tooLongField({ collection, values }: WriteErrorContext): string | undefined {
+  return collection.fields.find(
+    (field) =>
+      field.maxLength !== null &&
+      values.some((row) => {
+        const value = row[field.name];
+        return typeof value === 'string' && [...value].length > field.maxLength!;
+      }),
+  )?.name;
+}
+
+/**
+ * Either the written item's own reference points nowhere (the constraint is on the written table and its
+ * columns were written), or, for a delete or a re-keying update, rows of `table` still point at it.
+ */
+function foreignKeyViolation(
+  context: WriteErrorContext | undefined,
+  table: string | undefined,
+  columns: ReadonlyArray<string>,
+): DomainError {
+  if (!context || context.statement === 'delete' || table !== context.collection.name) {
+    return stillReferenced();
+  }
+  const written = columns.every((column) => context.values.some((row) => Object.hasOwn(row, column)));
+  return written && columns.length > 0
+    ? missingReference(columns.length === 1 ? columns[0] : undefined)
+    : stillReferenced();
 }

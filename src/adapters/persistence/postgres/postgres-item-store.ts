@@ -4,15 +4,17 @@ import type {
   ItemListRequest,
   ItemListResult,
   ItemStore,
+  ItemWriter,
   SelectedField,
 } from '../../../application/ports/item-store.ts';
 import type { FilterNode } from '../../../domain/query/filter.ts';
 import type { SortField } from '../../../domain/query/item-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { parameterTypeOf } from './column-types.ts';
-import { translateReadError } from './database-errors.ts';
+import { translateReadError, translateWriteError } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
 import { jsonValueSql } from './json-value-sql.ts';
+import { FailedStatement, PostgresItemWriter } from './postgres-item-writer.ts';
 
 /** count(*) is int8: a string from pg and from PGlite as configured (embedded-postgres.ts). */
 type ListRow = { items: string; total_count?: string; filter_count?: string };
@@ -72,6 +74,30 @@ export class PostgresItemStore implements ItemStore {
       from (select ${projection(request.select, collection)} from ${this.table(collection)}
         where ${matchesKey}${visible}) as item`);
     return row?.item ?? null;
+  }
+
+  /**
+   * One Kysely transaction on the same pool (or PGlite connection) the reads use. It holds its connection
+   * from BEGIN to COMMIT; on PGlite, whose single connection sits behind a FIFO mutex, other statements
+   * — reads and other writes — queue until it ends. So `work` must use only the writer: awaiting anything
+   * else that needs the database inside it deadlocks on PGlite.
+   *
+   * Errors are translated after the rollback (a unique violation's field comes from the catalog, which an
+   * aborted transaction no longer answers); `work` itself sees a FailedStatement and should let it pass.
+   */
+  async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const writer = new PostgresItemWriter(trx, this.schema);
+        const result = await work(writer);
+        writer.rethrowFailure();
+        return result;
+      });
+    } catch (error) {
+      throw error instanceof FailedStatement
+        ? await translateWriteError(error.cause, error.context, this.db, this.schema)
+        : await translateWriteError(error, undefined, this.db, this.schema);
+    }
   }
 
   private table(collection: CollectionSchema): RawBuilder<unknown> {

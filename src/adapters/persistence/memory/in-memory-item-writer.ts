@@ -1,0 +1,303 @@
+import {
+  type ItemValues,
+  type ItemWriter,
+  StaleSchemaError,
+  type StoredItem,
+} from '../../../application/ports/item-store.ts';
+import { DomainError, recordNotUnique } from '../../../domain/errors.ts';
+import { isBoundFilter } from '../../../domain/query/bind-dynamic-values.ts';
+import { canonicalJson } from '../../../domain/query/canonical-json.ts';
+import { coerceValue } from '../../../domain/query/coerce-value.ts';
+import { compareValues } from '../../../domain/query/compare-values.ts';
+import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
+import type { FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { fieldOf } from '../../../domain/schema/collection-schema.ts';
+import {
+  invalidFieldValue,
+  notNullViolation,
+  notWritable,
+  valueTooLong,
+} from '../postgres/write-refusals.ts';
+import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
+
+/** A table as one transaction sees it: a private copy of the row list, made when first touched. */
+type WorkingTable = {
+  readonly live: MemoryTable;
+  /** The shape the copy was taken with: a schema change before commit makes the copy stale. */
+  readonly schema: CollectionSchema;
+  rows: StoredRow[];
+  readonly identity: { next: number };
+};
+
+/**
+ * ItemWriter of one in-memory transaction. Writes go to copies of the touched tables (rows are never
+ * changed in place: an update replaces the row object, so the live table keeps its own); `commit`
+ * publishes every copy at once, and a transaction that throws is simply dropped. Each statement checks
+ * what PostgreSQL would — not-null, varchar length, unique columns and the primary key — with the same
+ * refusals as translated database errors (write-refusals.ts). Serializing the transactions, which stands in
+ * for row locks, is InMemoryItemStore's job.
+ *
+ * Like PostgreSQL against a stale snapshot, a collection or field the live schema no longer has is a
+ * StaleSchemaError, and so is a schema change between a table's first touch and the commit.
+ */
+export class InMemoryItemWriter implements ItemWriter {
+  private readonly working = new Map<string, WorkingTable>();
+  /** Like a PostgreSQL transaction after an error, a failed statement leaves nothing to commit. */
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly schema: InMemorySchema) {}
+
+  async insert(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]> {
+    return this.statement(() => this.insertRows(collection, rows));
+  }
+
+  async lockRows(
+    collection: CollectionSchema,
+    keys: ReadonlyArray<ScalarValue>,
+  ): Promise<Map<string, StoredItem>> {
+    return this.statement(() => this.rowsWithKeys(collection, keys));
+  }
+
+  async lockMatching(collection: CollectionSchema, filter: FilterNode | null): Promise<StoredItem[]> {
+    return this.statement(() => this.rowsMatching(collection, filter));
+  }
+
+  async update(
+    collection: CollectionSchema,
+    keys: ReadonlyArray<ScalarValue>,
+    values: ItemValues,
+  ): Promise<void> {
+    this.statement(() => this.updateRows(collection, keys, values));
+  }
+
+  async delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void> {
+    this.statement(() => this.deleteRows(collection, keys));
+  }
+
+  private insertRows(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): ScalarValue[] {
+    const table = this.touch(collection);
+    const added = rows.map((row) =>
+      completeRow(table.schema, table.live.defaults, writtenValues(table.schema, row), table.identity),
+    );
+    assertUnique(table.schema, [...table.rows, ...added]);
+    table.rows.push(...added);
+    const key = table.schema.primaryKey;
+    return key === null ? [] : added.map((row) => row[key]!);
+  }
+
+  private rowsWithKeys(
+    collection: CollectionSchema,
+    keys: ReadonlyArray<ScalarValue>,
+  ): Map<string, StoredItem> {
+    const table = this.touch(collection);
+    const key = primaryKeyOf(table.schema);
+    const wanted = new Set(keys.map(String));
+    const found = new Map<string, StoredItem>();
+    for (const row of table.rows) {
+      const value = row[key.name];
+      if (value !== null && value !== undefined && wanted.has(String(value))) {
+        found.set(String(value), modelled(table.schema, row));
+      }
+    }
+    return found;
+  }
+
+  private rowsMatching(collection: CollectionSchema, filter: FilterNode | null): StoredItem[] {
+    const table = this.touch(collection);
+    if (filter !== null && !isBoundFilter(filter)) {
+      throw new Error('ItemWriter received a filter with unbound dynamic values');
+    }
+    const matching = table.rows.filter((row) => filter === null || matchesFilter(filter, row, table.schema));
+    const key = table.schema.primaryKey === null ? null : primaryKeyOf(table.schema);
+    if (key) matching.sort((a, b) => compareValues(key.type, a[key.name]!, b[key.name]!));
+    return matching.map((row) => modelled(table.schema, row));
+  }
+
+  private updateRows(
+    collection: CollectionSchema,
+    keys: ReadonlyArray<ScalarValue>,
+    values: ItemValues,
+  ): void {
+    const table = this.touch(collection);
+    const key = primaryKeyOf(table.schema);
+    const changes = writtenValues(table.schema, values);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null && !fieldOf(table.schema, name)!.nullable) throw notNullViolation(name);
+    }
+    const targets = new Set(keys.map(String));
+    const rows = table.rows.map((row) =>
+      targets.has(String(row[key.name])) ? Object.assign(Object.create(null), row, changes) : row,
+    );
+    assertUnique(table.schema, rows);
+    table.rows = rows;
+  }
+
+  private deleteRows(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): void {
+    const table = this.touch(collection);
+    const key = primaryKeyOf(table.schema);
+    const targets = new Set(keys.map(String));
+    table.rows = table.rows.filter((row) => !targets.has(String(row[key.name])));
+  }
+
+  /**
+   * Publishes the copies, all of them synchronously, so readers never see half a transaction. Checks
+   * every table before changing any.
+   */
+  commit(): void {
+    if (this.failure) throw this.failure.error;
+    for (const [name, table] of this.working) {
+      if (this.schema.table(name) !== table.live || table.live.schema !== table.schema) {
+        throw new StaleSchemaError();
+      }
+    }
+    for (const table of this.working.values()) {
+      // The live list is replaced in content, not identity: MemoryTable owns it.
+      table.live.rows.length = 0;
+      for (const row of table.rows) table.live.rows.push(row);
+      table.live.nextIdentity = table.identity.next;
+    }
+  }
+
+  /** Runs one statement; after a failed one, every later statement (and the commit) fails with it. */
+  private statement<T>(run: () => T): T {
+    if (this.failure) throw this.failure.error;
+    try {
+      return run();
+    } catch (error) {
+      this.failure = { error };
+      throw error;
+    }
+  }
+
+  private touch(collection: CollectionSchema): WorkingTable {
+    const existing = this.working.get(collection.name);
+    if (existing) return existing;
+    const live = this.schema.table(collection.name);
+    if (!live) throw new StaleSchemaError();
+    const table = {
+      live,
+      schema: live.schema,
+      rows: [...live.rows],
+      identity: { next: live.nextIdentity },
+    };
+    this.working.set(collection.name, table);
+    return table;
+  }
+}
+
+/**
+ * A new row: the given value, else the column's default, else the next identity number, else null —
+ * refused where the column takes no null. An explicit identity value moves the counter past it (PostgreSQL's
+ * sequence would not move, and collide later; the twin is kinder there).
+ */
+export function completeRow(
+  schema: CollectionSchema,
+  defaults: ReadonlyMap<string, ScalarValue>,
+  given: Readonly<Record<string, ScalarValue | null>>,
+  identity: { next: number },
+): StoredRow {
+  const row: StoredRow = Object.create(null);
+  for (const field of schema.fields) {
+    let value = Object.hasOwn(given, field.name) ? given[field.name]! : (defaults.get(field.name) ?? null);
+    if (isIdentity(field)) {
+      // bigInteger keys are canonical digit strings; the counter stays well inside 2^53.
+      if (value === null && !Object.hasOwn(given, field.name)) {
+        const next = identity.next;
+        value = field.type === 'bigInteger' ? String(next) : next;
+      }
+      if (value !== null) identity.next = Math.max(identity.next, Number(value) + 1);
+    }
+    if (value === null && !field.nullable) throw notNullViolation(field.name);
+    row[field.name] = value;
+  }
+  return row;
+}
+
+/** An integer key the database numbers itself: an identity column (it has a default but no expression). */
+function isIdentity(field: FieldSchema): boolean {
+  return field.isPrimaryKey && field.hasDefault && field.defaultValue === null && field.type !== 'uuid';
+}
+
+/**
+ * A written value as the column stores it, given in a client's spelling (numbers or digit strings for
+ * int8, JSON values for json…): canonical, or refused as PostgreSQL would refuse it. Columns of types the
+ * API does not model keep their text as given.
+ */
+export function storedValue(field: FieldSchema, raw: unknown): ScalarValue | null {
+  if (raw === null) return null;
+  if (field.type === 'unknown') {
+    if (typeof raw === 'string') return raw;
+    throw invalidFieldValue(field.name);
+  }
+  let value: ScalarValue;
+  try {
+    value = coerceValue(field, raw);
+  } catch (error) {
+    if (error instanceof DomainError) throw invalidFieldValue(field.name);
+    throw error;
+  }
+  if (field.maxLength !== null && typeof value === 'string' && [...value].length > field.maxLength) {
+    throw valueTooLong(field.name);
+  }
+  return value;
+}
+
+/**
+ * An ItemWriter payload (canonical already: json as its JSON text) as stored values; re-coercing also
+ * normalizes what PostgreSQL would (`1.10` → `1.1`, upper-case uuids).
+ */
+function writtenValues(schema: CollectionSchema, values: ItemValues): Record<string, ScalarValue | null> {
+  const written: Record<string, ScalarValue | null> = Object.create(null);
+  for (const [name, value] of Object.entries(values)) {
+    const field = fieldOf(schema, name);
+    if (!field) throw new StaleSchemaError();
+    if (field.type === 'unknown') throw notWritable(name);
+    written[name] =
+      field.type === 'json' && value !== null ? storedJson(field, value) : storedValue(field, value);
+  }
+  return written;
+}
+
+/** JSON text as jsonb keeps it; the text `null` is a JSON value, unlike SQL NULL. */
+function storedJson(field: FieldSchema, text: ScalarValue): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(text));
+  } catch {
+    throw invalidFieldValue(field.name);
+  }
+  const canonical = canonicalJson(parsed);
+  if (canonical === null) throw invalidFieldValue(field.name);
+  return canonical;
+}
+
+/** Primary key and unique columns hold each value once; like PostgreSQL, any number of nulls. */
+export function assertUnique(schema: CollectionSchema, rows: ReadonlyArray<StoredRow>): void {
+  for (const field of schema.fields.filter((candidate) => candidate.isUnique || candidate.isPrimaryKey)) {
+    // Canonical values are equal exactly when their texts are (per type, hence the type prefix).
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const value = row[field.name] ?? null;
+      if (value === null) continue;
+      const text = `${typeof value}:${value}`;
+      if (seen.has(text)) throw recordNotUnique(field.name);
+      seen.add(text);
+    }
+  }
+}
+
+/** The row without columns of types the API does not model, as ItemWriter returns rows. */
+function modelled(schema: CollectionSchema, row: StoredRow): StoredItem {
+  const item: StoredRow = Object.create(null);
+  for (const field of schema.fields) {
+    if (field.type !== 'unknown') item[field.name] = row[field.name] ?? null;
+  }
+  return item;
+}
+
+function primaryKeyOf(schema: CollectionSchema): FieldSchema {
+  const key = schema.primaryKey === null ? undefined : fieldOf(schema, schema.primaryKey);
+  if (!key) throw new Error(`Collection "${schema.name}" has no single-column primary key to write by`);
+  return key;
+}

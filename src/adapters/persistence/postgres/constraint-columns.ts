@@ -1,0 +1,44 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The columns behind a constraint or index a database error names, from the catalog: error messages and
+ * their `detail` are localized and print expressions, the catalog is exact. Empty when the relation or
+ * the name no longer exists, or for expression-only keys. Only consulted on the error path, after the
+ * failed transaction has ended (an aborted transaction answers no query).
+ */
+
+/**
+ * The key columns of an index, in key order. A unique violation (23505) names the index that refused the
+ * row — for a primary key or unique constraint, the constraint's own index of the same name.
+ */
+export async function indexColumns(
+  db: Kysely<unknown>,
+  schema: string,
+  table: string,
+  index: string,
+): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select a.attname::text as name
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    cross join lateral unnest(x.indkey::int2[]) with ordinality as k(attnum, position)
+    join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
+    where x.indrelid = to_regclass(format('%I.%I', ${schema}::text, ${table}::text)) and i.relname = ${index}::text
+    order by k.position`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+/** The columns a table constraint (check, foreign key) is declared on, in declaration order. */
+export async function constraintColumns(
+  db: Kysely<unknown>,
+  schema: string,
+  table: string,
+  constraint: string,
+): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select a.attname::text as name
+    from pg_constraint c
+    cross join lateral unnest(c.conkey) with ordinality as k(attnum, position)
+    join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.attnum
+    where c.conrelid = to_regclass(format('%I.%I', ${schema}::text, ${table}::text)) and c.conname = ${constraint}::text
+    order by k.position`.execute(db);
+  return rows.map((row) => row.name);
+}

@@ -1,0 +1,203 @@
+import { type RawBuilder, sql, type Transaction } from 'kysely';
+import type { ItemValues, ItemWriter, StoredItem } from '../../../application/ports/item-store.ts';
+import type { FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { canonicalValueOf, canonicalValueSql } from './canonical-value-sql.ts';
+import { parameterTypeOf } from './column-types.ts';
+import type { WriteErrorContext } from './database-errors.ts';
+import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { notWritable } from './write-refusals.ts';
+
+/** The wire protocol counts bind parameters in 16 bits: one statement binds at most 65,535 values. */
+const MAX_PARAMETERS = 65_535;
+
+/**
+ * A statement of the transaction failed; the transaction is aborted. Carries what was being written, so
+ * that PostgresItemStore.write can name the field once it has rolled back (translateWriteError).
+ */
+export class FailedStatement extends Error {
+  constructor(
+    readonly context: WriteErrorContext,
+    cause: unknown,
+  ) {
+    super('A write statement failed; the transaction is rolled back.', { cause });
+    this.name = 'FailedStatement';
+  }
+}
+
+/**
+ * ItemWriter on one open transaction. Identifiers go through `sql.id`; every value is a bound parameter
+ * cast to its field's parameter type (column-types.ts), never to the column's own type: an explicit cast
+ * to `varchar(3)` or `numeric(5,2)` would silently truncate or round, whereas PostgreSQL's assignment to
+ * the column refuses what does not fit (22001, 22003), which becomes FAILED_VALIDATION.
+ *
+ * After a failed statement PostgreSQL refuses everything but a rollback, so the writer does too: every
+ * later call rethrows the first failure, and so does `rethrowFailure` — a `work` that swallowed the error
+ * must not get a COMMIT, which PostgreSQL would silently turn into a ROLLBACK.
+ */
+export class PostgresItemWriter implements ItemWriter {
+  private failure: FailedStatement | undefined;
+
+  constructor(
+    private readonly trx: Transaction<unknown>,
+    private readonly schema: string,
+  ) {}
+
+  /**
+   * One multi-row INSERT (split only past the bind-parameter limit) over the union of the rows' fields, a
+   * field a row lacks taking its DEFAULT. The keys come back in input order: PostgreSQL returns the
+   * rows of `insert … values … returning` in the order of the VALUES list. A collection without a primary
+   * key has nothing to return, so the answer is [].
+   */
+  async insert(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]> {
+    if (rows.length === 0) return [];
+    const columns = insertedColumns(collection, rows);
+    const key = collection.primaryKey === null ? null : fieldOrThrow(collection, collection.primaryKey);
+    const returning = key ? sql`returning to_json(${canonicalValueSql(key)})::text as key` : sql``;
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    const keys: ScalarValue[] = [];
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const chunk = rows.slice(start, start + perStatement);
+      const tuples = chunk.map(
+        (row) =>
+          sql`(${sql.join(
+            columns.map((field) =>
+              Object.hasOwn(row, field.name) ? parameter(field, row[field.name] ?? null) : sql`default`,
+            ),
+          )})`,
+      );
+      const inserted = await this.run<{ key: string }>(
+        sql`insert into ${this.table(collection)} (${sql.join(columns.map((field) => sql.id(field.name)))})
+          values ${sql.join(tuples)} ${returning}`,
+        { statement: 'insert', collection, values: chunk },
+      );
+      if (key) keys.push(...inserted.map((row) => canonicalValueOf(key, JSON.parse(row.key))!));
+    }
+    return keys;
+  }
+
+  /** Locked in key order, so that two writers locking overlapping keys queue instead of deadlocking. */
+  async lockRows(
+    collection: CollectionSchema,
+    keys: ReadonlyArray<ScalarValue>,
+  ): Promise<Map<string, StoredItem>> {
+    if (keys.length === 0) return new Map();
+    const key = primaryKeyOf(collection);
+    const rows = await this.lock(collection, sql`where ${matchesKeys(key, keys)}`);
+    return new Map(rows.map((row) => [String(row[key.name]), row]));
+  }
+
+  async lockMatching(collection: CollectionSchema, filter: FilterNode | null): Promise<StoredItem[]> {
+    return this.lock(collection, filter === null ? sql`` : sql`where ${filterSql(filter, collection)}`);
+  }
+
+  async update(
+    collection: CollectionSchema,
+    keys: ReadonlyArray<ScalarValue>,
+    values: ItemValues,
+  ): Promise<void> {
+    const names = Object.keys(values);
+    if (keys.length === 0 || names.length === 0) return;
+    const assignments = names.map((name) => {
+      const field = writableField(collection, name);
+      return sql`${sql.id(name)} = ${parameter(field, values[name] ?? null)}`;
+    });
+    await this.run(
+      sql`update ${this.table(collection)} set ${sql.join(assignments)}
+        where ${matchesKeys(primaryKeyOf(collection), keys)}`,
+      { statement: 'update', collection, values: [values] },
+    );
+  }
+
+  async delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void> {
+    if (keys.length === 0) return;
+    await this.run(
+      sql`delete from ${this.table(collection)} where ${matchesKeys(primaryKeyOf(collection), keys)}`,
+      { statement: 'delete', collection, values: [] },
+    );
+  }
+
+  /** Throws the failure of an earlier statement, if any: the transaction must then roll back. */
+  rethrowFailure(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  /**
+   * The rows of the relation, locked, as canonical values of every modelled column, in primary-key order.
+   * `row_to_json` over a subquery rather than `json_build_object`, which takes at most 50 columns.
+   */
+  private async lock(collection: CollectionSchema, where: RawBuilder<unknown>): Promise<StoredItem[]> {
+    const fields = collection.fields.filter((field) => field.type !== 'unknown');
+    const columns = sql.join(
+      fields.map((field) => sql`${canonicalValueSql(field)} as ${sql.id(field.name)}`),
+    );
+    const order =
+      collection.primaryKey === null
+        ? sql``
+        : sql`order by ${comparable(fieldOrThrow(collection, collection.primaryKey))}`;
+    // An empty field list is legal SQL (`select from`) and reads as `{}`.
+    const rows = await this.run<{ item: string }>(
+      sql`select row_to_json(item.*)::text as item
+        from (select ${fields.length === 0 ? sql`` : columns} from ${this.table(collection)} ${where} ${order} for update) as item`,
+      { statement: 'lock', collection, values: [] },
+    );
+    return rows.map(({ item }) => {
+      const rendered = JSON.parse(item) as Record<string, unknown>;
+      const row: Record<string, ScalarValue | null> = Object.create(null);
+      for (const field of fields) row[field.name] = canonicalValueOf(field, rendered[field.name]);
+      return row;
+    });
+  }
+
+  private async run<R>(query: RawBuilder<R>, context: WriteErrorContext): Promise<R[]> {
+    this.rethrowFailure();
+    try {
+      return (await query.execute(this.trx)).rows;
+    } catch (error) {
+      this.failure = new FailedStatement(context, error);
+      throw this.failure;
+    }
+  }
+
+  private table(collection: CollectionSchema): RawBuilder<unknown> {
+    return sql.id(this.schema, collection.name);
+  }
+}
+
+/**
+ * The union of the rows' fields, in the collection's column order. Rows that name no field at all still
+ * need one column to say DEFAULT in: the first one serves.
+ */
+function insertedColumns(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): FieldSchema[] {
+  const named = new Set(rows.flatMap((row) => Object.keys(row)));
+  for (const name of named) writableField(collection, name);
+  const columns = collection.fields.filter((field) => named.has(field.name));
+  if (columns.length > 0) return columns;
+  const first = collection.fields[0];
+  if (!first) throw new Error(`Collection "${collection.name}" has no columns to insert into`);
+  return [first];
+}
+
+/** A field of the collection that can take a value; `unknown` types have no canonical value to bind. */
+function writableField(collection: CollectionSchema, name: string): FieldSchema {
+  const field = fieldOrThrow(collection, name);
+  if (field.type === 'unknown') throw notWritable(name);
+  return field;
+}
+
+/** A bound value cast to its field's parameter type; null binds as a typed NULL. json binds its JSON text. */
+function parameter(field: FieldSchema, value: ScalarValue | null): RawBuilder<unknown> {
+  return sql`${value}::${sql.raw(parameterTypeOf(field))}`;
+}
+
+function matchesKeys(key: FieldSchema, keys: ReadonlyArray<ScalarValue>): RawBuilder<unknown> {
+  return sql`${comparable(key)} = any (${[...keys]}::${sql.raw(parameterTypeOf(key))}[])`;
+}
+
+/** Writing by key needs a key; the application only addresses collections that have one. */
+function primaryKeyOf(collection: CollectionSchema): FieldSchema {
+  if (collection.primaryKey === null) {
+    throw new Error(`Collection "${collection.name}" has no single-column primary key to write by`);
+  }
+  return fieldOrThrow(collection, collection.primaryKey);
+}

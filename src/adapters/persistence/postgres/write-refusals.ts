@@ -1,0 +1,48 @@
+import { DomainError, failedValidation, recordNotUnique } from '../../../domain/errors.ts';
+
+/**
+ * The refusals a write meets in the database, worded once for both item stores (PostgreSQL's translated
+ * errors and the in-memory twin's own checks), so that a client sees the same answer from either.
+ * Messages name at most the field: never a value, a constraint or SQL.
+ */
+
+export const uniqueViolation = (field: string | undefined) =>
+  field === undefined
+    ? new DomainError('RECORD_NOT_UNIQUE', 'A value has to be unique.')
+    : recordNotUnique(field);
+
+export const notNullViolation = (field: string | undefined) =>
+  refusal(field, field ? `"${field}" may not be null.` : 'A required value is missing.');
+
+export const valueTooLong = (field: string | undefined) =>
+  refusal(field, field ? `The value of "${field}" is too long.` : 'A value is too long for its field.');
+
+/** A value of the wrong type or out of its column's range (SQLSTATE class 22). */
+export const invalidFieldValue = (field: string | undefined) =>
+  refusal(field, field ? `Invalid value for "${field}".` : 'A value does not fit its field.');
+
+export const checkViolation = (field: string | undefined) =>
+  refusal(field, field ? `The value of "${field}" fails a check.` : 'The item fails a check.');
+
+/** A foreign key of the written item points nowhere. */
+export const missingReference = (field: string | undefined) =>
+  refusal(
+    field,
+    field
+      ? `The value of "${field}" refers to an item that does not exist.`
+      : 'The item refers to an item that does not exist.',
+  );
+
+/** Rows of some table (possibly this one) still refer to the deleted or re-keyed item. */
+export const stillReferenced = () => refusal(undefined, 'Other items still refer to this item.');
+
+/** Columns of types the API does not model (field type `unknown`) can be read as text but never written. */
+export const notWritable = (field: string) =>
+  failedValidation(field, `"${field}" has a type that cannot be written.`);
+
+/** FAILED_VALIDATION with the field when it is known; some database errors do not say which it was. */
+function refusal(field: string | undefined, message: string): DomainError {
+  return field === undefined
+    ? new DomainError('FAILED_VALIDATION', message)
+    : failedValidation(field, message);
+}

@@ -1,0 +1,174 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { failedValidation, invalidPayload, notFound } from '../../domain/errors.ts';
+import { autoFields } from '../../domain/items/auto-fields.ts';
+import { parseItemPayload } from '../../domain/items/item-payload.ts';
+import { withoutUnchangedKey } from '../../domain/items/unchanged-key.ts';
+import type { ReadRule } from '../../domain/permissions/read-rule.ts';
+import { assertFilterQueryable } from '../../domain/permissions/readable-fields.ts';
+import { authorizeUpdate, type WriteGrant } from '../../domain/permissions/write-grants.ts';
+import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
+import { allOf } from '../../domain/query/combine-filters.ts';
+import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
+import type { ScalarValue } from '../../domain/query/filter.ts';
+import { parseFilter } from '../../domain/query/parse-filter.ts';
+import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
+import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { ItemStore, ItemValues, ItemWriter, StoredItem } from '../ports/item-store.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+import { asCaller } from './as-caller.ts';
+import { collectionFor } from './collection-access.ts';
+import { itemKey, keyFieldOf } from './item-keys.ts';
+import type { ReadBack } from './read-back.ts';
+import type { ReadRules } from './read-rules.ts';
+import { type BatchTarget, parseUpdateBody } from './write-body.ts';
+import { type WriteResult, writeResult } from './write-result.ts';
+import type { WriteRules } from './write-rules.ts';
+
+export type UpdateItemsCommand = {
+  collection: string;
+  /** Set for PATCH /items/:collection/:key; the body is then the partial item. */
+  key?: string;
+  body: unknown;
+  query: RawItemQuery;
+};
+
+type Change = { key: ScalarValue; payload: ItemValues };
+
+/**
+ * PATCH /items/:collection[/:key] — one transaction. Every target row is locked and checked before any is
+ * written: a key that does not exist or that the caller may not read is 404 (as for GET), a row outside
+ * the update permission or a field it does not grant is 403, a failed validation 400; the first such key
+ * fails the whole request and nothing is written.
+ */
+export class UpdateItemsHandler {
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly readRules: ReadRules,
+    private readonly grants: WriteRules,
+    private readonly items: ItemStore,
+    private readonly readBack: ReadBack,
+    private readonly clock: Clock,
+    private readonly batchMax: number,
+  ) {}
+
+  async execute(caller: Accountability, command: UpdateItemsCommand): Promise<WriteResult> {
+    const collection = collectionFor(this.catalog, caller, command.collection);
+    const keyField = keyFieldOf(collection);
+    const now = this.clock.now();
+    const rule = await this.readRules.for(caller, collection, now);
+    const grants = await this.grants.for(caller, collection, 'update', now);
+    const auto = autoFields(collection, 'update', { user: caller.user, now });
+
+    const single = command.key !== undefined;
+    const keys = await this.items.write(async (writer) => {
+      const changes = single
+        ? [this.change(itemKey(keyField, command.key), command.body, collection, keyField)]
+        : await this.changesOf(
+            caller,
+            collection,
+            keyField,
+            rule,
+            writer,
+            parseUpdateBody(command.body),
+            now,
+          );
+      if (changes.length > this.batchMax)
+        throw invalidPayload(`At most ${this.batchMax} items in one request.`);
+      const rows = await writer.lockRows(
+        collection,
+        changes.map((change) => change.key),
+      );
+      for (const change of changes) {
+        const existing = rows.get(String(change.key));
+        if (!existing || !visible(rule, existing, collection)) throw notFound();
+        if (grants !== 'all') asCaller(caller, () => authorize(grants, existing, change.payload, auto));
+      }
+      await this.apply(writer, collection, changes, auto);
+      return changes.map((change) => change.key);
+    });
+    return writeResult(!single, await this.readBack.read(caller, collection, keys, command.query, now));
+  }
+
+  private async changesOf(
+    caller: Accountability,
+    collection: CollectionSchema,
+    keyField: FieldSchema,
+    rule: ReadRule,
+    writer: ItemWriter,
+    { target, data }: { target: BatchTarget; data: unknown },
+    now: Date,
+  ): Promise<Change[]> {
+    if (target.kind === 'items') {
+      if (target.items.length > this.batchMax)
+        throw invalidPayload(`At most ${this.batchMax} items in one request.`);
+      return target.items.map((item) => {
+        const raw = item as Record<string, unknown> | null;
+        if (typeof raw !== 'object' || raw === null || !(keyField.name in raw)) {
+          throw invalidPayload(`Each item needs its primary key "${keyField.name}".`, keyField.name);
+        }
+        return this.change(itemKey(keyField, raw[keyField.name]), raw, collection, keyField);
+      });
+    }
+    const payload = this.payload(data, collection, keyField, undefined);
+    if (target.kind === 'keys') {
+      if (target.keys.length > this.batchMax)
+        throw invalidPayload(`At most ${this.batchMax} items in one request.`);
+      return target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
+    }
+    const filter = parseFilter(target.filter, collection);
+    assertFilterQueryable(caller, rule, filter);
+    const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
+    const rows = await writer.lockMatching(collection, rule.rows ? allOf([bound, rule.rows]) : bound);
+    return rows.map((row) => ({ key: row[keyField.name] as ScalarValue, payload }));
+  }
+
+  private change(
+    key: ScalarValue,
+    raw: unknown,
+    collection: CollectionSchema,
+    keyField: FieldSchema,
+  ): Change {
+    return { key, payload: this.payload(raw, collection, keyField, key) };
+  }
+
+  /**
+   * The partial item. Its primary key may be repeated (clients echo items back) but not changed; the
+   * `keys` and `query` forms set the same data on many rows, so there it may not appear at all.
+   */
+  private payload(
+    raw: unknown,
+    collection: CollectionSchema,
+    keyField: FieldSchema,
+    key: ScalarValue | undefined,
+  ): ItemValues {
+    const payload = parseItemPayload(raw, collection, 'update');
+    if (key !== undefined) return withoutUnchangedKey(payload, collection, key);
+    if (Object.hasOwn(payload, keyField.name)) {
+      throw failedValidation(keyField.name, 'The primary key cannot be set on many items at once.');
+    }
+    return payload;
+  }
+
+  private async apply(writer: ItemWriter, collection: CollectionSchema, changes: Change[], auto: ItemValues) {
+    const shared = changes.every((change) => change.payload === changes[0]?.payload);
+    if (shared && changes.length > 0) {
+      await writer.update(
+        collection,
+        changes.map((change) => change.key),
+        { ...changes[0]!.payload, ...auto },
+      );
+      return;
+    }
+    for (const change of changes)
+      await writer.update(collection, [change.key], { ...change.payload, ...auto });
+  }
+}
+
+function visible(rule: ReadRule, row: StoredItem, collection: CollectionSchema): boolean {
+  return rule.rows === null || matchesFilter(rule.rows, row, collection);
+}
+
+function authorize(grants: WriteGrant[], existing: StoredItem, payload: ItemValues, auto: ItemValues) {
+  authorizeUpdate(grants, existing, { ...existing, ...payload, ...auto }, Object.keys(payload));
+}

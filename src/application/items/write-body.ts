@@ -1,0 +1,50 @@
+import { invalidPayload } from '../../domain/errors.ts';
+
+/** The shapes of a batch update or delete body (API.md §5). */
+export type BatchTarget =
+  | { kind: 'keys'; keys: unknown[] }
+  | { kind: 'query'; filter: unknown }
+  /** Update only: partial items, each carrying its own primary key. */
+  | { kind: 'items'; items: unknown[] };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `{ keys, data }`, `{ query: { filter }, data }` or an array of partial items with their keys. Anything
+ * else, or both `keys` and `query`, is a payload error: guessing would write to rows the caller did not mean.
+ */
+export function parseUpdateBody(body: unknown): { target: BatchTarget; data: unknown } {
+  if (Array.isArray(body)) return { target: { kind: 'items', items: body }, data: undefined };
+  if (!isObject(body)) throw invalidPayload('Expected an array of items, or an object with "data".');
+  const extra = Object.keys(body).find((key) => !['keys', 'query', 'data'].includes(key));
+  if (extra !== undefined) throw invalidPayload(`Unknown property "${extra}".`, extra);
+  if (body.data === undefined) throw invalidPayload('"data" is required with "keys" or "query".', 'data');
+  return { target: targetOf(body), data: body.data };
+}
+
+/** An array of keys, `{ keys }` or `{ query: { filter } }`. */
+export function parseDeleteBody(body: unknown): BatchTarget {
+  if (Array.isArray(body)) return { kind: 'keys', keys: body };
+  if (!isObject(body))
+    throw invalidPayload('Expected an array of keys, { "keys": [...] } or { "query": {...} }.');
+  const extra = Object.keys(body).find((key) => !['keys', 'query'].includes(key));
+  if (extra !== undefined) throw invalidPayload(`Unknown property "${extra}".`, extra);
+  return targetOf(body);
+}
+
+function targetOf(body: Record<string, unknown>): BatchTarget {
+  if (body.keys !== undefined && body.query !== undefined) {
+    throw invalidPayload('Give either "keys" or "query", not both.');
+  }
+  if (Array.isArray(body.keys)) return { kind: 'keys', keys: body.keys };
+  if (body.keys !== undefined) throw invalidPayload('"keys" must be an array.', 'keys');
+  if (isObject(body.query)) {
+    const extra = Object.keys(body.query).find((key) => key !== 'filter');
+    if (extra !== undefined)
+      throw invalidPayload(`Only "filter" is supported in "query", not "${extra}".`, 'query');
+    if (body.query.filter === undefined) throw invalidPayload('"query" needs a "filter".', 'query');
+    return { kind: 'query', filter: body.query.filter };
+  }
+  throw invalidPayload('Expected "keys" or "query".');
+}

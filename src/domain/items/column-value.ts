@@ -1,0 +1,39 @@
+import { DomainError, failedValidation } from '../errors.ts';
+import { coerceValue } from '../query/coerce-value.ts';
+import type { ScalarValue } from '../query/filter.ts';
+import type { FieldSchema } from '../schema/collection-schema.ts';
+
+/**
+ * A value written into one column (API.md §5), in canonical form (filter.ts, ScalarValue), or null for
+ * SQL NULL. Refusals are FAILED_VALIDATION naming the field: the value does not fit the column, which is
+ * a different answer from a bad filter operand (INVALID_QUERY), though the type rules are the same
+ * coerceValue — whatever is accepted here PostgreSQL accepts too, so a bad value never reaches the SQL.
+ *
+ * On json columns `null` is SQL NULL, never the JSON literal `null`: clients cannot tell the two apart
+ * on reading (both are JSON null), and SQL NULL is what "no value" means in every other column.
+ */
+export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | null {
+  // Columns of types we do not model (arrays, geometry…) have no canonical form we could check.
+  if (field.type === 'unknown') {
+    throw failedValidation(field.name, `Field "${field.name}" has a type that cannot be written.`);
+  }
+  if (raw === null) {
+    if (!field.nullable) throw failedValidation(field.name, `Field "${field.name}" may not be null.`);
+    return null;
+  }
+  const value = coerced(field, raw);
+  // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units.
+  if (field.maxLength !== null && typeof value === 'string' && [...value].length > field.maxLength) {
+    throw failedValidation(field.name, `Field "${field.name}" is longer than ${field.maxLength} characters.`);
+  }
+  return value;
+}
+
+function coerced(field: FieldSchema, raw: unknown): ScalarValue {
+  try {
+    return coerceValue(field, raw);
+  } catch (error) {
+    if (error instanceof DomainError) throw failedValidation(field.name, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,114 @@
+import { DomainError, failedValidation, forbidden } from '../errors.ts';
+import { type CanonicalItem, withCanonicalJson } from '../items/canonical-item.ts';
+import { matchesFilter } from '../query/evaluate-filter.ts';
+import type { BoundFilterNode } from '../query/filter.ts';
+import type { CollectionSchema } from '../schema/collection-schema.ts';
+import type { WriteGrants } from './write-grant.ts';
+
+/*
+ * The permission checks of a write (API.md §5, §6). They throw FORBIDDEN rather than refusal(caller):
+ * the handler knows the caller and turns it into UNAUTHENTICATED for the public caller. Items are
+ * canonical values (CanonicalItem, the same forms as the store's StoredItem); a field missing from an
+ * item reads as null, so check the item as it is, or will be, stored — database defaults included.
+ */
+
+/**
+ * A new item may be created when some grant covers it: the grant lets the payload set every field the
+ * client sent (`payloadFields` — not presets, generated keys or auto fields), its `rows` filter matches
+ * the item (the create permission's filter limits what may be created), and its `validation` holds on
+ * the item.
+ *
+ * When none does, the most useful refusal wins: FAILED_VALIDATION (naming the first field of the failing
+ * rule) if some grant covered the item and its fields but its validation failed — the client can fix the
+ * values; else FORBIDDEN naming the first field outside a grant that covered the item; else FORBIDDEN.
+ */
+export function authorizeCreate(
+  grants: WriteGrants,
+  item: CanonicalItem,
+  payloadFields: ReadonlyArray<string>,
+): void {
+  authorizeWrite(grants, item, item, payloadFields);
+}
+
+/**
+ * As authorizeCreate, but `rows` is matched against the row as it is now (an update only touches rows
+ * inside the permission filter) and `validation` against the row as it will be (`merged`: existing row,
+ * presets, payload, auto fields).
+ */
+export function authorizeUpdate(
+  grants: WriteGrants,
+  existing: CanonicalItem,
+  merged: CanonicalItem,
+  payloadFields: ReadonlyArray<string>,
+): void {
+  authorizeWrite(grants, existing, merged, payloadFields);
+}
+
+/** A row may be deleted when some grant's `rows` matches it; else FORBIDDEN. */
+export function authorizeDelete(grants: WriteGrants, existing: CanonicalItem): void {
+  if (grants === 'all') return;
+  const collection = grants[0]?.collection;
+  if (!collection) throw forbidden();
+  const row = withCanonicalJson(existing, collection);
+  if (!grants.some((grant) => covers(grant.rows, row, collection))) throw forbidden();
+}
+
+function authorizeWrite(
+  grants: WriteGrants,
+  existing: CanonicalItem,
+  written: CanonicalItem,
+  payloadFields: ReadonlyArray<string>,
+): void {
+  if (grants === 'all') return;
+  const collection = grants[0]?.collection;
+  if (!collection) throw forbidden();
+  const row = withCanonicalJson(existing, collection);
+  const result = existing === written ? row : withCanonicalJson(written, collection);
+  let invalid: DomainError | null = null;
+  let outsideField: string | undefined;
+  for (const grant of grants) {
+    if (!covers(grant.rows, row, collection)) continue;
+    const outside = payloadFields.find((field) => grant.fields !== 'all' && !grant.fields.has(field));
+    if (outside !== undefined) {
+      outsideField ??= outside;
+      continue;
+    }
+    if (covers(grant.validation, result, collection)) return;
+    invalid ??= validationFailure(grant.validation!, result, collection);
+  }
+  throw invalid ?? forbidden(outsideField);
+}
+
+function covers(filter: BoundFilterNode | null, item: CanonicalItem, collection: CollectionSchema): boolean {
+  return filter === null || matchesFilter(filter, item, collection);
+}
+
+function validationFailure(
+  validation: BoundFilterNode,
+  item: CanonicalItem,
+  collection: CollectionSchema,
+): DomainError {
+  const field = failingField(validation, item, collection);
+  return field === null
+    ? // A rule no item can satisfy (an unbindable dynamic value makes a condition match nothing).
+      new DomainError('FAILED_VALIDATION', 'The item does not satisfy the validation rule.')
+    : failedValidation(field, `The value of "${field}" does not satisfy the validation rule.`);
+}
+
+/**
+ * The field to point the client at: of the first condition that fails, following the first failing
+ * member of an AND and, for an OR (all members fail), its first member that names a field.
+ */
+function failingField(
+  node: BoundFilterNode,
+  item: CanonicalItem,
+  collection: CollectionSchema,
+): string | null {
+  if (node.kind === 'condition') return node.field;
+  const failing = node.nodes.filter((child) => !matchesFilter(child, item, collection));
+  for (const child of failing) {
+    const field = failingField(child, item, collection);
+    if (field !== null) return field;
+  }
+  return null;
+}

@@ -1,0 +1,50 @@
+import { parseItemPayload } from '../items/item-payload.ts';
+import { parseDynamicValue } from '../query/dynamic-value.ts';
+import type { Condition, FilterNode, ScalarValue } from '../query/filter.ts';
+import type { CollectionSchema } from '../schema/collection-schema.ts';
+import { fieldOf } from '../schema/collection-schema.ts';
+import type { BindWriteFilter } from './write-grant.ts';
+
+/**
+ * A permission's presets as canonical values, checked like a payload (parseItemPayload): a preset for a
+ * field the collection lacks, or a value that does not fit its column, throws — the caller then treats
+ * the whole permission as unusable (fail closed), as for a filter that no longer fits.
+ *
+ * As in Directus, a preset may be a dynamic value (`"owner": "$CURRENT_USER"`). It is resolved the way a
+ * filter operand is — through `bind`, on an `_eq` condition — so both follow the same rules; a value that
+ * cannot be bound (the public caller's `$CURRENT_USER`) presets null.
+ */
+export function parsePresets(
+  raw: Record<string, unknown> | null,
+  collection: CollectionSchema,
+  bind: BindWriteFilter,
+): Record<string, ScalarValue | null> {
+  if (raw === null) return {};
+  // Arrays and other non-objects are left to parseItemPayload to refuse.
+  const resolved =
+    typeof raw === 'object' && !Array.isArray(raw)
+      ? Object.fromEntries(
+          Object.entries(raw).map(([key, value]) => [key, resolve(key, value, collection, bind)]),
+        )
+      : raw;
+  return parseItemPayload(resolved, collection, 'create');
+}
+
+/** Throws INVALID_QUERY for a malformed dynamic value (`$NOW(soon)`), like a filter would. */
+function resolve(key: string, value: unknown, collection: CollectionSchema, bind: BindWriteFilter): unknown {
+  const dynamic = typeof value === 'string' ? parseDynamicValue(value) : null;
+  const field = fieldOf(collection, key);
+  // An unknown key stays as it is, for parseItemPayload to refuse by name.
+  if (dynamic === null || !field) return value;
+  const condition: FilterNode = { kind: 'condition', field: key, operator: '_eq', value: dynamic };
+  const bound = bind(condition);
+  if (!isValueCondition(bound)) return null;
+  // Bound operands are canonical; a json one is JSON text, which the payload check expects as a value.
+  return field.type === 'json' ? JSON.parse(String(bound.value)) : bound.value;
+}
+
+function isValueCondition(
+  node: FilterNode<ScalarValue>,
+): node is Extract<Condition<ScalarValue>, { value: ScalarValue }> {
+  return node.kind === 'condition' && 'value' in node;
+}
