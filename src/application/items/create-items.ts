@@ -39,6 +39,7 @@ export class CreateItemsHandler {
     if (raws.length > this.batchMax) throw invalidPayload(`At most ${this.batchMax} items in one request.`);
     const now = this.clock.now();
     const grants = await this.grants.for(caller, collection, 'create', now);
+    const plan = await this.readBack.plan(caller, collection, command.query, now);
     const presets = presetsOf(grants);
     const auto = autoFields(collection, 'create', { user: caller.user, now });
     const drafts = raws.map((raw) => {
@@ -59,7 +60,7 @@ export class CreateItemsHandler {
       if (grants !== 'all') await this.authorize(caller, writer, collection, grants, drafts, keys);
       return keys;
     });
-    return writeResult(many, await this.readBack.read(caller, collection, keys, command.query, now));
+    return writeResult(many, await this.readBack.read(plan, keys));
   }
 
   /**

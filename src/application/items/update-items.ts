@@ -58,6 +58,7 @@ export class UpdateItemsHandler {
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);
     const grants = await this.grants.for(caller, collection, 'update', now);
+    const plan = await this.readBack.plan(caller, collection, command.query, now);
     const auto = autoFields(collection, 'update', { user: caller.user, now });
 
     const single = command.key !== undefined;
@@ -87,7 +88,7 @@ export class UpdateItemsHandler {
       await this.apply(writer, collection, changes, auto);
       return changes.map((change) => change.key);
     });
-    return writeResult(!single, await this.readBack.read(caller, collection, keys, command.query, now));
+    return writeResult(!single, await this.readBack.read(plan, keys));
   }
 
   private async changesOf(

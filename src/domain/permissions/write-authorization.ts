@@ -33,7 +33,7 @@ export function authorizeCreate(
 /**
  * As authorizeCreate, but `rows` is matched against the row as it is now (an update only touches rows
  * inside the permission filter) and `validation` against the row as it will be (`merged`: existing row,
- * presets, payload, auto fields).
+ * payload, auto fields; presets fill defaults on create only).
  */
 export function authorizeUpdate(
   grants: WriteGrants,
