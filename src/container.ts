@@ -5,7 +5,7 @@ import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
 import { createHttpApp, type HttpApp } from './adapters/http/create-http-app.ts';
 import type { HttpHandlers } from './adapters/http/http-app-dependencies.ts';
-import { CachingPermissionRepository } from './adapters/persistence/caching-permission-repository.ts';
+import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
@@ -102,15 +102,14 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
     container.bind<T>(id).toDynamicValue((ctx: ResolutionContext) => build((dep) => ctx.get(dep)));
 
   constant<AppConfig>(TYPES.Config, config);
+  // The raw persistence stays bound for whoever needs to bypass the caches; the ports read through them.
   constant<Persistence>(TYPES.Persistence, persistence);
-  constant<UserRepository>(TYPES.UserRepository, persistence.users);
-  constant<RoleRepository>(TYPES.RoleRepository, persistence.roles);
-  constant<RefreshTokenRepository>(TYPES.RefreshTokenRepository, persistence.refreshTokens);
+  const cached = cachingPersistence(persistence);
+  constant<UserRepository>(TYPES.UserRepository, cached.users);
+  constant<RoleRepository>(TYPES.RoleRepository, cached.roles);
+  constant<RefreshTokenRepository>(TYPES.RefreshTokenRepository, cached.refreshTokens);
   constant<DatabaseHealth>(TYPES.DatabaseHealth, persistence.health);
-  constant<PermissionRepository>(
-    TYPES.PermissionRepository,
-    new CachingPermissionRepository(persistence.permissions),
-  );
+  constant<PermissionRepository>(TYPES.PermissionRepository, cached.permissions);
   constant<SchemaCatalog>(TYPES.SchemaCatalog, persistence.schema);
   constant<SchemaEditor>(TYPES.SchemaEditor, persistence.schemaEditor);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);

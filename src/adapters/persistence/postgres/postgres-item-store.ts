@@ -1,4 +1,12 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type RawBuilder,
+  sql,
+} from 'kysely';
 import type {
   ItemGetRequest,
   ItemListRequest,
@@ -39,22 +47,7 @@ export class PostgresItemStore implements ItemStore {
   ) {}
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
-    const table = this.table(request.collection);
-    const where = conjunction([request.visible, request.filter], request.collection);
-    const page = sql`select * from ${table} ${where} ${orderBy(request.sort, request.collection)}
-      ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
-    // json_agg over an ordered subquery without joins keeps that order (PostgREST relies on the same).
-    // The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
-    const items = sql`select coalesce(json_agg(item.*), '[]'::json)::text
-      from (select ${projection(request.select, request.collection)} from (${page}) as source) as item`;
-    // Counts are scalar subqueries of the same statement, so they see the same snapshot as the page.
-    const columns = [sql`(${items}) as items`];
-    if (request.count.total) {
-      const visible = conjunction([request.visible], request.collection);
-      columns.push(sql`(select count(*) from ${table} ${visible}) as total_count`);
-    }
-    if (request.count.filtered) columns.push(sql`(select count(*) from ${table} ${where}) as filter_count`);
-    const row = (await this.queryOne<ListRow>(sql`select ${sql.join(columns)}`))!;
+    const row = (await this.queryOne(itemListQuery(request, this.schema)))!;
     return {
       json: row.items,
       ...(row.total_count === undefined ? {} : { totalCount: Number(row.total_count) }),
@@ -63,16 +56,7 @@ export class PostgresItemStore implements ItemStore {
   }
 
   async get(request: ItemGetRequest): Promise<string | null> {
-    const { collection } = request;
-    if (collection.primaryKey === null) {
-      throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
-    }
-    const key = fieldOrThrow(collection, collection.primaryKey);
-    const matchesKey = sql`${comparable(key)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
-    const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
-    const row = await this.queryOne<{ item: string }>(sql`select row_to_json(item.*)::text as item
-      from (select ${projection(request.select, collection)} from ${this.table(collection)}
-        where ${matchesKey}${visible}) as item`);
+    const row = await this.queryOne(itemGetQuery(request, this.schema));
     return row?.item ?? null;
   }
 
@@ -100,10 +84,6 @@ export class PostgresItemStore implements ItemStore {
     }
   }
 
-  private table(collection: CollectionSchema): RawBuilder<unknown> {
-    return sql.id(this.schema, collection.name);
-  }
-
   private async queryOne<R>(query: RawBuilder<R>): Promise<R | undefined> {
     try {
       const { rows } = await query.execute(this.db);
@@ -112,6 +92,71 @@ export class PostgresItemStore implements ItemStore {
       throw translateReadError(error);
     }
   }
+}
+
+/** A statement as it goes to the driver: SQL text with `$n` placeholders and their values. */
+export type CompiledItemQuery = { readonly sql: string; readonly parameters: ReadonlyArray<unknown> };
+
+/**
+ * Kysely with a driver that never connects: only compiles. Compiling needs no connection, and the
+ * PostgreSQL compiler is the one both the pg pool and the PGlite dialect use.
+ */
+const compiler = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/**
+ * The exact statement `list()` sends for `request`, without running it (for the benchmark's floor and
+ * for inspecting plans). `schema`: the PostgreSQL schema holding the collections' tables.
+ */
+export function compileItemList(request: ItemListRequest, schema = 'public'): CompiledItemQuery {
+  const { sql: text, parameters } = itemListQuery(request, schema).compile(compiler);
+  return { sql: text, parameters };
+}
+
+/** The exact statement `get()` sends for `request`, without running it. */
+export function compileItemGet(request: ItemGetRequest, schema = 'public'): CompiledItemQuery {
+  const { sql: text, parameters } = itemGetQuery(request, schema).compile(compiler);
+  return { sql: text, parameters };
+}
+
+/** One statement: the page as JSON text, plus the counts `request.count` asks for. */
+function itemListQuery(request: ItemListRequest, schema: string): RawBuilder<ListRow> {
+  const table = sql.id(schema, request.collection.name);
+  const where = conjunction([request.visible, request.filter], request.collection);
+  const page = sql`select * from ${table} ${where} ${orderBy(request.sort, request.collection)}
+      ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
+  // json_agg over an ordered subquery without joins keeps that order (PostgREST relies on the same).
+  // The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
+  const items = sql`select coalesce(json_agg(item.*), '[]'::json)::text
+      from (select ${projection(request.select, request.collection)} from (${page}) as source) as item`;
+  // Counts are scalar subqueries of the same statement, so they see the same snapshot as the page.
+  const columns = [sql`(${items}) as items`];
+  if (request.count.total) {
+    const visible = conjunction([request.visible], request.collection);
+    columns.push(sql`(select count(*) from ${table} ${visible}) as total_count`);
+  }
+  if (request.count.filtered) columns.push(sql`(select count(*) from ${table} ${where}) as filter_count`);
+  return sql<ListRow>`select ${sql.join(columns)}`;
+}
+
+/** One statement: the visible row with the key as JSON object text, or no row. */
+function itemGetQuery(request: ItemGetRequest, schema: string): RawBuilder<{ item: string }> {
+  const { collection } = request;
+  if (collection.primaryKey === null) {
+    throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
+  }
+  const key = fieldOrThrow(collection, collection.primaryKey);
+  const matchesKey = sql`${comparable(key)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
+  const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+  return sql<{ item: string }>`select row_to_json(item.*)::text as item
+      from (select ${projection(request.select, collection)} from ${sql.id(schema, collection.name)}
+        where ${matchesKey}${visible}) as item`;
 }
 
 /** `where a and b` over the present filters, or nothing. */

@@ -1,0 +1,52 @@
+// The floor: bare node:http + pg, no framework, no auth. Each route runs one fixed statement — the exact
+// SQL and parameters datagate sends for the same request (bench/plan.ts builds them with datagate's own
+// code) — and writes the JSON text PostgreSQL built, as datagate does.
+// Usage: node bench/floor-server.mjs <plan.json>   env: DATABASE_URL, PORT, POOL_MAX (default 10, as pg's
+// default pool, which datagate uses: MikroORM passes no pool size).
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import pg from 'pg';
+
+const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const routes = new Map(
+  plan.cases.map((c) => [
+    `/${c.name}`,
+    { text: c.sql, values: c.parameters, single: c.sql.includes('row_to_json') },
+  ]),
+);
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.POOL_MAX ?? 10),
+  application_name: 'datagate-floor',
+});
+pool.on('error', () => {}); // an idle client dropped by the server: the pool replaces it
+
+const server = createServer((req, res) => {
+  const route = routes.get(req.url);
+  if (!route) {
+    res.writeHead(404).end();
+    return;
+  }
+  pool.query(route.text, route.values).then(
+    ({ rows }) => {
+      const row = rows[0];
+      const body = row === undefined ? undefined : route.single ? row.item : row.items;
+      if (body === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+    },
+    (error) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error.message));
+    },
+  );
+});
+
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  console.log(`floor listening on ${server.address().port}`);
+});
+
+const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

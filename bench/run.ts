@@ -1,0 +1,784 @@
+// `make bench`: datagate against its floor (bare node:http + pg running the same SQL) and pgbench, on a
+// throwaway database per row count. See bench/README.md. Run: node --import tsx bench/run.ts
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type AutocannonOptions } from 'autocannon';
+import pg from 'pg';
+import type { PlanCase } from './plan.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const env = process.env;
+const ROWS = (env.BENCH_ROWS ?? '10000,1000000').split(',').map((n) => Number(n.trim()));
+const DURATION = Number(env.BENCH_DURATION ?? 10);
+const WARMUP = Number(env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
+const ONLY = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(',').map((c) => c.trim())) : null;
+/** Unset: datagate's production default (config/default.yaml: info, one access-log line per request). */
+const LOG_LEVEL = env.BENCH_LOG_LEVEL;
+const CPU_PROF = env.BENCH_CPU_PROF === '1';
+/** The server the throwaway databases are created on; its own database is never written. */
+const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const POOL_MAX = 10; // pg's default; datagate passes MikroORM no pool size (mikro-orm.config.ts)
+
+for (const n of ROWS) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`BENCH_ROWS: bad count ${n}`);
+if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) throw new Error('bad BENCH_* duration');
+
+const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
+const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
+const OPERATOR_FIELDS = ['id', 'date_created', 'description', 'temperature'];
+
+// ---------------------------------------------------------------- processes and clean-up
+
+const children = new Set<ChildProcess>();
+const databases = new Set<string>();
+let workDir: string | null = null;
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** A long-running child whose output goes straight to a file (the harness spends no CPU on it). */
+function start(args: string[], options: { env: NodeJS.ProcessEnv; logFile: string }): ChildProcess {
+  const out = openSync(options.logFile, 'w');
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: options.env, stdio: ['ignore', out, out] });
+  closeSync(out);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Runs a command to completion; rejects with its output on a non-zero exit or after `timeoutMs`. */
+function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+) {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: options.env ?? env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`${command} ${args.join(' ')} → ${code ?? signal}\n${stderr}${stdout}`.trim()));
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+function stop(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function cleanUp(): Promise<void> {
+  await Promise.all([...children].map((child) => stop(child, 3000)));
+  for (const name of databases) {
+    try {
+      await admin(async (client) => client.query(`drop database if exists ${quoteId(name)} with (force)`));
+      databases.delete(name);
+    } catch (error) {
+      log(`could not drop database ${name}: ${(error as Error).message}`);
+    }
+  }
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log(`${signal}: stopping children and dropping the bench databases`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+// Last resort (an uncaught throw): no child outlives the harness.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+// ---------------------------------------------------------------- database
+
+function quoteId(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'datagate-bench' });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const admin = <T>(work: (client: pg.Client) => Promise<T>) => withClient(SERVER_URL, work);
+
+function assertLoopback(url: string): void {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) {
+    throw new Error(
+      `DATABASE_URL must point at a loopback address (got ${host}): the bench loads the server hard`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- HTTP helpers
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}) before answering ${url}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}
+
+async function http(
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+async function expectOk(method: string, url: string, options: { token?: string; body?: unknown } = {}) {
+  const answer = await http(method, url, options);
+  if (answer.status >= 300)
+    throw new Error(`${method} ${url} → ${answer.status} ${answer.text.slice(0, 300)}`);
+  return answer.text;
+}
+
+// ---------------------------------------------------------------- measuring
+
+type Load = { path: string; method?: 'GET' | 'POST'; token?: string; body?: string; connections?: number };
+type Measured = {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+  rssMaxMb: number | null;
+  /** Server CPU (user + system) per completed request, from /proc/<pid>/stat over the measured run. */
+  cpuMs: number | null;
+};
+
+function rssMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of a process in ms (clock ticks are 10 ms on Linux). */
+function cpuTimeMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+function cannonOptions(base: string, load: Load, duration: number): AutocannonOptions {
+  return {
+    url: `${base}${load.path}`,
+    connections: load.connections ?? CONNECTIONS,
+    duration,
+    method: load.method ?? 'GET',
+    headers: {
+      ...(load.token ? { authorization: `Bearer ${load.token}` } : {}),
+      ...(load.body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(load.body ? { body: load.body } : {}),
+    timeout: 30,
+  };
+}
+
+/** Warm-up (discarded), then the measured run while sampling the server's RSS every 100 ms. */
+async function measure(base: string, load: Load, pid: number | undefined): Promise<Measured> {
+  if (WARMUP > 0) await autocannon(cannonOptions(base, load, WARMUP));
+  let rssMax = rssMb(pid);
+  const sampler = setInterval(() => {
+    const now = rssMb(pid);
+    if (now !== null && (rssMax === null || now > rssMax)) rssMax = now;
+  }, 100);
+  try {
+    // autocannon's own histogram has 1 ms resolution: too coarse for sub-ms reads. Its 'response' event
+    // carries the hrtime duration, so 2xx latencies are kept here (bounded) for exact percentiles.
+    const latencies: number[] = [];
+    const cpuBefore = cpuTimeMs(pid);
+    const running = autocannon(cannonOptions(base, load, DURATION)).on('response', (_c, status, _b, ms) => {
+      if (status < 300 && latencies.length < 5_000_000) latencies.push(ms);
+    });
+    const result = await running;
+    const cpuAfter = cpuTimeMs(pid);
+    latencies.sort((a, b) => a - b);
+    const percentile = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN;
+    return {
+      rps: result.requests.average,
+      p50: percentile(0.5),
+      p99: percentile(0.99),
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      total: result.requests.total,
+      rssMaxMb: rssMax,
+      cpuMs:
+        cpuBefore === null || cpuAfter === null || result.requests.total === 0
+          ? null
+          : (cpuAfter - cpuBefore) / result.requests.total,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+type PgbenchResult = { tps: number; latencyMs: number; failed: number };
+
+/** The statement with `$n` → `:pn` (pgbench's extended protocol sends them as text parameters, as pg does). */
+async function pgbench(url: string, statement: PlanCase, file: string): Promise<PgbenchResult> {
+  writeFileSync(file, `${statement.sql.replace(/\$(\d+)/g, ':p$1')};\n`);
+  const target = new URL(url);
+  const variables = statement.parameters.flatMap((value, i) => ['-D', `p${i + 1}=${String(value)}`]);
+  const args = [
+    '-n',
+    '-c',
+    String(CONNECTIONS),
+    '-j',
+    '2',
+    '-T',
+    String(Math.max(1, Math.round(DURATION))),
+    '-M',
+    'extended',
+    '-f',
+    file,
+    ...variables,
+    '-h',
+    target.hostname,
+    '-p',
+    target.port || '5432',
+    '-U',
+    decodeURIComponent(target.username || 'postgres'),
+    decodeURIComponent(target.pathname.slice(1)),
+  ];
+  const output = await run('pgbench', args, {
+    env: { ...env, ...(target.password ? { PGPASSWORD: decodeURIComponent(target.password) } : {}) },
+    timeoutMs: (DURATION + 60) * 1000,
+  });
+  const number = (pattern: RegExp) => Number(output.match(pattern)?.[1] ?? Number.NaN);
+  return {
+    tps: number(/tps = ([\d.]+)/),
+    latencyMs: number(/latency average = ([\d.]+) ms/),
+    failed: number(/number of failed transactions: (\d+)/) || 0,
+  };
+}
+
+// ---------------------------------------------------------------- one row count
+
+type Row = {
+  name: string;
+  datagate: Measured | null;
+  floor?: Measured;
+  floorLabel?: string;
+  floorRps?: number;
+  pgbench?: PgbenchResult;
+  note?: string;
+};
+
+type SizeReport = { rows: number; table: Row[]; sanity: string[]; plan: PlanCase[]; extra: string[] };
+
+const wanted = (name: string) => ONLY === null || ONLY.has(name);
+
+async function benchSize(rows: number): Promise<SizeReport> {
+  const name = `datagate_bench_${process.pid}_${rows}`;
+  const url = databaseUrl(name);
+  const dir = mkdtempSync(join(workDir!, `${rows}-`));
+  log(`${rows.toLocaleString('en')} rows: database ${name}`);
+  await admin((client) => client.query(`create database ${quoteId(name)}`));
+  databases.add(name);
+
+  const port = await freePort();
+  const { LOG_LEVEL: _inherited, ...inherited } = env;
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...inherited,
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    SECRET: randomBytes(32).toString('hex'),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ACCESS_TOKEN_TTL: '1d', // the default 15 min would expire inside a long run
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...(LOG_LEVEL ? { LOG_LEVEL } : {}),
+  };
+
+  // Set-up through datagate's own CLI.
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['bin/datagate.mjs', ...args], { env: serverEnv, timeoutMs: 900_000 });
+  const started = performance.now();
+  await cli('migrate');
+  await cli('bootstrap');
+  let t = performance.now();
+  await cli('sample', 'cargos', '--rows', String(rows));
+  log(`seeded ${rows.toLocaleString('en')} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await cli('roles', 'create', '--name', 'Operator');
+  await cli(
+    'users',
+    'create',
+    '--email',
+    OPERATOR.email,
+    '--password',
+    OPERATOR.password,
+    '--role',
+    'Operator',
+  );
+  const staticToken = randomBytes(32).toString('hex');
+  await cli('users', 'token', '--email', ADMIN.email, '--token', staticToken);
+  t = performance.now();
+  await withClient(url, (client) => client.query('vacuum analyze cargos'));
+  log(
+    `vacuum analyze ${((performance.now() - t) / 1000).toFixed(1)} s; set-up ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  const serverArgs = [
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/results/profiles')}`] : []),
+    'bin/datagate.mjs',
+    'serve',
+  ];
+  const server = start(serverArgs, { env: serverEnv, logFile: join(dir, 'datagate.log') });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/server/health`, server);
+  const rssIdle = rssMb(server.pid);
+
+  const role = await adminQuery(url, `select id from datagate_roles where name = 'Operator'`);
+  await expectOk('POST', `${base}/permissions`, {
+    token: staticToken,
+    body: {
+      role,
+      collection: 'cargos',
+      action: 'read',
+      permissions: { is_deleted: { _eq: false } },
+      fields: OPERATOR_FIELDS,
+    },
+  });
+  const login = JSON.stringify(OPERATOR);
+  const jwt = (
+    JSON.parse(await expectOk('POST', `${base}/auth/login`, { body: OPERATOR })) as { access_token: string }
+  ).access_token;
+  const visibleId = await adminQuery(
+    url,
+    `select id from cargos where not is_deleted order by id offset ${Math.floor(rows / 2)} limit 1`,
+  );
+
+  const filterSort = '/items/cargos?filter[temperature][_gt]=10&sort=-date_created&limit=50';
+  const reads: Array<{ name: string; path: string; token: string }> = [
+    { name: 'list_admin_static', path: '/items/cargos?limit=100', token: staticToken },
+    { name: 'list_role_jwt', path: '/items/cargos?limit=100', token: jwt },
+    { name: 'get_one', path: `/items/cargos/${visibleId}`, token: jwt },
+    { name: 'filter_sort', path: filterSort, token: jwt },
+    { name: 'count', path: '/items/cargos?limit=100&meta=filter_count', token: jwt },
+  ];
+
+  // The floor's statements, built by datagate's own code (bench/plan.ts).
+  const planFile = join(dir, 'plan.json');
+  await run(process.execPath, ['--import', 'tsx', 'bench/plan.ts', planFile], {
+    env: serverEnv,
+    input: JSON.stringify({ cases: reads }),
+    timeoutMs: 120_000,
+  });
+  const plan = (JSON.parse(readFileSync(planFile, 'utf8')) as { cases: PlanCase[] }).cases;
+  const statement = (caseName: string) => plan.find((c) => c.name === caseName)!;
+
+  const floorPort = await freePort();
+  const floor = start(['bench/floor-server.mjs', planFile], {
+    env: { ...env, DATABASE_URL: url, PORT: String(floorPort), POOL_MAX: String(POOL_MAX) },
+    logFile: join(dir, 'floor.log'),
+  });
+  const floorBase = `http://127.0.0.1:${floorPort}`;
+  await waitFor(`${floorBase}/`, floor);
+
+  // Same bytes from both: the floor really runs what datagate runs.
+  const sanity: string[] = [];
+  for (const read of reads) {
+    const [ours, theirs] = await Promise.all([
+      http('GET', `${base}${read.path}`, { token: read.token }),
+      http('GET', `${floorBase}/${read.name}`),
+    ]);
+    const same = ours.status === 200 && theirs.status === 200 && ours.text === theirs.text;
+    const count = ours.text.startsWith('[')
+      ? `${(JSON.parse(ours.text) as unknown[]).length} items`
+      : 'one item';
+    sanity.push(
+      `${read.name}: datagate ${ours.status}, floor ${theirs.status}, ${count}, bodies ${same ? 'identical' : 'DIFFER'}`,
+    );
+    if (!same) log(`WARNING ${sanity.at(-1)}`);
+  }
+
+  const table: Row[] = [];
+  const extra: string[] = [];
+  const byName = new Map(reads.map((r) => [r.name, r]));
+  const readCase = async (caseName: string, planName: string, note?: string) => {
+    if (!wanted(caseName)) return;
+    const read = byName.get(planName)!;
+    log(`${rows}: ${caseName} — datagate`);
+    const datagate = await measure(base, { path: read.path, token: read.token }, server.pid);
+    log(`${rows}: ${caseName} — floor`);
+    const floorResult = await measure(floorBase, { path: `/${planName}` }, floor.pid);
+    log(`${rows}: ${caseName} — pgbench`);
+    const bench = await pgbench(url, statement(planName), join(dir, `${caseName}.sql`));
+    table.push({ name: caseName, datagate, floor: floorResult, floorLabel: 'floor', pgbench: bench, note });
+  };
+
+  await readCase('list_admin_static', 'list_admin_static');
+  await readCase('list_role_jwt', 'list_role_jwt');
+  await readCase('get_one', 'get_one');
+  await readCase('filter_sort', 'filter_sort', 'no index on date_created');
+  if (wanted('filter_sort_indexed')) {
+    t = performance.now();
+    await withClient(url, async (client) => {
+      await client.query('create index bench_cargos_date_created on cargos (date_created)');
+      await client.query('analyze cargos');
+    });
+    log(`index on date_created: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  await readCase('filter_sort_indexed', 'filter_sort', 'index on date_created');
+  await readCase('count', 'count', 'list_role_jwt + meta=filter_count');
+
+  const jwtRead = byName.get('list_role_jwt')!;
+  if (wanted('login')) {
+    log(`${rows}: login`);
+    const datagate = await measure(base, { path: '/auth/login', method: 'POST', body: login }, server.pid);
+    const raw = JSON.parse(
+      await run(process.execPath, ['bench/argon2-raw.mjs', String(DURATION), '2'], {
+        timeoutMs: (DURATION + 60) * 1000,
+      }),
+    ) as { verifiesPerSecond: number };
+    table.push({
+      name: 'login',
+      datagate,
+      floorLabel: 'argon2 raw',
+      floorRps: raw.verifiesPerSecond,
+      note: 'floor = raw argon2id verify/s, same cost, 2 at once',
+    });
+  }
+  if (wanted('login_storm')) {
+    log(`${rows}: login_storm (list_role_jwt under 32 concurrent logins)`);
+    const storm = autocannon(
+      cannonOptions(
+        base,
+        { path: '/auth/login', method: 'POST', body: login, connections: 32 },
+        WARMUP + DURATION + 1,
+      ),
+    );
+    const datagate = await measure(base, { path: jwtRead.path, token: jwtRead.token }, server.pid);
+    const logins = await storm;
+    const calm = table.find((r) => r.name === 'list_role_jwt')?.datagate;
+    const ratio = calm ? ` — p99 ${(datagate.p99 / calm.p99).toFixed(2)}× list_role_jwt's` : '';
+    table.push({
+      name: 'login_storm',
+      datagate,
+      note: `list_role_jwt during 32-connection logins (${logins.requests.average.toFixed(0)} logins/s, ${logins.non2xx + logins.errors} failed)${ratio}`,
+    });
+  }
+  if (wanted('create_batch')) {
+    log(`${rows}: create_batch`);
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      description: `Bench cargo #${i}`,
+      temperature: (i % 50) - 25,
+      is_deleted: false,
+    }));
+    const datagate = await measure(
+      base,
+      { path: '/items/cargos', method: 'POST', token: staticToken, body: JSON.stringify(items) },
+      server.pid,
+    );
+    table.push({
+      name: 'create_batch',
+      datagate,
+      note: `100 items/request → ${(datagate.rps * 100).toFixed(0)} rows/s`,
+    });
+  }
+  extra.push(`datagate RSS after start: ${rssIdle?.toFixed(0)} MB`);
+  extra.push(
+    `final RSS: datagate ${rssMb(server.pid)?.toFixed(0)} MB, floor ${rssMb(floor.pid)?.toFixed(0)} MB`,
+  );
+
+  await stop(floor);
+  await stop(server, 15_000); // --cpu-prof writes its profile at exit
+  if (server.exitCode !== 0 && server.exitCode !== null) {
+    log(`datagate exited ${server.exitCode}; its log: ${join(dir, 'datagate.log')}`);
+  }
+  const serverLog = readFileSync(join(dir, 'datagate.log'), 'utf8');
+  const problems = serverLog.split('\n').filter((line) => /"level":(50|60)/.test(line));
+  if (problems.length > 0)
+    extra.push(`datagate logged ${problems.length} error lines, first: ${problems[0]!.slice(0, 300)}`);
+  await admin((client) => client.query(`drop database if exists ${quoteId(name)} with (force)`));
+  databases.delete(name);
+  return { rows, table, sanity, plan, extra };
+}
+
+async function adminQuery(url: string, text: string): Promise<string> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query(text);
+    const value = rows[0] && Object.values(rows[0])[0];
+    if (value === undefined) throw new Error(`no row: ${text}`);
+    return String(value);
+  });
+}
+
+// ---------------------------------------------------------------- report
+
+const fmt = (value: number | undefined | null, digits = 0) =>
+  value === undefined || value === null || Number.isNaN(value)
+    ? '–'
+    : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function floorRps(row: Row): number | undefined {
+  return row.floor?.rps ?? row.floorRps;
+}
+
+function markdownTable(report: SizeReport): string {
+  const head =
+    '| case | datagate req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | **ratio** | pgbench tps | dg/pgbench | errors + non-2xx | RSS max MB (dg / floor) | CPU ms/req (dg / floor) |';
+  const lines = [head, `|${' --- |'.repeat(13)}`];
+  for (const row of report.table) {
+    const d = row.datagate;
+    const floor = floorRps(row);
+    const ratio = d && floor ? d.rps / floor : undefined;
+    const label = row.floorLabel && row.floorLabel !== 'floor' ? ` (${row.floorLabel})` : '';
+    lines.push(
+      `| ${row.name} | ${fmt(d?.rps)} | ${fmt(d?.p50, 2)} | ${fmt(d?.p99, 2)} | ${fmt(floor)}${label} | ${fmt(row.floor?.p50, 2)} | ${fmt(row.floor?.p99, 2)} | **${fmt(ratio, 2)}** | ${fmt(row.pgbench?.tps)} | ${fmt(d && row.pgbench ? d.rps / row.pgbench.tps : undefined, 2)} | ${d ? d.errors + d.non2xx : '–'}${row.floor ? ` / ${row.floor.errors + row.floor.non2xx}` : ''} | ${fmt(d?.rssMaxMb)}${row.floor ? ` / ${fmt(row.floor.rssMaxMb)}` : ''} | ${fmt(d?.cpuMs, 3)}${row.floor ? ` / ${fmt(row.floor.cpuMs, 3)}` : ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function targets(report: SizeReport): string[] {
+  const out: string[] = [];
+  const row = (name: string) => report.table.find((r) => r.name === name);
+  const check = (ok: boolean, text: string) => out.push(`- ${ok ? '✅' : '❌'} ${text}`);
+  for (const name of ['list_admin_static', 'list_role_jwt', 'get_one']) {
+    const r = row(name);
+    if (!r?.datagate || !r.floor) continue;
+    const ratio = r.datagate.rps / r.floor.rps;
+    const p99 = r.datagate.p99 / r.floor.p99;
+    check(
+      ratio >= 0.85 && p99 <= 1.5,
+      `${name}: ${(ratio * 100).toFixed(0)} % of the floor's req/s (≥ 85 %), p99 ${p99.toFixed(2)}× the floor's (≤ 1.5×)`,
+    );
+  }
+  const fs = row('filter_sort');
+  if (fs?.datagate && fs.pgbench) {
+    const share = fs.datagate.rps / fs.pgbench.tps;
+    check(
+      share >= 0.9 || report.rows < 1_000_000,
+      `filter_sort without index: ${(share * 100).toFixed(0)} % of pgbench's tps (≥ 90 % at 1M rows${report.rows < 1_000_000 ? '; not PostgreSQL-bound at this size, so informative only' : ''})`,
+    );
+  }
+  const fsi = row('filter_sort_indexed');
+  if (fsi?.datagate && fsi.floor) {
+    const ratio = fsi.datagate.rps / fsi.floor.rps;
+    const p99 = fsi.datagate.p99 / fsi.floor.p99;
+    check(
+      ratio >= 0.85 && p99 <= 1.5,
+      `filter_sort with index: ${(ratio * 100).toFixed(0)} % of the floor (≥ 85 %), p99 ${p99.toFixed(2)}× (≤ 1.5×)`,
+    );
+  }
+  const login = row('login');
+  if (login?.datagate && login.floorRps) {
+    const share = login.datagate.rps / login.floorRps;
+    check(share >= 0.9, `login: ${(share * 100).toFixed(0)} % of raw argon2 verify/s (≥ 90 %)`);
+  }
+  const storm = row('login_storm');
+  const calm = row('list_role_jwt');
+  if (storm?.datagate && calm?.datagate) {
+    const factor = storm.datagate.p99 / calm.datagate.p99;
+    check(factor < 2, `login storm raises list_role_jwt's p99 ${factor.toFixed(2)}× (< 2×)`);
+  }
+  const rss = Math.max(...report.table.map((r) => r.datagate?.rssMaxMb ?? 0));
+  check(rss < 200, `max server RSS ${rss.toFixed(0)} MB (< 200 MB)`);
+  return out;
+}
+
+function scaling(reports: SizeReport[]): string[] {
+  if (reports.length < 2) return [];
+  const small = reports[0]!;
+  const large = reports.at(-1)!;
+  const out = [
+    `### ${large.rows.toLocaleString('en')} vs ${small.rows.toLocaleString('en')} rows (p50, target ≤ 1.2×)`,
+    '',
+  ];
+  for (const name of ['list_admin_static', 'list_role_jwt', 'get_one']) {
+    const a = small.table.find((r) => r.name === name)?.datagate;
+    const b = large.table.find((r) => r.name === name)?.datagate;
+    if (!a || !b) continue;
+    const factor = b.p50 / a.p50;
+    out.push(
+      `- ${factor <= 1.2 ? '✅' : '❌'} ${name}: p50 ${fmt(a.p50, 2)} → ${fmt(b.p50, 2)} ms (${factor.toFixed(2)}×)`,
+    );
+  }
+  return out;
+}
+
+async function machine(): Promise<string[]> {
+  const version = await admin(
+    async (client) => (await client.query('show server_version')).rows[0].server_version as string,
+  );
+  const settings = await admin(
+    async (client) =>
+      (
+        await client.query(
+          `select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_connections', 'work_mem', 'jit')`,
+        )
+      ).rows as Array<{ name: string; setting: string; unit: string | null }>,
+  );
+  const cpu = cpus();
+  const git = (...args: string[]) =>
+    run('git', args).then(
+      (out) => out.trim(),
+      () => '?',
+    );
+  const [commit, dirty] = await Promise.all([git('rev-parse', '--short', 'HEAD'), git('status', '--short')]);
+  const changed = dirty === '?' ? '' : dirty.split('\n').filter(Boolean).length;
+  return [
+    `- datagate source: commit ${commit}${changed ? ` + ${changed} uncommitted paths (working tree as loaded when each server started)` : ''}`,
+    `- Node ${process.version}, PostgreSQL ${version} on 127.0.0.1 (${settings.map((s) => `${s.name}=${s.setting}${s.unit ?? ''}`).join(', ')})`,
+    `- ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM — the load generator (autocannon, one process) and pgbench share these cores with the server and PostgreSQL`,
+    `- autocannon ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured per case; pgbench -c ${CONNECTIONS} -j 2 -T ${Math.max(1, Math.round(DURATION))} -M extended -n`,
+    `- datagate: NODE_ENV=production, log level ${LOG_LEVEL ?? 'info (production default; access log to a file)'}, pg pool ${POOL_MAX} (default); floor pool ${POOL_MAX}${CPU_PROF ? '; --cpu-prof ON (slows the server)' : ''}`,
+  ];
+}
+
+function document(report: SizeReport, info: string[], all: SizeReport[]): string {
+  const statement = (c: PlanCase) =>
+    `**${c.name}** \`${c.path}\`\n\n\`\`\`sql\n${c.sql.replace(/\n\s+/g, '\n  ')}\n\`\`\`\nparameters: \`${JSON.stringify(c.parameters)}\``;
+  return [
+    `# datagate bench — ${report.rows.toLocaleString('en')} rows — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    ...info,
+    '',
+    markdownTable(report),
+    '',
+    '**ratio** = datagate req/s ÷ floor req/s (floor: bench/floor-server.mjs, bare node:http + pg running the same SQL; for login: raw argon2). dg/pgbench = datagate req/s ÷ pgbench tps of the same SQL.',
+    '',
+    ...report.table.filter((r) => r.note).map((r) => `- ${r.name}: ${r.note}`),
+    ...report.extra.map((e) => `- ${e}`),
+    '',
+    '## Targets (issue 5)',
+    '',
+    ...targets(report),
+    ...(all.length > 1 && report === all.at(-1) ? ['', ...scaling(all)] : []),
+    '',
+    '## Same bytes from datagate and the floor',
+    '',
+    ...report.sanity.map((s) => `- ${s}`),
+    '',
+    '<details><summary>The SQL (as datagate sends it; the floor and pgbench run exactly this)</summary>',
+    '',
+    report.plan.map(statement).join('\n\n'),
+    '',
+    '</details>',
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  assertLoopback(SERVER_URL);
+  workDir = mkdtempSync(join(tmpdir(), 'datagate-bench-'));
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  const info = await machine();
+  const reports: SizeReport[] = [];
+  for (const rows of ROWS) {
+    const report = await benchSize(rows);
+    reports.push(report);
+    const tag = env.BENCH_TAG ? `-${env.BENCH_TAG.replace(/[^\w.-]/g, '_')}` : '';
+    const file = join(ROOT, `bench/results/${new Date().toISOString().slice(0, 10)}-${rows}${tag}.md`);
+    writeFileSync(file, document(report, info, reports));
+    process.stdout.write(
+      `\n## ${rows.toLocaleString('en')} rows\n\n${markdownTable(report)}\n\n${targets(report).join('\n')}\n`,
+    );
+    log(`wrote ${file}`);
+  }
+  const scale = scaling(reports);
+  if (scale.length > 0) process.stdout.write(`\n${scale.join('\n')}\n`);
+  process.stdout.write(`\n${info.join('\n')}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  if (!interrupted) await cleanUp();
+}

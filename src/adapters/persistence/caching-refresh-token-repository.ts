@@ -1,0 +1,117 @@
+import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
+import type { RefreshToken } from '../../domain/refresh-token.ts';
+import { CACHE_DEFAULTS, LruMap } from './caching-lru-map.ts';
+
+/** What is known of one session: active at least until `until`, or inactive from `since` on. */
+type SessionState = { active: true; until: number } | { active: false; since: number };
+
+export type CachingRefreshTokenOptions = {
+  /** How far ahead an active session is vouched for; also how late a revocation made elsewhere is seen. */
+  horizonMs: number;
+  maxEntries: number;
+};
+
+/**
+ * Serves `isSessionActive` — asked on every request when `auth.checkSessionOnEachRequest` is on — from
+ * memory. Without changes, a session's activity only ends with time, so the store is asked whether the
+ * session is still active `horizonMs` ahead: if so, it is active until then (no token expires sooner)
+ * and the answer is kept until then; an inactive session stays inactive (revocations are final, and
+ * only an active session gets new tokens), so that answer is kept too. Every change made through this
+ * repository drops what it may affect before returning.
+ *
+ * The cache is per process: a revocation made through another server instance or by SQL is seen when
+ * the session's entry runs out, within `horizonMs` (multi-instance invalidation, e.g. LISTEN/NOTIFY, is
+ * future work).
+ */
+export class CachingRefreshTokenRepository implements RefreshTokenRepository {
+  private readonly sessions: LruMap<string, SessionState>;
+  private readonly horizonMs: number;
+  /** Bumped by every invalidation, so a read that started before it does not store what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly inner: RefreshTokenRepository,
+    options: Partial<CachingRefreshTokenOptions> = {},
+  ) {
+    this.horizonMs = options.horizonMs ?? CACHE_DEFAULTS.maxAgeMs;
+    // Entries carry their own validity in the callers' time, so the map itself does not age them.
+    this.sessions = new LruMap({
+      ...CACHE_DEFAULTS,
+      maxAgeMs: Number.POSITIVE_INFINITY,
+      maxEntries: options.maxEntries ?? CACHE_DEFAULTS.maxEntries,
+    });
+  }
+
+  async add(token: RefreshToken) {
+    try {
+      await this.inner.add(token);
+    } finally {
+      this.forget(token.sessionId);
+    }
+  }
+
+  findByDigest(digest: string) {
+    return this.inner.findByDigest(digest);
+  }
+
+  /** Passed through: a spent token still keeps its session active until it expires or is revoked. */
+  markRotated(id: string, at: Date) {
+    return this.inner.markRotated(id, at);
+  }
+
+  async revokeSession(sessionId: string, at: Date) {
+    try {
+      await this.inner.revokeSession(sessionId, at);
+    } finally {
+      this.forget(sessionId);
+    }
+  }
+
+  /** Sessions are not indexed by user here, so all are forgotten: revoking a user is rare. */
+  async revokeUser(userId: string, at: Date) {
+    try {
+      await this.inner.revokeUser(userId, at);
+    } finally {
+      this.forgetAll();
+    }
+  }
+
+  async isSessionActive(sessionId: string, now: Date) {
+    const time = now.getTime();
+    const known = this.sessions.get(sessionId);
+    if (known?.active === true && time < known.until) return true;
+    if (known?.active === false && time >= known.since) return false;
+    const generation = this.generation;
+    const until = time + this.horizonMs;
+    if (await this.inner.isSessionActive(sessionId, new Date(until))) {
+      if (generation === this.generation) this.sessions.set(sessionId, { active: true, until });
+      return true;
+    }
+    // Not active at the horizon: either it ends before then (answer, keep nothing) or it has ended.
+    const active = await this.inner.isSessionActive(sessionId, now);
+    if (!active && generation === this.generation) {
+      this.sessions.set(sessionId, { active: false, since: time });
+    }
+    return active;
+  }
+
+  /** Removing tokens can end sessions early when `before` lies ahead, so everything is forgotten. */
+  async deleteExpired(before: Date) {
+    try {
+      return await this.inner.deleteExpired(before);
+    } finally {
+      this.forgetAll();
+    }
+  }
+
+  /** For the user cache: deleting a user removes their tokens, and with them their sessions. */
+  forgetAll() {
+    this.generation++;
+    this.sessions.clear();
+  }
+
+  private forget(sessionId: string) {
+    this.generation++;
+    this.sessions.delete(sessionId);
+  }
+}

@@ -1,0 +1,108 @@
+import type { UserRepository } from '../../application/ports/user-repository.ts';
+import { User } from '../../domain/user.ts';
+import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from './caching-lru-map.ts';
+import type { CachingRefreshTokenRepository } from './caching-refresh-token-repository.ts';
+
+/** Callers change the users they are given before saving them: the cache hands out copies. */
+const copy = (user: User) => new User({ ...user });
+
+/**
+ * Serves `findById` and `findByTokenDigest` — asked on every authenticated request — from memory, found
+ * and not found alike. Every save or delete through this repository drops the user's entries (by id,
+ * by old and new token digest) before returning, so a suspension or a new token applies at once;
+ * e-mail lookups (login) and lists are not cached. Unknown digests are kept apart from known ones, so
+ * random tokens sprayed by an attacker evict only each other, never a real user's entry.
+ *
+ * The cache is per process: a change made through another server instance or by SQL is seen when the
+ * entry ages out (`maxAgeMs`, a minute by default) or on restart (multi-instance invalidation, e.g.
+ * LISTEN/NOTIFY, is future work).
+ */
+export class CachingUserRepository implements UserRepository {
+  private readonly byId: LruMap<string, User | null>;
+  private readonly byDigest: LruMap<string, User>;
+  private readonly unknownDigests: LruMap<string, true>;
+  /** Bumped by every invalidation, so a read that started before it does not store what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly inner: UserRepository,
+    private readonly sessions: Pick<CachingRefreshTokenRepository, 'forgetAll'>,
+    options: Partial<LruMapOptions> = {},
+  ) {
+    const settings = { ...CACHE_DEFAULTS, ...options };
+    this.byId = new LruMap(settings);
+    this.byDigest = new LruMap(settings);
+    this.unknownDigests = new LruMap(settings);
+  }
+
+  async findById(id: string) {
+    const cached = this.byId.get(id);
+    if (cached !== undefined) return cached && copy(cached);
+    const generation = this.generation;
+    const user = await this.inner.findById(id);
+    if (generation === this.generation) this.byId.set(id, user);
+    return user && copy(user);
+  }
+
+  findByEmail(email: string) {
+    return this.inner.findByEmail(email);
+  }
+
+  async findByTokenDigest(digest: string) {
+    const known = this.byDigest.get(digest);
+    if (known !== undefined) return copy(known);
+    if (this.unknownDigests.get(digest)) return null;
+    const generation = this.generation;
+    const user = await this.inner.findByTokenDigest(digest);
+    if (generation === this.generation) {
+      if (user) this.byDigest.set(digest, user);
+      else this.unknownDigests.set(digest, true);
+    }
+    return user && copy(user);
+  }
+
+  list() {
+    return this.inner.list();
+  }
+
+  async save(user: User) {
+    try {
+      await this.inner.save(user);
+    } finally {
+      this.forget(user.id);
+      // The new digest may have been looked up, and found unknown, before it was given out.
+      if (user.tokenDigest !== null) this.unknownDigests.delete(user.tokenDigest);
+    }
+  }
+
+  async delete(id: string) {
+    try {
+      return await this.inner.delete(id);
+    } finally {
+      this.forget(id);
+      this.sessions.forgetAll();
+    }
+  }
+
+  anyAdminExists() {
+    return this.inner.anyAdminExists();
+  }
+
+  activeAdmins() {
+    return this.inner.activeAdmins();
+  }
+
+  /** For the role cache: deleting a role leaves its holders with no role. */
+  forgetHoldersOf(roleId: string) {
+    this.generation++;
+    this.byId.deleteWhere((user) => user?.roleId === roleId);
+    this.byDigest.deleteWhere((user) => user.roleId === roleId);
+  }
+
+  private forget(id: string) {
+    this.generation++;
+    this.byId.delete(id);
+    // By value, not by key: the user's old digest is only known from what was cached under it.
+    this.byDigest.deleteWhere((user) => user.id === id);
+  }
+}

@@ -1,0 +1,56 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LruMap } from '../../../src/adapters/persistence/caching-lru-map.ts';
+
+function aMap(maxEntries: number, maxAgeMs = Number.POSITIVE_INFINITY) {
+  let time = 0;
+  const map = new LruMap<string, number | null>({ maxEntries, maxAgeMs, now: () => time });
+  return { map, advance: (ms: number) => (time += ms) };
+}
+
+test('more distinct keys than the bound leave the size at the bound', () => {
+  const { map } = aMap(100);
+  for (let i = 0; i < 1000; i++) map.set(`key-${i}`, i);
+  assert.is(map.size, 100);
+  assert.is(map.get('key-899'), undefined);
+  assert.is(map.get('key-999'), 999);
+});
+
+test('the least recently used entry goes first: a read keeps an entry', () => {
+  const { map } = aMap(2);
+  map.set('a', 1);
+  map.set('b', 2);
+  map.get('a');
+  map.set('c', 3);
+  assert.is(map.get('a'), 1);
+  assert.is(map.get('b'), undefined);
+  assert.is(map.get('c'), 3);
+});
+
+test('a stored null is a hit, told apart from an absent key', () => {
+  const { map } = aMap(2);
+  map.set('missing', null);
+  assert.is(map.get('missing'), null);
+  assert.is(map.get('never-set'), undefined);
+});
+
+test('an entry reads as absent from its maximum age on, and is dropped', () => {
+  const { map, advance } = aMap(10, 1000);
+  map.set('a', 1);
+  advance(999);
+  assert.is(map.get('a'), 1);
+  advance(1);
+  assert.is(map.get('a'), undefined);
+  assert.is(map.size, 0);
+});
+
+test('deleteWhere drops the entries whose value matches', () => {
+  const { map } = aMap(10);
+  for (let i = 0; i < 6; i++) map.set(`key-${i}`, i);
+  map.deleteWhere((value) => value !== null && value % 2 === 0);
+  assert.is(map.size, 3);
+  assert.is(map.get('key-1'), 1);
+  assert.is(map.get('key-2'), undefined);
+});
+
+test.run();
