@@ -7,6 +7,7 @@ import { createHttpApp, type HttpApp } from './adapters/http/create-http-app.ts'
 import type { HttpHandlers } from './adapters/http/http-app-dependencies.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
+import { CachingAccessTokens } from './adapters/tokens/caching-access-tokens.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
 import type { AuthSettings } from './application/auth/auth-settings.ts';
@@ -135,9 +136,9 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
       issuer: config.auth.issuer,
       ttlMs: config.auth.accessTokenTTL,
     };
-    return config.auth.tokenFormat === 'paseto'
-      ? new PasetoAccessTokens(options)
-      : new JoseAccessTokens(options);
+    const verifier =
+      config.auth.tokenFormat === 'paseto' ? new PasetoAccessTokens(options) : new JoseAccessTokens(options);
+    return new CachingAccessTokens(verifier);
   });
 
   dynamic(

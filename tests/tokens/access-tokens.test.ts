@@ -1,3 +1,4 @@
+import { CachingAccessTokens } from '../../src/adapters/tokens/caching-access-tokens.ts';
 import { InMemoryAccessTokens } from '../../src/adapters/tokens/in-memory-access-tokens.ts';
 import { JoseAccessTokens } from '../../src/adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from '../../src/adapters/tokens/paseto-access-tokens.ts';
@@ -13,4 +14,14 @@ accessTokensContract(
 accessTokensContract(
   'PasetoAccessTokens',
   ({ secret, ttlMs }) => new PasetoAccessTokens({ secret, issuer, ttlMs }),
+).run();
+
+// The verified-token cache in front of both real formats keeps every promise of the contract.
+accessTokensContract(
+  'CachingAccessTokens over JoseAccessTokens',
+  ({ secret, ttlMs }) => new CachingAccessTokens(new JoseAccessTokens({ secret, issuer, ttlMs })),
+).run();
+accessTokensContract(
+  'CachingAccessTokens over PasetoAccessTokens',
+  ({ secret, ttlMs }) => new CachingAccessTokens(new PasetoAccessTokens({ secret, issuer, ttlMs })),
 ).run();

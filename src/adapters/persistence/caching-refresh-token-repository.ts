@@ -1,6 +1,6 @@
 import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
 import type { RefreshToken } from '../../domain/refresh-token.ts';
-import { CACHE_DEFAULTS, LruMap } from './caching-lru-map.ts';
+import { CACHE_DEFAULTS, LruMap } from '../lru-map.ts';
 
 /** What is known of one session: active at least until `until`, or inactive from `since` on. */
 type SessionState = { active: true; until: number } | { active: false; since: number };

@@ -1,6 +1,6 @@
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import { Role } from '../../domain/role.ts';
-import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from './caching-lru-map.ts';
+import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
 import type { CachingUserRepository } from './caching-user-repository.ts';
 
 /** Callers change the roles they are given before saving them: the cache hands out copies. */

@@ -1,6 +1,6 @@
 import type { UserRepository } from '../../application/ports/user-repository.ts';
 import { User } from '../../domain/user.ts';
-import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from './caching-lru-map.ts';
+import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
 import type { CachingRefreshTokenRepository } from './caching-refresh-token-repository.ts';
 
 /** Callers change the users they are given before saving them: the cache hands out copies. */

@@ -1,5 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { grantingRole } from '../../domain/permissions/granting-role.ts';
+import type { Permission } from '../../domain/permissions/permission.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { readRuleFor } from '../../domain/permissions/read-rule-for.ts';
 import { refusal } from '../../domain/permissions/refusal.ts';
@@ -8,8 +9,22 @@ import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 
-/** The caller's read rule for a collection; refuses callers with no read permission at all. */
+/** Roles × collections: small; past this the memo simply starts over. */
+const MAX_MEMOIZED = 1_000;
+
+type Memo = { collection: CollectionSchema; permissions: ReadonlyArray<Permission>; rule: ReadRule | null };
+
+/**
+ * The caller's read rule for a collection; refuses callers with no read permission at all.
+ *
+ * The rule is rebuilt only when its inputs change: it is memoized per granting role and collection while
+ * the schema snapshot and the permission objects are the same ones (both caches hand out new objects on
+ * change). Permissions with `$CURRENT_USER`-style values are bound per caller and per moment, so rules
+ * from them are never memoized.
+ */
 export class ReadRules {
+  private readonly memo = new Map<string, Memo>();
+
   constructor(private readonly permissions: PermissionRepository) {}
 
   async for(caller: Accountability, collection: CollectionSchema, now: Date): Promise<ReadRule> {
@@ -20,16 +35,33 @@ export class ReadRules {
 
   /** The rule, or null when the caller may read nothing (a write then answers 204 instead of the item). */
   async optional(caller: Accountability, collection: CollectionSchema, now: Date): Promise<ReadRule | null> {
-    const granted = caller.admin
-      ? []
-      : await this.permissions.listFor(grantingRole(caller), collection.name, 'read');
+    const role = caller.admin ? null : grantingRole(caller);
+    const granted = caller.admin ? [] : await this.permissions.listFor(role, collection.name, 'read');
+    const key = JSON.stringify([caller.admin, role, collection.name]);
+    const known = this.memo.get(key);
+    if (known && known.collection === collection && sameItems(known.permissions, granted)) return known.rule;
+
     const context = { user: caller.user, role: caller.role, now };
-    return readRuleFor(
+    const rule = readRuleFor(
       caller,
       granted,
       collection,
       (raw) => parseFilter(raw, collection),
       (node) => bindDynamicValues(node, context, collection),
     );
+    if (!granted.some(hasDynamicValues)) {
+      if (this.memo.size >= MAX_MEMOIZED) this.memo.clear();
+      this.memo.set(key, { collection, permissions: granted, rule });
+    }
+    return rule;
   }
+}
+
+function sameItems<T>(a: ReadonlyArray<T>, b: ReadonlyArray<T>): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** Conservative: any string starting with `$` counts, so a rule is never memoized when it might vary. */
+function hasDynamicValues(permission: Permission): boolean {
+  return permission.permissions !== null && JSON.stringify(permission.permissions).includes('"$');
 }

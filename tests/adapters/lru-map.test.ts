@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LruMap } from '../../../src/adapters/persistence/caching-lru-map.ts';
+import { LruMap } from '../../src/adapters/lru-map.ts';
 
 function aMap(maxEntries: number, maxAgeMs = Number.POSITIVE_INFINITY) {
   let time = 0;
