@@ -242,22 +242,27 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
   );
 
   dynamic(ReadRules, (get) => new ReadRules(get(TYPES.PermissionRepository)));
-  const readers = [TYPES.SchemaCatalog, ReadRules, TYPES.ItemStore, TYPES.Clock, TYPES.QueryLimits] as const;
   dynamic(
     ListItemsHandler,
     (get) =>
       new ListItemsHandler(
-        get(readers[0]),
-        get(readers[1]),
-        get(readers[2]),
-        get(readers[3]),
-        get(readers[4]),
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        get(TYPES.QueryLimits),
       ),
   );
   dynamic(
     GetItemHandler,
     (get) =>
-      new GetItemHandler(get(readers[0]), get(readers[1]), get(readers[2]), get(readers[3]), get(readers[4])),
+      new GetItemHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        get(TYPES.QueryLimits),
+      ),
   );
 
   dynamic(WriteRules, (get) => new WriteRules(get(TYPES.PermissionRepository)));
