@@ -1,9 +1,11 @@
 // The login floor: raw argon2id verifications/s with datagate's production cost and its concurrency bound.
-// Usage: node bench/argon2-raw.mjs <seconds> [concurrency=2]  → prints {"verifiesPerSecond":…}
+// Usage: node bench/argon2-raw.mjs <seconds> [concurrency]  → prints {"verifiesPerSecond":…}
+import { availableParallelism } from 'node:os';
 import { argon2id, hash, verify } from 'argon2';
 
 const seconds = Number(process.argv[2] ?? 5);
-const concurrency = Number(process.argv[3] ?? 2);
+// The server's default bound (one fewer than the cores), unless given.
+const concurrency = Number(process.argv[3] ?? Math.max(1, availableParallelism() - 1));
 // DEFAULT_ARGON2_COST and DEFAULT_CONCURRENCY of src/adapters/crypto/argon2-password-hasher.ts.
 const cost = { type: argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 const stored = await hash('operator-password', cost);

@@ -129,7 +129,10 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
     pino({ level: config.log.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }),
   );
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());
-  dynamic<PasswordHasher>(TYPES.PasswordHasher, () => new Argon2PasswordHasher());
+  dynamic<PasswordHasher>(
+    TYPES.PasswordHasher,
+    () => new Argon2PasswordHasher({ concurrency: config.auth.hashConcurrency }),
+  );
   dynamic<AccessTokens>(TYPES.AccessTokens, () => {
     const options = {
       secret: config.auth.secret,

@@ -54,6 +54,8 @@ export const configSchema = z
         tokenFormat: z.enum(['jwt', 'paseto']).default('jwt'),
         checkSessionOnEachRequest: flag.default(false),
         allowQueryToken: flag.default(true),
+        /** argon2 hashes at once; unset = one fewer than the cores (at least 1). */
+        hashConcurrency: integer.min(1).max(64).optional(),
       })
       .strict()
       .prefault({}),
@@ -102,6 +104,7 @@ export const ENV_KEYS: Record<string, string> = {
   TOKEN_FORMAT: 'auth.tokenFormat',
   CHECK_SESSION_ON_EACH_REQUEST: 'auth.checkSessionOnEachRequest',
   ALLOW_QUERY_TOKEN: 'auth.allowQueryToken',
+  HASH_CONCURRENCY: 'auth.hashConcurrency',
   QUERY_LIMIT_DEFAULT: 'query.limitDefault',
   QUERY_LIMIT_MAX: 'query.limitMax',
   QUERY_BATCH_MAX: 'query.batchMax',

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { argon2id, hash, verify } from 'argon2';
 import type { PasswordHasher } from '../../application/ports/password-hasher.ts';
 
@@ -27,10 +28,11 @@ export const DEFAULT_ARGON2_COST: Readonly<Argon2Cost> = { memoryCost: 19_456, t
 export const TEST_ARGON2_COST: Readonly<Argon2Cost> = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 /**
- * argon2 runs on libuv's threadpool (4 threads by default), which file I/O, DNS and zlib share. Two at a
- * time keeps half of it free and matches the two cores of the reference box.
+ * argon2 runs on libuv's threadpool, but each hash occupies a whole core: with as many hashes in flight as
+ * cores, a login storm starves every read (bench: list p99 ×3 during 32 concurrent logins). One core is
+ * kept for everything else.
  */
-const DEFAULT_CONCURRENCY = 2;
+const DEFAULT_CONCURRENCY = Math.max(1, availableParallelism() - 1);
 
 /** Hashed once per process to give `verify(null, …)` the cost of a real verification. */
 const DUMMY_PASSWORD = 'datagate-timing-equaliser';
