@@ -8,6 +8,8 @@ export type Respond = {
   /** A body that is already JSON text (built by PostgreSQL): written as is, never parsed again. */
   sendJson(ctx: HttpContext, json: string, meta?: ListMeta): void;
   noContent(ctx: HttpContext): void;
+  /** A write's answer: the items the caller may read, or 204 when there are none it may read. */
+  written(ctx: HttpContext, result: { json: string } | null): void;
   tokenPair(ctx: HttpContext, pair: TokenPair): void;
 };
 
@@ -21,23 +23,29 @@ export function responder(profile: HttpSettings['profile']): Respond {
     // Its other difference, `expires` as a lifetime, needs the TTL in HttpSettings: not done yet.
     ctx.body = profile === 'directus' && status < 300 ? { data: body } : body;
   };
+  const sendJson: Respond['sendJson'] = (ctx, json, meta = {}) => {
+    ctx.status = 200;
+    ctx.type = 'application/json; charset=utf-8';
+    if (profile === 'directus') {
+      const hasMeta = meta.total_count !== undefined || meta.filter_count !== undefined;
+      ctx.body = `{"data":${json}${hasMeta ? `,"meta":${JSON.stringify(meta)}` : ''}}`;
+      return;
+    }
+    if (meta.total_count !== undefined) ctx.set('X-Total-Count', String(meta.total_count));
+    if (meta.filter_count !== undefined) ctx.set('X-Filter-Count', String(meta.filter_count));
+    ctx.body = json;
+  };
+  const noContent: Respond['noContent'] = (ctx) => {
+    ctx.status = 204;
+    ctx.body = null;
+  };
   return {
     send: (ctx, body, status = 200) => write(ctx, status, body),
-    sendJson: (ctx, json, meta = {}) => {
-      ctx.status = 200;
-      ctx.type = 'application/json; charset=utf-8';
-      if (profile === 'directus') {
-        const hasMeta = meta.total_count !== undefined || meta.filter_count !== undefined;
-        ctx.body = `{"data":${json}${hasMeta ? `,"meta":${JSON.stringify(meta)}` : ''}}`;
-        return;
-      }
-      if (meta.total_count !== undefined) ctx.set('X-Total-Count', String(meta.total_count));
-      if (meta.filter_count !== undefined) ctx.set('X-Filter-Count', String(meta.filter_count));
-      ctx.body = json;
-    },
-    noContent: (ctx) => {
-      ctx.status = 204;
-      ctx.body = null;
+    sendJson,
+    noContent,
+    written: (ctx, result) => {
+      if (result) sendJson(ctx, result.json);
+      else noContent(ctx);
     },
     tokenPair: (ctx, pair) =>
       write(ctx, 200, {

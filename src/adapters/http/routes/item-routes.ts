@@ -60,8 +60,7 @@ export function registerItemRoutes(
         body,
         query: itemQuery(ctx),
       });
-      if (result) respond.sendJson(ctx, result.json);
-      else respond.noContent(ctx);
+      respond.written(ctx, result);
     }),
   );
   router.patch(
@@ -73,8 +72,7 @@ export function registerItemRoutes(
         body,
         query: itemQuery(ctx),
       });
-      if (result) respond.sendJson(ctx, result.json);
-      else respond.noContent(ctx);
+      respond.written(ctx, result);
     }),
   );
   router.patch(
@@ -87,8 +85,7 @@ export function registerItemRoutes(
         body,
         query: itemQuery(ctx),
       });
-      if (result) respond.sendJson(ctx, result.json);
-      else respond.noContent(ctx);
+      respond.written(ctx, result);
     }),
   );
   router.delete(
