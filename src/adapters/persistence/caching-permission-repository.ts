@@ -3,17 +3,21 @@ import type { Permission, PermissionAction } from '../../domain/permissions/perm
 
 type Index = Map<string, Permission[]>;
 
+/** Changes made elsewhere (another instance, SQL by hand) are seen within this long, as for users and roles. */
+const MAX_AGE_MS = 60_000;
+
 const keyOf = (role: string | null, collection: string, action: PermissionAction) =>
   JSON.stringify([role, collection, action]);
 
 /**
- * Serves `listFor` — asked on every item read — from memory: all permissions are loaded once and the
- * index is dropped on every change made through this repository. Changes made elsewhere (another
- * server instance, SQL by hand) are not seen until a change here or a restart; permissions deleted with
- * their role stay indexed under a role id no user can hold any more, which grants nothing.
+ * Serves `listFor` — asked on every item read — from memory: all permissions are loaded at once and the
+ * index is dropped on every change made through this repository, and reloaded after a minute so changes
+ * made elsewhere (another server instance, SQL by hand) are seen too. Permissions deleted with their role
+ * stay indexed until then under a role id no user can hold any more, which grants nothing.
  */
 export class CachingPermissionRepository implements PermissionRepository {
   private index: Promise<Index> | null = null;
+  private loadedAt = 0;
 
   constructor(private readonly inner: PermissionRepository) {}
 
@@ -51,7 +55,8 @@ export class CachingPermissionRepository implements PermissionRepository {
   }
 
   private loaded(): Promise<Index> {
-    if (this.index) return this.index;
+    if (this.index && performance.now() - this.loadedAt < MAX_AGE_MS) return this.index;
+    this.loadedAt = performance.now();
     const loading = this.inner.list().then((all) => {
       const index: Index = new Map();
       for (const permission of all) {
