@@ -1,12 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { invalidPayload, notFound } from '../../domain/errors.ts';
-import { assertFilterQueryable } from '../../domain/permissions/readable-fields.ts';
 import { authorizeDelete } from '../../domain/permissions/write-grants.ts';
-import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
-import { allOf } from '../../domain/query/combine-filters.ts';
-import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
-import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
@@ -16,6 +11,7 @@ import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
 import { parseDeleteBody } from './write-body.ts';
 import type { WriteRules } from './write-rules.ts';
+import { isVisible, lockVisibleMatching } from './write-targets.ts';
 
 export type DeleteItemsCommand = {
   collection: string;
@@ -51,24 +47,17 @@ export class DeleteItemsHandler {
         : { kind: 'keys' as const, keys: [command.key] };
 
     await this.items.write(async (writer) => {
-      let keys: ScalarValue[];
-      if (target.kind === 'query') {
-        const filter = parseFilter(target.filter, collection);
-        assertFilterQueryable(caller, rule, filter);
-        const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
-        const rows = await writer.lockMatching(collection, rule.rows ? allOf([bound, rule.rows]) : bound);
-        keys = rows.map((row) => row[keyField.name] as ScalarValue);
-      } else if (target.kind === 'keys') {
-        keys = target.keys.map((key) => itemKey(keyField, key));
-      } else {
-        throw invalidPayload('Expected an array of keys, { "keys": [...] } or { "query": {...} }.');
-      }
+      const keys =
+        target.kind === 'query'
+          ? (await lockVisibleMatching(caller, collection, rule, writer, target.filter, now)).map(
+              (row) => row[keyField.name] as ScalarValue,
+            )
+          : target.keys.map((key) => itemKey(keyField, key));
       if (keys.length > this.batchMax) throw invalidPayload(`At most ${this.batchMax} items in one request.`);
       const rows = await writer.lockRows(collection, keys);
       for (const key of keys) {
         const existing = rows.get(String(key));
-        if (!existing || (rule.rows !== null && !matchesFilter(rule.rows, existing, collection)))
-          throw notFound();
+        if (!existing || !isVisible(rule, existing, collection)) throw notFound();
         if (grants !== 'all') asCaller(caller, () => authorizeDelete(grants, existing));
       }
       await writer.delete(collection, keys);

@@ -4,13 +4,8 @@ import { autoFields } from '../../domain/items/auto-fields.ts';
 import { parseItemPayload } from '../../domain/items/item-payload.ts';
 import { withoutUnchangedKey } from '../../domain/items/unchanged-key.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
-import { assertFilterQueryable } from '../../domain/permissions/readable-fields.ts';
 import { authorizeUpdate, type WriteGrant } from '../../domain/permissions/write-grants.ts';
-import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
-import { allOf } from '../../domain/query/combine-filters.ts';
-import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
-import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -24,6 +19,7 @@ import type { ReadRules } from './read-rules.ts';
 import { type BatchTarget, parseUpdateBody } from './write-body.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
+import { isVisible, lockVisibleMatching } from './write-targets.ts';
 
 export type UpdateItemsCommand = {
   collection: string;
@@ -74,15 +70,13 @@ export class UpdateItemsHandler {
             parseUpdateBody(command.body),
             now,
           );
-      if (changes.length > this.batchMax)
-        throw invalidPayload(`At most ${this.batchMax} items in one request.`);
       const rows = await writer.lockRows(
         collection,
         changes.map((change) => change.key),
       );
       for (const change of changes) {
         const existing = rows.get(String(change.key));
-        if (!existing || !visible(rule, existing, collection)) throw notFound();
+        if (!existing || !isVisible(rule, existing, collection)) throw notFound();
         if (grants !== 'all') asCaller(caller, () => authorize(grants, existing, change.payload, auto));
       }
       await this.apply(writer, collection, changes, auto);
@@ -117,10 +111,8 @@ export class UpdateItemsHandler {
         throw invalidPayload(`At most ${this.batchMax} items in one request.`);
       return target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
     }
-    const filter = parseFilter(target.filter, collection);
-    assertFilterQueryable(caller, rule, filter);
-    const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
-    const rows = await writer.lockMatching(collection, rule.rows ? allOf([bound, rule.rows]) : bound);
+    const rows = await lockVisibleMatching(caller, collection, rule, writer, target.filter, now);
+    if (rows.length > this.batchMax) throw invalidPayload(`At most ${this.batchMax} items in one request.`);
     return rows.map((row) => ({ key: row[keyField.name] as ScalarValue, payload }));
   }
 
@@ -164,10 +156,6 @@ export class UpdateItemsHandler {
     for (const change of changes)
       await writer.update(collection, [change.key], { ...change.payload, ...auto });
   }
-}
-
-function visible(rule: ReadRule, row: StoredItem, collection: CollectionSchema): boolean {
-  return rule.rows === null || matchesFilter(rule.rows, row, collection);
 }
 
 function authorize(grants: WriteGrant[], existing: StoredItem, payload: ItemValues, auto: ItemValues) {

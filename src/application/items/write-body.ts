@@ -23,8 +23,11 @@ export function parseUpdateBody(body: unknown): { target: BatchTarget; data: unk
   return { target: targetOf(body), data: body.data };
 }
 
+/** A batch target that names rows rather than carrying data: what a delete takes. */
+export type RowTarget = Exclude<BatchTarget, { kind: 'items' }>;
+
 /** An array of keys, `{ keys }` or `{ query: { filter } }`. */
-export function parseDeleteBody(body: unknown): BatchTarget {
+export function parseDeleteBody(body: unknown): RowTarget {
   if (Array.isArray(body)) return { kind: 'keys', keys: body };
   if (!isObject(body))
     throw invalidPayload('Expected an array of keys, { "keys": [...] } or { "query": {...} }.');
@@ -33,7 +36,7 @@ export function parseDeleteBody(body: unknown): BatchTarget {
   return targetOf(body);
 }
 
-function targetOf(body: Record<string, unknown>): BatchTarget {
+function targetOf(body: Record<string, unknown>): RowTarget {
   if (body.keys !== undefined && body.query !== undefined) {
     throw invalidPayload('Give either "keys" or "query", not both.');
   }
