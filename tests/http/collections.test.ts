@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { CollectionView, FieldView } from '../../src/application/collections/collection-view.ts';
-import { persistenceTargets } from '../support/databases.ts';
+import { borrowed, persistenceTargets } from '../support/databases.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { assertError, type ErrorBody, runScenario, type Scenario } from './scenario.ts';
 
@@ -681,11 +681,6 @@ const dropRows: Row[] = [
 
 /** In order: create, misuse and inspect, refuse non-admins, then drop. */
 const ROWS: Row[] = [...adminRows.slice(0, 4), ...accessRows, ...adminRows.slice(4), ...dropRows];
-
-/** The shared database outlives each app: the target's lease closes it, not the app. */
-function borrowed(persistence: Persistence): Persistence {
-  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
-}
 
 async function dropIfPresent(persistence: Persistence, names: ReadonlyArray<string>) {
   const { collections } = await persistence.schema.refresh();

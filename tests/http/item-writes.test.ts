@@ -1,7 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
-import { persistenceTargets } from '../support/databases.ts';
+import { borrowed, persistenceTargets } from '../support/databases.ts';
 import { seedRows } from '../support/seed-rows.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -22,10 +21,6 @@ const CARGOS_FIELDS = [
 ];
 
 const OPERATOR_READ = ['id', 'date_created', 'date_updated', 'description', 'temperature'];
-
-function borrowed(persistence: Persistence): Persistence {
-  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
-}
 
 type Context = { app: TestApp; admin: string; operator: string; writer: string };
 type Item = Record<string, unknown> & { id: string };

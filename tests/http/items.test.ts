@@ -1,7 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
-import { persistenceTargets } from '../support/databases.ts';
+import { borrowed, persistenceTargets } from '../support/databases.ts';
 import { seedRows } from '../support/seed-rows.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -57,11 +56,6 @@ const ROWS = [
 ];
 
 const OPERATOR_FIELDS = ['id', 'date_created', 'description', 'temperature'];
-
-/** The shared database outlives each app: the target's lease closes it, not the app. */
-function borrowed(persistence: Persistence): Persistence {
-  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
-}
 
 type Context = { app: TestApp; admin: string; operator: string };
 

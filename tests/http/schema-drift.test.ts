@@ -2,14 +2,8 @@ import { sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
-import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
-import { mikroOrmTargets } from '../support/databases.ts';
+import { borrowed, mikroOrmTargets } from '../support/databases.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-
-/** The shared database outlives each app: the target's lease closes it, not the app. */
-function borrowed(persistence: Persistence): Persistence {
-  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
-}
 
 for (const target of mikroOrmTargets()) {
   const drift = suite<{ app: TestApp; admin: string; orm: MikroOrmPersistence['orm'] }>(

@@ -1,15 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
-import { persistenceTargets } from '../support/databases.ts';
+import { borrowed, persistenceTargets } from '../support/databases.ts';
 import { startTestApp, type TestApp, type TokenPairBody } from '../support/test-app.ts';
 
 const STATIC_TOKEN = 'lifecycle-static-token-0123456789abcdef';
-
-/** The shared database outlives each app: the target's lease closes it, not the app. */
-function borrowed(persistence: Persistence): Persistence {
-  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
-}
 
 const codeOf = (body: unknown) =>
   (body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code;

@@ -147,3 +147,11 @@ async function administer(statement: string) {
     await client.end();
   }
 }
+
+/**
+ * A shared database handed to one app: the app may close it when done, but the target's lease is what
+ * really closes it, so `close()` does nothing here.
+ */
+export function borrowed(persistence: Persistence): Persistence {
+  return Object.assign(Object.create(persistence) as Persistence, { close: async () => {} });
+}
