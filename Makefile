@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install run test check format bench
+.PHONY: install build run test check format bench
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -9,8 +9,19 @@ $(NODE_MODULES): package.json package-lock.json
 
 install: $(NODE_MODULES)
 
-run: install
-	node bin/datagate.mjs serve
+# The server runs from a tsc build (docs/decisions/0006); tests and bin/datagate.mjs run the sources.
+BUILT := dist/src/cli.js
+SOURCES := $(shell find src -name '*.ts') mikro-orm.config.ts tsconfig.json tsconfig.build.json
+
+$(BUILT): $(NODE_MODULES) $(SOURCES)
+	rm -rf dist
+	npx tsc -p tsconfig.build.json
+	@touch $@
+
+build: $(BUILT)
+
+run: build
+	node $(BUILT) serve
 
 test: install
 	node scripts/test.mjs
@@ -23,5 +34,5 @@ format: install
 	npx biome check --write .
 
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and pgbench; see bench/README.md.
-bench: install
+bench: build
 	node --import tsx bench/run.ts

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ZodError } from 'zod';
+import { PACKAGE_ROOT } from '../../package-root.ts';
 import { configSchema, ENV_KEYS, type ParsedConfig } from './config-schema.ts';
 
 export class ConfigError extends Error {
@@ -18,7 +18,7 @@ export type LoadConfigOptions = {
   configDir?: string;
 };
 
-const PACKAGE_CONFIG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../config');
+const PACKAGE_CONFIG_DIR = join(PACKAGE_ROOT, 'config');
 
 type Tree = { [key: string]: unknown };
 
