@@ -2,7 +2,16 @@
 // throwaway database per row count. See bench/README.md. Run: node --import tsx bench/run.ts
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -756,7 +765,8 @@ function document(report: SizeReport, info: string[], all: SizeReport[]): string
 
 async function main(): Promise<void> {
   assertLoopback(SERVER_URL);
-  if (!existsSync(join(ROOT, CLI))) throw new Error(`${CLI} is missing: run \`make build\` (make bench does)`);
+  if (!existsSync(join(ROOT, CLI)))
+    throw new Error(`${CLI} is missing: run \`make build\` (make bench does)`);
   workDir = mkdtempSync(join(tmpdir(), 'datagate-bench-'));
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const info = await machine();

@@ -391,6 +391,14 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
         profile: config.http.profile,
         bodyLimit: config.http.bodyLimit,
         allowQueryToken: config.auth.allowQueryToken,
+        maxQueryLength: config.http.maxQueryLength,
+        trustProxy: config.http.trustProxy,
+        cors: {
+          enabled: config.http.cors.enabled,
+          origins: config.http.cors.origins,
+          credentials: config.http.cors.credentials,
+          maxAgeMs: config.http.cors.maxAge,
+        },
       },
     });
   });

@@ -12,9 +12,15 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'COLLECTION_NOT_FOUND'
   | 'RECORD_NOT_UNIQUE'
+  | 'TOO_MANY_REQUESTS'
   | 'SERVICE_UNAVAILABLE';
 
-export type ErrorExtensions = { field?: string; reason?: string };
+export type ErrorExtensions = {
+  field?: string;
+  reason?: string;
+  /** Whole seconds until a throttled caller may try again; the HTTP adapter also sends it as `Retry-After`. */
+  retryAfter?: number;
+};
 
 /** A refusal the caller may see: its message must never carry secrets, SQL or stack traces. */
 export class DomainError extends Error {
@@ -52,6 +58,15 @@ export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what}
 
 export const recordNotUnique = (field: string) =>
   new DomainError('RECORD_NOT_UNIQUE', `Value of "${field}" has to be unique.`, { field });
+
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new DomainError('TOO_MANY_REQUESTS', 'Too many attempts. Try again later.', {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
+
+/** The database does not answer; the message names no host, port or driver detail. */
+export const serviceUnavailable = () =>
+  new DomainError('SERVICE_UNAVAILABLE', 'The service is unavailable. Try again shortly.');
 
 /** Refused so the API cannot lock every administrator out (only the CLI could then recover). */
 export const lastAdmin = () =>

@@ -64,8 +64,14 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Tree {
   for (const [name, path] of Object.entries(ENV_KEYS)) {
     const value = env[name];
     if (value === undefined || value === '') continue;
-    const [section, key] = path.split('.') as [string, string];
-    tree[section] = { ...(tree[section] as Tree | undefined), [key]: value };
+    const keys = path.split('.');
+    const leaf = keys.pop()!;
+    let node = tree;
+    for (const key of keys) {
+      if (!isTree(node[key])) node[key] = {};
+      node = node[key] as Tree;
+    }
+    node[leaf] = value;
   }
   return tree;
 }

@@ -3,10 +3,12 @@ import Koa from 'koa';
 import { notFound } from '../../domain/errors.ts';
 import { accessLog } from './access-log.ts';
 import { authenticatedRoutes } from './authenticated.ts';
+import { corsPolicy } from './cors.ts';
 import { errorHandler } from './error-handler.ts';
 import type { HttpAppDependencies } from './http-app-dependencies.ts';
 import type { HttpState } from './http-state.ts';
 import { jsonBodyReader } from './json-body.ts';
+import { queryLengthLimit } from './query-length-limit.ts';
 import { requestId } from './request-id.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
@@ -25,7 +27,7 @@ import { UUID_PATTERN } from './uuid.ts';
 export type HttpApp = Koa<HttpState>;
 
 export function createHttpApp({ handlers, settings, logger }: HttpAppDependencies): HttpApp {
-  const app = new Koa<HttpState>();
+  const app = new Koa<HttpState>({ proxy: settings.trustProxy });
   // Every failure is answered (and, when unexpected, logged) by errorHandler; what still reaches
   // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr.
   app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled http error'));
@@ -51,11 +53,14 @@ export function createHttpApp({ handlers, settings, logger }: HttpAppDependencie
   registerServerRoutes(router, kit);
 
   // Order matters: the request id first (everything logs it), the access log outside the error
-  // handler (so it sees the final status), security headers before anything can fail.
+  // handler (so it sees the final status), security and CORS headers before anything can fail.
   app.use(requestId);
   app.use(accessLog(logger));
   app.use(securityHeaders);
+  const cors = corsPolicy(settings.cors);
+  if (cors) app.use(cors);
   app.use(errorHandler(logger));
+  app.use(queryLengthLimit(settings.maxQueryLength));
   app.use(routeFallback);
   app.use(router.routes());
   app.use(router.allowedMethods());

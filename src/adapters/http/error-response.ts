@@ -18,7 +18,9 @@ const STATUS: Record<WireCode, number> = {
   COLLECTION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   RECORD_NOT_UNIQUE: 409,
+  TOO_MANY_REQUESTS: 429,
   REQUEST_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -43,7 +45,13 @@ export type ErrorResponse = {
  */
 export function errorResponse(error: unknown, requestId: string): ErrorResponse {
   if (error instanceof DomainError) {
-    return known(error.code, error.message, { ...error.extensions }, {});
+    const { retryAfter } = error.extensions;
+    return known(
+      error.code,
+      error.message,
+      { ...error.extensions },
+      retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) },
+    );
   }
   if (error instanceof HttpProblem) {
     return known(error.code, error.message, {}, { ...error.headers });

@@ -31,6 +31,7 @@ import type { GetUserHandler } from '../../application/users/get-user.ts';
 import type { ListUsersHandler } from '../../application/users/list-users.ts';
 import type { UpdateCurrentUserHandler } from '../../application/users/update-current-user.ts';
 import type { UpdateUserHandler } from '../../application/users/update-user.ts';
+import type { CorsSettings } from './cors.ts';
 import type { PermissionHandlers } from './routes/permission-routes.ts';
 
 export type HttpHandlers = PermissionHandlers & {
@@ -73,6 +74,11 @@ export type HttpSettings = {
   /** Largest JSON body accepted, in koa-bodyparser's notation (`1mb`) or bytes. */
   bodyLimit: string | number;
   allowQueryToken: boolean;
+  /** Bytes of query string accepted (API.md §4a); longer is 414. */
+  maxQueryLength: number;
+  /** Take the client address from `X-Forwarded-For` (Koa's `proxy`). */
+  trustProxy: boolean;
+  cors: CorsSettings;
 };
 
 /** All the HTTP adapter needs; the composition root builds it, tests may build it by hand. */

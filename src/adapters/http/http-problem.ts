@@ -1,5 +1,9 @@
 /** Codes that only the HTTP layer produces; the rest of API.md §2 comes from `DomainError`. */
-export type HttpOnlyCode = 'METHOD_NOT_ALLOWED' | 'REQUEST_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE';
+export type HttpOnlyCode =
+  | 'METHOD_NOT_ALLOWED'
+  | 'REQUEST_TOO_LARGE'
+  | 'URI_TOO_LONG'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 /** A refusal decided by the HTTP adapter itself (routing, body reading), before any handler runs. */
 export class HttpProblem extends Error {
@@ -18,6 +22,9 @@ export const methodNotAllowed = (method: string, allow: string) =>
   new HttpProblem('METHOD_NOT_ALLOWED', `Method ${method} is not allowed here.`, { Allow: allow });
 
 export const requestTooLarge = () => new HttpProblem('REQUEST_TOO_LARGE', 'Request body is too large.');
+
+/** API.md §4a: the query string has a cap no caller can lift. */
+export const uriTooLong = () => new HttpProblem('URI_TOO_LONG', 'The query string is too long.');
 
 export const unsupportedMediaType = () =>
   new HttpProblem('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json).');
