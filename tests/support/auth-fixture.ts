@@ -1,9 +1,12 @@
 import { FixedClock } from '../../src/adapters/clock/fixed-clock.ts';
+import { configSchema } from '../../src/adapters/config/config-schema.ts';
 import { FakePasswordHasher } from '../../src/adapters/crypto/fake-password-hasher.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
+import { InMemoryLoginThrottle } from '../../src/adapters/throttle/in-memory-login-throttle.ts';
+import type { LoginBudgets } from '../../src/adapters/throttle/login-budgets.ts';
 import { InMemoryAccessTokens } from '../../src/adapters/tokens/in-memory-access-tokens.ts';
 import type { AuthSettings } from '../../src/application/auth/auth-settings.ts';
-import { LoginHandler } from '../../src/application/auth/login.ts';
+import { type LoginCommand, LoginHandler } from '../../src/application/auth/login.ts';
 import { LogoutHandler } from '../../src/application/auth/logout.ts';
 import { RefreshSessionHandler } from '../../src/application/auth/refresh-session.ts';
 import { ResolveAccountabilityHandler } from '../../src/application/auth/resolve-accountability.ts';
@@ -27,6 +30,12 @@ export const SETTINGS: AuthSettings = {
   checkSessionOnEachRequest: false,
 };
 
+/** The configured defaults (5 per e-mail and address, 100 per address, 15 minutes each). */
+export const DEFAULT_LOGIN_BUDGETS: LoginBudgets = configSchema.parse({}).auth.throttle;
+
+/** Where the fixture's logins come from unless a test says otherwise. */
+const CLIENT_ADDRESS = '192.0.2.10';
+
 /** Counts verifications, so a test can see that an unknown e-mail still costs one. */
 export class CountingPasswordHasher implements PasswordHasher {
   readonly verified: Array<string | null> = [];
@@ -43,7 +52,7 @@ export class CountingPasswordHasher implements PasswordHasher {
 }
 
 /** Every auth handler wired to the in-memory fakes and one clock the test moves by hand. */
-export function authFixture(overrides: Partial<AuthSettings> = {}) {
+export function authFixture(overrides: Partial<AuthSettings> = {}, budgets = DEFAULT_LOGIN_BUDGETS) {
   const settings = { ...SETTINGS, ...overrides };
   const clock = new FixedClock('2026-03-01T12:00:00.000Z');
   const persistence = createInMemoryPersistence();
@@ -54,6 +63,13 @@ export function authFixture(overrides: Partial<AuthSettings> = {}) {
   const createUser = new CreateUserHandler(users, roles, hasher, clock);
   const createRole = new CreateRoleHandler(roles);
   const lastAdmin = new LastAdminGuard(users, roles);
+  const loginHandler = new LoginHandler(
+    users,
+    hasher,
+    pairs,
+    clock,
+    new InMemoryLoginThrottle(budgets, clock),
+  );
 
   return {
     clock,
@@ -61,7 +77,11 @@ export function authFixture(overrides: Partial<AuthSettings> = {}) {
     hasher,
     accessTokens,
     settings,
-    login: new LoginHandler(users, hasher, pairs, clock),
+    /** The login handler, from CLIENT_ADDRESS unless the command names another address. */
+    login: {
+      execute: (command: Omit<LoginCommand, 'clientAddress'> & Partial<LoginCommand>) =>
+        loginHandler.execute({ clientAddress: CLIENT_ADDRESS, ...command }),
+    },
     refresh: new RefreshSessionHandler(refreshTokens, users, pairs, clock, settings),
     logout: new LogoutHandler(refreshTokens, clock),
     resolve: new ResolveAccountabilityHandler(accessTokens, users, roles, refreshTokens, clock, settings),

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Email } from '../../domain/email.ts';
-import { DomainError, invalidCredentials, userSuspended } from '../../domain/errors.ts';
+import { DomainError, invalidCredentials, tooManyRequests, userSuspended } from '../../domain/errors.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { LoginThrottle } from '../ports/login-throttle.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
 import type { TokenPair, TokenPairIssuer } from './token-pair.ts';
 
-export type LoginCommand = { email: string; password: string };
+export type LoginCommand = {
+  email: string;
+  password: string;
+  /** The client's network address, as the HTTP adapter sees it (throttling key). */
+  clientAddress: string;
+};
 
 export class LoginHandler {
   constructor(
@@ -14,14 +20,23 @@ export class LoginHandler {
     private readonly hasher: PasswordHasher,
     private readonly pairs: TokenPairIssuer,
     private readonly clock: Clock,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   async execute(command: LoginCommand): Promise<TokenPair> {
     const email = parseEmailOrNull(command.email);
+    const attempt = {
+      email: email ?? command.email.trim().toLowerCase(),
+      clientAddress: command.clientAddress,
+    };
+    const waitMs = await this.throttle.admit(attempt);
+    if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
     const user = email ? await this.users.findByEmail(email) : null;
     // Always one verification, against a dummy hash when there is no user: same answer, same time.
     const passwordMatches = await this.hasher.verify(user?.passwordHash ?? null, command.password);
     if (!user || !passwordMatches) throw invalidCredentials();
+    // The right password, even of a suspended user, is no guess to count.
+    await this.throttle.succeeded(attempt);
     if (!user.isActive) throw userSuspended();
     return this.pairs.issue(user, randomUUID(), this.clock.now());
   }

@@ -19,7 +19,8 @@ export function registerAuthRoutes(
 ): void {
   router.post('/auth/login', async (ctx) => {
     const body = await readBody(ctx, loginBody);
-    respond.tokenPair(ctx, await handlers.login.execute({ email: body.email, password: body.password }));
+    const command = { email: body.email, password: body.password, clientAddress: ctx.ip };
+    respond.tokenPair(ctx, await handlers.login.execute(command));
   });
   router.post('/auth/refresh', async (ctx) => {
     const body = await readBody(ctx, refreshBody);

@@ -1,0 +1,129 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DomainError } from '../../src/domain/errors.ts';
+import { authFixture, rejectsWith } from '../support/auth-fixture.ts';
+
+type Fixture = ReturnType<typeof authFixture>;
+type Attempt = Parameters<Fixture['login']['execute']>[0];
+
+const MINUTE = 60_000;
+const ADA = { email: 'ada@example.com', password: 'correct horse' };
+const WRONG: Attempt = { email: 'ada@example.com', password: 'wrong' };
+
+async function refusal(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal, but it succeeded');
+}
+
+async function failTimes(f: Fixture, times: number, command = WRONG) {
+  for (let attempt = 0; attempt < times; attempt++) {
+    await rejectsWith(f.login.execute(command), 'INVALID_CREDENTIALS');
+  }
+}
+
+test('after five failures even the right password is refused with TOO_MANY_REQUESTS', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 5);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+test('a refused attempt costs no password verification', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 5);
+  const verifications = f.hasher.verified.length;
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+  assert.is(f.hasher.verified.length, verifications);
+});
+
+test('the refusal says how long is left of the window opened by the first failure', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 1);
+  f.clock.advance(5 * MINUTE);
+  await failTimes(f, 4);
+  const error = await refusal(f.login.execute(ADA));
+  assert.is(error.code, 'TOO_MANY_REQUESTS');
+  assert.is(error.extensions.retryAfter, 10 * 60);
+});
+
+test('once the window has passed the right password works again', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 5);
+  f.clock.advance(15 * MINUTE - 1);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+  f.clock.advance(1);
+  await f.login.execute(ADA);
+});
+
+test('a successful login forgets the failures before it', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 4);
+  await f.login.execute(ADA);
+  await failTimes(f, 5);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+test('another user at the same address logs in while one is throttled', async () => {
+  const f = authFixture();
+  await f.user();
+  await f.user({ email: 'bob@example.com' });
+  await failTimes(f, 5);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+  await f.login.execute({ email: 'bob@example.com', password: 'correct horse' });
+});
+
+test('failures at another address do not lock the user out at theirs', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 5, { ...WRONG, clientAddress: '203.0.113.9' });
+  await f.login.execute(ADA);
+});
+
+test('the address budget stops a spray of guesses over many e-mails', async () => {
+  const window = 15 * MINUTE;
+  const f = authFixture({}, { emailAndAddress: { failures: 5, window }, address: { failures: 3, window } });
+  await f.user();
+  for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+    await rejectsWith(f.login.execute({ email, password: 'guess' }), 'INVALID_CREDENTIALS');
+  }
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+  await f.login.execute({ ...ADA, clientAddress: '192.0.2.99' });
+});
+
+test('unknown and malformed e-mails are throttled like known ones', async () => {
+  const f = authFixture();
+  for (const email of ['nobody@example.com', 'not an e-mail']) {
+    await failTimes(f, 5, { email, password: 'guess' });
+    await rejectsWith(f.login.execute({ email, password: 'guess' }), 'TOO_MANY_REQUESTS');
+  }
+});
+
+test('the count is per e-mail however it is written', async () => {
+  const f = authFixture();
+  await f.user();
+  await failTimes(f, 3);
+  await failTimes(f, 2, { email: '  ADA@Example.COM ', password: 'wrong' });
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+test("a suspended user's right password is no failure", async () => {
+  const f = authFixture();
+  await f.user({ status: 'suspended' });
+  await failTimes(f, 4);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await rejectsWith(f.login.execute(ADA), 'USER_SUSPENDED');
+  }
+  await failTimes(f, 5);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+test.run();

@@ -1,0 +1,40 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { configSchema } from '../../src/adapters/config/config-schema.ts';
+import { createLoginThrottle } from '../../src/adapters/throttle/create-login-throttle.ts';
+import { NoLoginThrottle } from '../../src/adapters/throttle/no-login-throttle.ts';
+import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.ts';
+
+const configured = (throttle: Record<string, unknown>, database: Record<string, unknown> = {}) =>
+  configSchema.parse({ auth: { throttle }, database });
+
+test('the default is rate-limiter-flexible in memory', () => {
+  const config = configured({});
+  assert.instance(createLoginThrottle(config.auth.throttle, config.database), RateLimiterLoginThrottle);
+});
+
+test('disabled, every attempt is admitted and nothing counted', async () => {
+  const config = configured({ enabled: false });
+  const throttle = createLoginThrottle(config.auth.throttle, config.database);
+  assert.instance(throttle, NoLoginThrottle);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    assert.is(await throttle.admit({ email: 'ada@example.com', clientAddress: '192.0.2.1' }), 0);
+  }
+});
+
+test('the PostgreSQL store without a database URL is refused at start', () => {
+  const config = configured({ store: 'postgres' });
+  assert.throws(
+    () => createLoginThrottle(config.auth.throttle, config.database),
+    /auth\.throttle\.store: postgres needs database\.url/,
+  );
+});
+
+test('with a database URL the PostgreSQL store is chosen', async () => {
+  const config = configured({ store: 'postgres' }, { url: 'postgresql://postgres@127.0.0.1:1/none' });
+  const throttle = createLoginThrottle(config.auth.throttle, config.database);
+  assert.instance(throttle, RateLimiterLoginThrottle);
+  await (throttle as RateLimiterLoginThrottle).close();
+});
+
+test.run();
