@@ -9,7 +9,16 @@ export type DatagateOrmSettings = {
   /** PostgreSQL schema holding the system tables; the connection's default (`public`) when absent. */
   schema?: string;
   pool?: { min: number; max: number };
+  /** Bounds of a server connection (PGlite has no network to wait for); unset: pg's, which wait forever. */
+  timeouts?: ServerTimeouts;
   debug?: boolean;
+};
+
+export type ServerTimeouts = {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** PostgreSQL's `statement_timeout` for every statement. */
+  queryMs: number;
 };
 
 /**
@@ -21,7 +30,7 @@ export function datagateOrmOptions(settings: DatagateOrmSettings): Options {
     'clientUrl' in settings.connection
       ? {
           clientUrl: settings.connection.clientUrl,
-          driverOptions: { application_name: 'datagate' },
+          driverOptions: { application_name: 'datagate', ...timeoutOptions(settings.timeouts) },
         }
       : // MikroORM would otherwise open a second client on the dialect to create the database and, closing
         // it, close the embedded database with it.
@@ -48,4 +57,20 @@ export function datagateOrmOptions(settings: DatagateOrmSettings): Options {
     ...(settings.pool ? { pool: settings.pool } : {}),
     debug: settings.debug ?? false,
   });
+}
+
+/**
+ * pg.Pool options. The pool connects lazily, so opening needs no database and a server that comes back
+ * is used again without a restart. `statement_timeout` is enforced by the server and reported as an
+ * error; `query_timeout` (the driver's own clock, a connect timeout later) only catches a network that
+ * went silent, where the server's answer can never arrive.
+ */
+function timeoutOptions(timeouts: ServerTimeouts | undefined) {
+  if (!timeouts) return {};
+  return {
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.queryMs,
+    query_timeout: timeouts.queryMs + timeouts.connectMs,
+    keepAlive: true,
+  };
 }

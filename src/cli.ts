@@ -4,6 +4,7 @@ import { progressBar } from './adapters/cli/progress-bar.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
+import { unreachableReason } from './adapters/persistence/database-unreachable.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
@@ -40,23 +41,28 @@ function reportBootstrap(result: BootstrapResult): void {
 
 async function serve(): Promise<void> {
   const server = await startServer(config());
-  reportBootstrap(server.bootstrap);
   console.log(`datagate ${VERSION} listening on ${server.url}`);
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string, code: number) => {
     if (stopping) return;
     stopping = true;
-    server.logger.info({ signal }, 'shutting down');
+    server.logger.info({ reason }, 'shutting down');
     server.close().then(
-      () => process.exit(0),
+      () => process.exit(code),
       (error: unknown) => {
         server.logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+  server.ready.then(reportBootstrap, (error: unknown) => {
+    // Closing rejects `ready` as well; only a failure of the start-up work itself ends the process here.
+    if (stopping) return;
+    console.error(`datagate: ${describeFailure(error)}`);
+    stop('start-up failure', 1);
+  });
 }
 
 const program = new Command()
@@ -163,6 +169,9 @@ async function roleIdByName(container: Container, name: string): Promise<string>
 function describeFailure(error: unknown): string {
   if (error instanceof DomainError && error.extensions.field)
     return `${error.extensions.field}: ${error.message}`;
+  // SERVICE_UNAVAILABLE's message is written for HTTP callers; an operator wants the reason.
+  const unreachable = unreachableReason(error);
+  if (unreachable) return `the database cannot be reached: ${unreachable}`;
   return error instanceof Error ? error.message : String(error);
 }
 

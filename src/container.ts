@@ -7,6 +7,7 @@ import { createHttpApp, type HttpApp } from './adapters/http/create-http-app.ts'
 import type { HttpHandlers } from './adapters/http/http-app-dependencies.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
+import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
 import { CachingAccessTokens } from './adapters/tokens/caching-access-tokens.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
@@ -44,6 +45,7 @@ import type { AccessTokens } from './application/ports/access-tokens.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
 import type { ItemStore } from './application/ports/item-store.ts';
+import type { LoginThrottle } from './application/ports/login-throttle.ts';
 import type { PasswordHasher } from './application/ports/password-hasher.ts';
 import type { PermissionRepository } from './application/ports/permission-repository.ts';
 import type { RefreshTokenRepository } from './application/ports/refresh-token-repository.ts';
@@ -57,6 +59,7 @@ import { ListRolesHandler } from './application/roles/list-roles.ts';
 import { UpdateRoleHandler } from './application/roles/update-role.ts';
 import { CheckHealthHandler } from './application/server/check-health.ts';
 import { GetServerInfoHandler } from './application/server/get-server-info.ts';
+import { Readiness } from './application/server/readiness.ts';
 import { BootstrapHandler } from './application/setup/bootstrap.ts';
 import { CreateUserHandler } from './application/users/create-user.ts';
 import { DeleteUserHandler } from './application/users/delete-user.ts';
@@ -86,17 +89,24 @@ export const TYPES = {
   ItemStore: Symbol.for('ItemStore'),
   QueryLimits: Symbol.for('QueryLimits'),
   PasswordHasher: Symbol.for('PasswordHasher'),
+  LoginThrottle: Symbol.for('LoginThrottle'),
   AccessTokens: Symbol.for('AccessTokens'),
   AuthSettings: Symbol.for('AuthSettings'),
   StartedAt: Symbol.for('StartedAt'),
+  Readiness: Symbol.for('Readiness'),
   HttpApp: Symbol.for('HttpApp'),
 } as const;
 
 /**
  * The composition root: the only place that knows every concrete class. Everything is a singleton,
  * so a test swaps an adapter with one `container.rebind(TYPES.X).toConstantValue(fake)` before first use.
+ * `readiness`: ready unless the caller still has start-up work to do on the database (see main.ts).
  */
-export function buildContainer(config: AppConfig, persistence: Persistence): Container {
+export function buildContainer(
+  config: AppConfig,
+  persistence: Persistence,
+  readiness: Readiness = Readiness.ready(),
+): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   const constant = <T>(id: ServiceIdentifier<T>, value: T) => container.bind<T>(id).toConstantValue(value);
   const dynamic = <T>(id: ServiceIdentifier<T>, build: (get: <U>(id: ServiceIdentifier<U>) => U) => T) =>
@@ -119,6 +129,7 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
     limitMax: config.query.limitMax,
   });
   constant<Date>(TYPES.StartedAt, new Date());
+  constant<Readiness>(TYPES.Readiness, readiness);
   constant<AuthSettings>(TYPES.AuthSettings, {
     accessTokenTtlMs: config.auth.accessTokenTTL,
     refreshTokenTtlMs: config.auth.refreshTokenTTL,
@@ -129,6 +140,9 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
     pino({ level: config.log.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }),
   );
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());
+  dynamic<LoginThrottle>(TYPES.LoginThrottle, () =>
+    createLoginThrottle(config.auth.throttle, config.database),
+  );
   dynamic<PasswordHasher>(
     TYPES.PasswordHasher,
     () => new Argon2PasswordHasher({ concurrency: config.auth.hashConcurrency }),
@@ -161,6 +175,7 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
         get(TYPES.PasswordHasher),
         get(TokenPairIssuer),
         get(TYPES.Clock),
+        get(TYPES.LoginThrottle),
       ),
   );
   dynamic(
@@ -233,7 +248,10 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
   dynamic(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
   dynamic(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
 
-  dynamic(CheckHealthHandler, (get) => new CheckHealthHandler(get(TYPES.DatabaseHealth)));
+  dynamic(
+    CheckHealthHandler,
+    (get) => new CheckHealthHandler(get(TYPES.DatabaseHealth), get(TYPES.Readiness)),
+  );
   dynamic(
     GetServerInfoHandler,
     (get) => new GetServerInfoHandler(VERSION, get(TYPES.StartedAt), get(TYPES.Clock)),
@@ -386,6 +404,7 @@ export function buildContainer(config: AppConfig, persistence: Persistence): Con
     };
     return createHttpApp({
       handlers,
+      readiness: get(TYPES.Readiness),
       logger: get(TYPES.Logger),
       settings: {
         profile: config.http.profile,

@@ -9,6 +9,7 @@ import type { HttpAppDependencies } from './http-app-dependencies.ts';
 import type { HttpState } from './http-state.ts';
 import { jsonBodyReader } from './json-body.ts';
 import { queryLengthLimit } from './query-length-limit.ts';
+import { readinessGate } from './readiness-gate.ts';
 import { requestId } from './request-id.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
@@ -26,8 +27,9 @@ import { UUID_PATTERN } from './uuid.ts';
 /** A Koa application; serve it with `http.createServer(app.callback())`. */
 export type HttpApp = Koa<HttpState>;
 
-export function createHttpApp({ handlers, settings, logger }: HttpAppDependencies): HttpApp {
-  const app = new Koa<HttpState>({ proxy: settings.trustProxy });
+export function createHttpApp({ handlers, settings, readiness, logger }: HttpAppDependencies): HttpApp {
+  // maxIpsCount 1: the address is the entry our proxy appended, not the leftmost one a client can forge.
+  const app = new Koa<HttpState>({ proxy: settings.trustProxy, maxIpsCount: 1 });
   // Every failure is answered (and, when unexpected, logged) by errorHandler; what still reaches
   // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr.
   app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled http error'));
@@ -61,6 +63,7 @@ export function createHttpApp({ handlers, settings, logger }: HttpAppDependencie
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(queryLengthLimit(settings.maxQueryLength));
+  app.use(readinessGate(readiness));
   app.use(routeFallback);
   app.use(router.routes());
   app.use(router.allowedMethods());

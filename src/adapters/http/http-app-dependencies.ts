@@ -24,6 +24,7 @@ import type { ListRolesHandler } from '../../application/roles/list-roles.ts';
 import type { UpdateRoleHandler } from '../../application/roles/update-role.ts';
 import type { CheckHealthHandler } from '../../application/server/check-health.ts';
 import type { GetServerInfoHandler } from '../../application/server/get-server-info.ts';
+import type { Readiness } from '../../application/server/readiness.ts';
 import type { CreateUserHandler } from '../../application/users/create-user.ts';
 import type { DeleteUserHandler } from '../../application/users/delete-user.ts';
 import type { GetCurrentUserHandler } from '../../application/users/get-current-user.ts';
@@ -84,6 +85,8 @@ export type HttpSettings = {
 /** All the HTTP adapter needs; the composition root builds it, tests may build it by hand. */
 export type HttpAppDependencies = {
   handlers: HttpHandlers;
+  /** Until it says ready, every request but the health check is answered 503. */
+  readiness: Readiness;
   settings: HttpSettings;
   logger: Logger;
 };

@@ -13,9 +13,16 @@ const MIGRATION_LOCK_KEY = 0x64617461;
  * nothing pending. It is held on a connection of its own: the migrator needs the pool's connections, and a
  * pool of one would otherwise wait for itself. If the process dies, the server drops the lock with the session.
  */
-export function serverMigrationLock(url: string): MigrationLock {
+export function serverMigrationLock(url: string, connectTimeoutMs?: number): MigrationLock {
   return async (work) => {
-    const client = new pg.Client({ connectionString: url, application_name: 'datagate-migrator' });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: 'datagate-migrator',
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
+    // A connection dropped while held is an 'error' event, fatal to the process without a listener;
+    // the statement waiting on it fails by itself.
+    client.on('error', () => {});
     await client.connect();
     try {
       await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

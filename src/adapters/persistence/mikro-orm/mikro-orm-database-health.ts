@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import type { DatabaseHealth, HealthCheckResult } from '../../../application/ports/database-health.ts';
+import { unreachableReason } from '../database-unreachable.ts';
 
 const DEFAULT_TIMEOUT_MS = 2000;
 
@@ -50,10 +51,12 @@ export class MikroOrmDatabaseHealth implements DatabaseHealth {
 const SELECT_ONE = CompiledQuery.raw('select 1');
 
 /**
- * Names the failure by its code only: driver messages can carry host names, user names or parts of the
- * connection string, and this detail is served to unauthenticated callers.
+ * Names the failure in fixed words and its code only: driver messages can carry host names, user names or
+ * parts of the connection string, and this detail is served to unauthenticated callers.
  */
 function describe(error: unknown): string {
+  const reason = unreachableReason(error);
+  if (reason) return reason;
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? `database error ${code}` : 'database unavailable';
 }

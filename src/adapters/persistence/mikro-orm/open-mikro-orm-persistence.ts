@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { datagateOrmOptions } from '../../../../mikro-orm.config.ts';
+import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
+import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
 import { createPostgresCollections } from '../postgres/postgres-collections.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
@@ -24,6 +25,8 @@ export type MikroOrmPersistenceOptions = {
   schema?: string;
   /** Connection pool of the server connection; PGlite has one connection. */
   pool?: { min: number; max: number };
+  /** Connect and statement timeouts of the server connection; unset: none. */
+  timeouts?: ServerTimeouts;
   /** Logs every SQL statement. */
   debug?: boolean;
 };
@@ -35,8 +38,9 @@ export type MikroOrmPersistenceOptions = {
 export type MikroOrmPersistence = Persistence & { readonly orm: MikroORM };
 
 /**
- * Opens the system store on a PostgreSQL server (`url`) or on embedded PGlite in `dataDir`. Connects and,
- * for PGlite, locks the data directory; call `migrate()` before use and `close()` at shutdown.
+ * Opens the system store on a PostgreSQL server (`url`) or on embedded PGlite in `dataDir`. A server is
+ * connected to on first use, so opening succeeds while it is down; PGlite starts here and its data
+ * directory is locked. Call `migrate()` before use and `close()` at shutdown.
  */
 export async function openMikroOrmPersistence(
   options: MikroOrmPersistenceOptions,
@@ -44,9 +48,10 @@ export async function openMikroOrmPersistence(
   const settings = { schema: options.schema, pool: options.pool, debug: options.debug };
   if (options.url) {
     const orm = await MikroORM.init(
-      datagateOrmOptions({ ...settings, connection: { clientUrl: options.url } }),
+      datagateOrmOptions({ ...settings, timeouts: options.timeouts, connection: { clientUrl: options.url } }),
     );
-    return assemble(orm, options.schema, serverMigrationLock(options.url), () => orm.close());
+    const lock = serverMigrationLock(options.url, options.timeouts?.connectMs);
+    return assemble(orm, options.schema, lock, () => orm.close());
   }
   const embedded = await openEmbeddedPostgres(options.dataDir);
   try {
@@ -83,10 +88,13 @@ function assemble(
     schema: collections.catalog,
     schemaEditor: collections.editor,
     items: collections.store,
-    // Applies what is pending, so it is safe on every start.
+    // Applies what is pending, so it is safe on every start. The migrator's errors are MikroORM's own,
+    // untouched by the repositories' translation.
     migrate: () =>
       migrationLock(async () => {
         await orm.migrator.up();
+      }).catch((error: unknown) => {
+        throw unavailableError(error) ?? error;
       }),
     close,
   };

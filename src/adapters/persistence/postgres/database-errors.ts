@@ -3,6 +3,7 @@ import { type ItemValues, StaleSchemaError } from '../../../application/ports/it
 import type { DomainError } from '../../../domain/errors.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { unavailableError } from '../database-unreachable.ts';
 import { constraintColumns, indexColumns } from './constraint-columns.ts';
 import {
   checkViolation,
@@ -27,10 +28,12 @@ export function sqlStateOf(error: unknown): string | undefined {
  * Class 22 (data exception: invalid text representation, datetime overflow, numeric out of range, a NUL
  * byte in text…) on a read means a value in the query does not fit its column, which the domain's
  * coercion should have caught. It is still the caller's mistake, so 400 INVALID_QUERY rather than a 500;
- * the message names no SQL. An undefined table or column (42P01, 42703) means the catalog is stale.
- * Anything else is passed on as it is.
+ * the message names no SQL. An undefined table or column (42P01, 42703) means the catalog is stale. An
+ * unreachable database is SERVICE_UNAVAILABLE. Anything else is passed on as it is.
  */
 export function translateReadError(error: unknown): unknown {
+  const unavailable = unavailableError(error);
+  if (unavailable) return unavailable;
   if (sqlStateOf(error)?.startsWith('22')) {
     return invalidQuery('A value in the query does not fit its field.', { reason: 'INVALID_VALUE' });
   }
@@ -57,7 +60,8 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
  *   datetime overflow) → FAILED_VALIDATION;
  * - 23514 check, 23503 foreign key → FAILED_VALIDATION, naming the column when the constraint has one;
  * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION;
- * - 42P01/42703 → StaleSchemaError, as on reads.
+ * - 42P01/42703 → StaleSchemaError, as on reads;
+ * - an unreachable database → SERVICE_UNAVAILABLE, before any lookup (each would wait for a connection).
  * Anything else passes unchanged. `db` answers the catalog lookups, so the transaction must have ended.
  */
 export async function translateWriteError(
@@ -66,6 +70,8 @@ export async function translateWriteError(
   db: Kysely<unknown>,
   schema: string,
 ): Promise<unknown> {
+  const unavailable = unavailableError(error);
+  if (unavailable) return unavailable;
   const state = sqlStateOf(error);
   if (state === undefined) return error;
   const report = error as ErrorReport;

@@ -6,6 +6,7 @@ import {
   isSystemCollection,
   type SchemaSnapshot,
 } from '../../../domain/schema/collection-schema.ts';
+import { unavailableError } from '../database-unreachable.ts';
 import { fieldTypeOf } from './column-types.ts';
 
 /** One row per column (or one with null column fields for a table without columns). */
@@ -81,7 +82,11 @@ export class PostgresSchemaCatalog implements SchemaCatalog {
 
   async refresh(): Promise<SchemaSnapshot> {
     const generation = ++this.started;
-    const { rows } = await INTROSPECTION(this.schema).execute(this.db);
+    const { rows } = await INTROSPECTION(this.schema)
+      .execute(this.db)
+      .catch((error: unknown) => {
+        throw unavailableError(error) ?? error;
+      });
     if (generation > this.applied) {
       this.applied = generation;
       this.snapshot = { collections: collectionsOf(rows) };

@@ -8,6 +8,7 @@ import {
   checkNewField,
   checkNewFields,
 } from '../../../domain/schema/new-field-rules.ts';
+import { unavailableError } from '../database-unreachable.ts';
 import { columnTypeOf } from './column-types.ts';
 import { sqlStateOf } from './database-errors.ts';
 import type { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
@@ -104,7 +105,7 @@ export class PostgresSchemaEditor implements SchemaEditor {
     try {
       await this.db.transaction().execute(work);
     } catch (error) {
-      throw translate(error);
+      throw unavailableError(error) ?? translate(error);
     } finally {
       // Also after a failure: a concurrent change may be what failed this one.
       await this.catalog.refresh();

@@ -1,0 +1,59 @@
+import { performance } from 'node:perf_hooks';
+import * as assert from 'uvu/assert';
+
+export type Answer = { status: number; headers: Headers; body: unknown; text: string; ms: number };
+
+/** One request to a server under test, timed; the body is sent as JSON. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : null,
+    text,
+    ms: performance.now() - started,
+  };
+}
+
+/** Exactly the contract's 503 body (API.md §2): code and message, nothing from the driver. */
+export function assertUnavailable(answer: Answer): void {
+  assert.is(answer.status, 503, answer.text);
+  assert.equal(answer.body, {
+    errors: [
+      {
+        message: 'The service is unavailable. Try again shortly.',
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      },
+    ],
+  });
+}
+
+type HealthBody = { status: string; checks: { database: { status: string; detail?: string } } };
+
+export function healthOf(answer: Answer): HealthBody {
+  return answer.body as HealthBody;
+}
+
+/** Polls until `check` passes or `timeoutMs` is over; returns how long it took. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > timeoutMs) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return performance.now() - started;
+}
