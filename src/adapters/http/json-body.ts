@@ -12,28 +12,96 @@ export type JsonBodyReader = <S extends ZodType>(ctx: HttpContext, schema: S) =>
  * ignores whatever was sent, and an unknown route answers 404 whatever its body looks like.
  */
 export function jsonBodyReader(limit: string | number): JsonBodyReader {
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: String(limit),
-    // Only arrays and objects: a bare `"text"` or `1` is never a valid payload here.
-    strict: true,
-    // The media type is checked below (also accepting any `+json` type), so parse unconditionally.
-    detectJSON: () => true,
+  // Read as text, one character per byte ('latin1'), and decoded below: the parser's own UTF-8 decoding
+  // would turn invalid bytes into U+FFFD silently, storing text the client never sent.
+  const read = bodyParser({
+    enableTypes: ['text'],
+    // The media type is checked below (also accepting any `+json` type); these only route it to `text`.
+    extendTypes: { text: ['application/json', '+json'] },
+    textLimit: String(limit),
+    encoding: 'latin1',
   });
   return async (ctx, schema) => {
     if (!hasBody(ctx)) throw invalidPayload('A JSON body is required.');
     if (!ctx.request.is('application/json', '+json')) throw unsupportedMediaType();
     try {
-      await parse(ctx, async () => {});
+      await read(ctx, async () => {});
     } catch (error) {
       throw readFailure(error);
     }
-    // Chunked bodies announce no length, so an empty one is only known after reading.
-    if (!ctx.request.rawBody?.trim()) throw invalidPayload('A JSON body is required.');
-    const result = schema.safeParse(ctx.request.body);
+    const body = parseJsonBytes(ctx.request.rawBody ?? '');
+    ctx.request.body = body;
+    const result = schema.safeParse(body);
     if (!result.success) throw payloadError(result.error);
     return result.data;
   };
+}
+
+/** `fatal`: invalid UTF-8 is an error (RFC 8259 §8.1), not U+FFFD; a leading BOM is dropped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Only arrays and objects: a bare `"text"` or `1` is never a valid payload here. */
+const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
+/**
+ * No payload of this API nests deeper (json values stop at 64 levels, filters at 10 `_and`/`_or` levels),
+ * and code that walks a body recursively must not meet a million levels.
+ */
+const MAX_DEPTH = 100;
+/** A `"__proto__"` key, escaped or not (as @hapi/bourne, which koa-bodyparser used, tests for). */
+const PROTO_KEY =
+  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+
+/** The body's bytes (as latin1 text) → JSON: strict UTF-8, objects and arrays only, no `__proto__` keys. */
+function parseJsonBytes(bytes: string): unknown {
+  let text: string;
+  try {
+    text = UTF8.decode(Buffer.from(bytes, 'latin1'));
+  } catch {
+    throw invalidPayload('Request body is not valid UTF-8.');
+  }
+  // Chunked bodies announce no length, so an empty one is only known after reading.
+  if (!text.trim()) throw invalidPayload('A JSON body is required.');
+  let parsed: unknown;
+  try {
+    if (!OBJECT_OR_ARRAY.test(text)) throw new SyntaxError('not an object or array');
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidPayload('Request body is not valid JSON.');
+  }
+  if (nestingDepth(text) > MAX_DEPTH) {
+    throw invalidPayload(`Request body is nested deeper than ${MAX_DEPTH} levels.`);
+  }
+  if (PROTO_KEY.test(text) && hasProtoKey(parsed)) throw invalidPayload('Request body is not valid JSON.');
+  return parsed;
+}
+
+/** The deepest nesting of `[` and `{` in valid JSON text, counted outside strings. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      // A backslash escapes the next character, so `\"` does not end the string.
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** Iterative, so a deeply nested body cannot overflow the stack. */
+function hasProtoKey(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Object.hasOwn(node, '__proto__')) return true;
+    for (const member of Object.values(node)) pending.push(member);
+  }
+  return false;
 }
 
 function hasBody(ctx: HttpContext): boolean {

@@ -110,11 +110,21 @@ function checkFieldList(fields: unknown) {
     throw failedValidation('fields', 'Field names may not contain the character U+0000.');
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([key, member]) => key.includes('\0') || containsNul(member));
+/** Walks with an explicit stack: a body nested deeper than the call stack must not crash the check. */
+function containsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, member] of Object.entries(value)) {
+        if (key.includes('\0')) return true;
+        pending.push(member);
+      }
+    }
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import qs from 'qs';
 import { z } from 'zod';
+import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../../domain/query/parse-item-query.ts';
 import type { HttpContext, HttpState } from '../http-state.ts';
 import type { RouteKit } from './route-kit.ts';
@@ -17,7 +18,22 @@ export function itemQuery(ctx: HttpContext): RawItemQuery {
     parameterLimit: 1000,
     allowPrototypes: false,
     plainObjects: true,
+    decoder: strictDecoder,
   }) as RawItemQuery;
+}
+
+/**
+ * qs keeps a malformed escape (`%FF`, `%C3%28`, a bare `%`) as literal text, which would answer a question
+ * nobody asked (a search for the text "%FF"); such a query string is refused, as a body that is not UTF-8 is.
+ */
+function strictDecoder(text: string): string {
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    throw invalidQuery('The query string is not valid percent-encoded UTF-8.', { reason: 'INVALID_VALUE' });
+  }
 }
 
 /** Item bodies are schemaless here: the handlers check them against the collection's columns. */
