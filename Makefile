@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run test check format bench
+.PHONY: install build run test check format bench soak
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -36,3 +36,7 @@ format: install
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and pgbench; see bench/README.md.
 bench: build
 	node --import tsx bench/run.ts
+
+# Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see soak/README.md.
+soak: build
+	node --import tsx soak/run.ts
