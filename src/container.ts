@@ -408,6 +408,7 @@ export function buildContainer(
       logger: get(TYPES.Logger),
       settings: {
         profile: config.http.profile,
+        accessTokenTtlMs: config.auth.accessTokenTTL,
         bodyLimit: config.http.bodyLimit,
         allowQueryToken: config.auth.allowQueryToken,
         maxQueryLength: config.http.maxQueryLength,

@@ -292,13 +292,14 @@ profiles('the directus profile wraps 2xx bodies in { data } and leaves errors as
         body: { email: admin.email, password: admin.password },
       });
       assert.is(login.status, 200);
-      const { data } = login.body as { data: { access_token: string } };
+      const { data } = login.body as { data: { access_token: string; expires: number } };
       assert.type(data.access_token, 'string');
+      assert.is(data.expires, 5 * 60_000, 'expires is the lifetime in ms (API.md §1)');
       const me = await app.request('GET', '/users/me', { token: data.access_token });
       assert.is((me.body as { data: { id: string } }).data.id, admin.id);
       assertError(await app.request('GET', '/users/me'), 401, 'UNAUTHENTICATED');
     },
-    { env: { API_PROFILE: 'directus' } },
+    { env: { API_PROFILE: 'directus', ACCESS_TOKEN_TTL: '5m' } },
   ),
 );
 

@@ -38,7 +38,7 @@ export function createHttpApp({ handlers, settings, readiness, logger }: HttpApp
     handlers,
     readBody: jsonBodyReader(settings.bodyLimit),
     authenticated: authenticatedRoutes(handlers.resolveAccountability, settings.allowQueryToken),
-    respond: responder(settings.profile),
+    respond: responder(settings),
   };
   const router = new Router<HttpState>();
   // An id that cannot exist is answered like one that does not: 404, without calling a handler.

@@ -72,6 +72,8 @@ export type HttpHandlers = PermissionHandlers & {
 
 export type HttpSettings = {
   profile: 'plain' | 'directus';
+  /** Access-token lifetime: the directus profile answers it as `expires`. */
+  accessTokenTtlMs: number;
   /** Largest JSON body accepted, in koa-bodyparser's notation (`1mb`) or bytes. */
   bodyLimit: string | number;
   allowQueryToken: boolean;
