@@ -303,4 +303,41 @@ profiles('the directus profile wraps 2xx bodies in { data } and leaves errors as
   ),
 );
 
+profiles('list counts go in the body in the directus profile, in headers in the plain one', async () => {
+  for (const profile of ['plain', 'directus']) {
+    await withTestApp(
+      async (app) => {
+        const admin = await app.seedAdmin();
+        const login = await app.request('POST', '/auth/login', {
+          body: { email: admin.email, password: admin.password },
+        });
+        const pair = profile === 'plain' ? login.body : (login.body as { data: unknown }).data;
+        const token = (pair as { access_token: string }).access_token;
+        const created = await app.request('POST', '/collections', {
+          token,
+          body: {
+            collection: 'crates',
+            fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true } }],
+          },
+        });
+        assert.is(created.status, 200, created.text);
+        const list = await app.request('GET', '/items/crates?meta=*', { token });
+        if (profile === 'plain') {
+          assert.equal(list.body, []);
+          assert.is(list.headers.get('x-total-count'), '0');
+        } else {
+          assert.equal(list.body, { data: [], meta: { total_count: 0, filter_count: 0 } });
+          assert.is(list.headers.get('x-total-count'), null);
+        }
+        const unasked = await app.request('GET', '/items/crates', { token });
+        assert.equal(unasked.body, profile === 'plain' ? [] : { data: [] }, 'no meta unless asked');
+        const deleted = await app.request('DELETE', '/items/crates', { token, body: [] });
+        assert.is(deleted.status, 204);
+        assert.is(deleted.text, '', 'a 204 has no body in either profile');
+      },
+      { env: { API_PROFILE: profile } },
+    );
+  }
+});
+
 profiles.run();

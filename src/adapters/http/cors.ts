@@ -28,7 +28,7 @@ export function corsPolicy(settings: CorsSettings): HttpMiddleware | null {
       const origin = ctx.get('Origin');
       return allowed.has(origin) ? origin : '';
     },
-    allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'SEARCH'],
     exposeHeaders: EXPOSED,
     credentials: settings.credentials,
     maxAge: Math.round(settings.maxAgeMs / 1000),

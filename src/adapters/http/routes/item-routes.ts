@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import qs from 'qs';
 import { z } from 'zod';
+import type { Accountability } from '../../../domain/accountability.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../../domain/query/parse-item-query.ts';
 import type { HttpContext, HttpState } from '../http-state.ts';
@@ -39,22 +40,34 @@ function strictDecoder(text: string): string {
 /** Item bodies are schemaless here: the handlers check them against the collection's columns. */
 const anyJson = z.unknown();
 
+/**
+ * Directus's SEARCH (`withSearch` in @directus/sdk): the list parameters of GET as JSON in the body, for
+ * queries that would not fit in a URL. Values are those of the query string (API.md §4), JSON-typed.
+ */
+const searchBody = z.strictObject({ query: z.record(z.string(), z.unknown()) });
+
+/** The SDK sends `fields: []` when none were asked for; Directus reads that as the default, `*`. */
+function searchQuery({ query }: z.output<typeof searchBody>): RawItemQuery {
+  const { fields, ...rest } = query;
+  return Array.isArray(fields) && fields.length === 0 ? rest : query;
+}
+
 export function registerItemRoutes(
   router: Router<HttpState>,
   { handlers, authenticated, respond, readBody }: RouteKit,
 ): void {
+  const list = async (ctx: HttpContext, caller: Accountability, query: RawItemQuery) => {
+    const result = await handlers.listItems.execute(caller, { collection: ctx.params.collection!, query });
+    respond.sendJson(ctx, result.json, { total_count: result.totalCount, filter_count: result.filterCount });
+  };
   router.get(
     '/items/:collection',
-    authenticated(async (ctx, caller) => {
-      const result = await handlers.listItems.execute(caller, {
-        collection: ctx.params.collection!,
-        query: itemQuery(ctx),
-      });
-      respond.sendJson(ctx, result.json, {
-        total_count: result.totalCount,
-        filter_count: result.filterCount,
-      });
-    }),
+    authenticated((ctx, caller) => list(ctx, caller, itemQuery(ctx))),
+  );
+  router.register(
+    '/items/:collection',
+    ['SEARCH'],
+    authenticated(async (ctx, caller) => list(ctx, caller, searchQuery(await readBody(ctx, searchBody)))),
   );
   router.get(
     '/items/:collection/:key',

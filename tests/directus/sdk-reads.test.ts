@@ -1,0 +1,193 @@
+import { aggregate, type Query, readItem, readItems, withSearch } from '@directus/sdk';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ErrorBody } from '../http/scenario.ts';
+import { persistenceTargets } from '../support/databases.ts';
+import {
+  ADMIN_STATIC_TOKEN,
+  type Cargo,
+  type CargosScenario,
+  ID,
+  OPERATOR_READ,
+  ROWS,
+  type Schema,
+  startCargosScenario,
+} from './cargos-scenario.ts';
+import { SdkClients, sdkError } from './sdk-clients.ts';
+
+type Context = {
+  scenario: CargosScenario;
+  clients: SdkClients;
+  operator: ReturnType<SdkClients['session']>;
+  /** Bodies as they came over the wire: the SDK hands back `data` only, so `meta` is seen here. */
+  bodies: unknown[];
+};
+
+const ids = (items: ReadonlyArray<{ id?: string }>) => items.map((item) => item.id);
+
+for (const target of persistenceTargets()) {
+  const reads = suite<Context>(`@directus/sdk reads on ${target.name}`);
+
+  reads.before(async (context) => {
+    context.scenario = await startCargosScenario(target);
+    context.clients = new SdkClients(context.scenario.app.url);
+    context.bodies = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      context.bodies.push(await response.clone().json());
+      return response;
+    };
+    context.operator = context.clients.session({}, { globals: { fetch: recording } });
+    const { email, password } = context.scenario.operator;
+    await context.operator.login({ email, password });
+  });
+  reads.after(async ({ scenario, clients }) => {
+    clients.stopAll();
+    await scenario.close();
+    await target.dispose();
+  });
+
+  reads('readItems: only live cargos, only the permitted fields', async ({ operator }) => {
+    const items = await operator.request(readItems('cargos'));
+    assert.equal(ids(items).sort(), [ID.fish, ID.bananas, ID.unmeasured].sort());
+    for (const item of items) assert.equal(Object.keys(item), OPERATOR_READ);
+  });
+
+  reads('readItems with filter, sort, limit and fields', async ({ operator }) => {
+    const warmest = await operator.request(
+      readItems('cargos', {
+        filter: { temperature: { _gt: -20 } },
+        sort: ['-temperature'],
+        limit: 1,
+        fields: ['id', 'temperature'],
+      }),
+    );
+    assert.equal(warmest, [{ id: ID.bananas, temperature: 13.5 }]);
+
+    const nested = await operator.request(
+      readItems('cargos', {
+        filter: { _or: [{ temperature: { _null: true } }, { description: { _icontains: 'FISH' } }] },
+        sort: ['date_created'],
+        fields: ['id'],
+      }),
+    );
+    assert.equal(ids(nested), [ID.fish, ID.unmeasured]);
+
+    const second = await operator.request(readItems('cargos', { sort: ['date_created'], limit: 1, page: 2 }));
+    assert.equal(ids(second), [ID.bananas]);
+    const searched = await operator.request(
+      readItems('cargos', { search: 'banana', fields: ['description'] }),
+    );
+    assert.equal(searched, [{ description: 'Bananas' }]);
+  });
+
+  reads('an _or cannot widen the permission: the archived cargo stays hidden', async ({ operator }) => {
+    const items = await operator.request(
+      readItems('cargos', {
+        filter: {
+          _or: [
+            { id: { _eq: ID.archived } },
+            { temperature: { _gt: -1000 } },
+            { temperature: { _null: true } },
+          ],
+        },
+      }),
+    );
+    assert.not.ok(ids(items).includes(ID.archived));
+    assert.is(items.length, 3);
+  });
+
+  reads('meta: counts arrive in the body beside data', async ({ operator, bodies }) => {
+    const page = await operator.request(
+      readItems('cargos', { filter: { temperature: { _lt: 0 } }, meta: '*', limit: 1 }),
+    );
+    assert.equal(ids(page), [ID.fish]);
+    assert.equal((bodies.at(-1) as { meta: unknown }).meta, { total_count: 3, filter_count: 1 });
+  });
+
+  reads('readItem: a visible cargo, with fields', async ({ operator }) => {
+    const fish = await operator.request(readItem('cargos', ID.fish));
+    const { is_deleted: _hidden, ...readable } = ROWS[0]!;
+    assert.equal(fish, readable);
+    assert.equal(await operator.request(readItem('cargos', ID.fish, { fields: ['description'] })), {
+      description: 'Frozen fish',
+    });
+  });
+
+  reads('readItem: archived and missing cargos are the same NOT_FOUND', async ({ operator }) => {
+    const archived = await sdkError(operator.request(readItem('cargos', ID.archived)), 404, 'NOT_FOUND');
+    const missing = await sdkError(operator.request(readItem('cargos', ID.missing)), 404, 'NOT_FOUND');
+    assert.equal(archived.errors, missing.errors);
+  });
+
+  reads('a hidden field is FORBIDDEN to select, filter or sort on', async ({ operator }) => {
+    const queries: Array<Query<Schema, Cargo>> = [
+      { fields: ['id', 'is_deleted'] },
+      { filter: { is_deleted: { _eq: true } } },
+      { sort: ['is_deleted'] },
+    ];
+    for (const query of queries) {
+      await sdkError(operator.request(readItems('cargos', query)), 403, 'FORBIDDEN');
+    }
+  });
+
+  reads('bad queries are INVALID_QUERY', async ({ operator }) => {
+    for (const query of [
+      { limit: 5000 },
+      { filter: { temperature: { _gt: 'warm' } } },
+      { filter: { nothing: { _eq: 1 } } },
+      { sort: ['nothing'] },
+      // Directus's relational and aggregate parameters are refused rather than ignored (README).
+      { deep: { nothing: { _limit: 1 } } },
+    ]) {
+      await sdkError(operator.request(readItems('cargos', query as never)), 400, 'INVALID_QUERY');
+    }
+    await sdkError(
+      operator.request(aggregate('cargos', { aggregate: { count: '*' } })),
+      400,
+      'INVALID_QUERY',
+    );
+  });
+
+  reads('withSearch: the same query in a SEARCH body, also when too long for a URL', async ({ operator }) => {
+    const query: Query<Schema, Cargo> = {
+      filter: { temperature: { _gt: -20 } },
+      sort: ['-temperature'],
+      fields: ['id'],
+    };
+    assert.equal(
+      await operator.request(withSearch(readItems('cargos', query))),
+      await operator.request(readItems('cargos', query)),
+    );
+    const all = await operator.request(withSearch(readItems('cargos', { sort: ['id'] })));
+    assert.equal(Object.keys(all[0]!), OPERATOR_READ, 'no fields asked for: every permitted field');
+
+    // 1,000 keys: over the 16 KiB a request line may have (http.maxQueryLength, Node's header limit),
+    // well under the body limit.
+    const keys = [
+      ID.bananas,
+      ...Array.from(
+        { length: 999 },
+        (_, index) => `0190c000-0000-7000-8000-1${String(index).padStart(11, '0')}`,
+      ),
+    ];
+    const byKeys = { filter: { id: { _in: keys } }, fields: ['id'] } satisfies Query<Schema, Cargo>;
+    assert.ok(JSON.stringify(byKeys.filter).length > 16_384);
+    assert.equal(await operator.request(withSearch(readItems('cargos', byKeys))), [{ id: ID.bananas }]);
+  });
+
+  reads('a SEARCH body other than { query } is INVALID_PAYLOAD', async ({ scenario: { app }, operator }) => {
+    const token = (await operator.getToken())!;
+    const response = await app.request('SEARCH', '/items/cargos', { token, body: { keys: [ID.fish] } });
+    assert.is(response.status, 400, response.text);
+    assert.is((response.body as ErrorBody).errors[0]?.extensions.code, 'INVALID_PAYLOAD');
+  });
+
+  reads('the admin’s static token sees every cargo and field', async ({ clients }) => {
+    const admin = clients.withStaticToken(ADMIN_STATIC_TOKEN);
+    const items = await admin.request(readItems('cargos', { sort: ['date_created'] }));
+    assert.equal(items, ROWS);
+  });
+
+  reads.run();
+}
