@@ -58,6 +58,7 @@ import { GetRoleHandler } from './application/roles/get-role.ts';
 import { ListRolesHandler } from './application/roles/list-roles.ts';
 import { UpdateRoleHandler } from './application/roles/update-role.ts';
 import { CheckHealthHandler } from './application/server/check-health.ts';
+import { DescribeApiHandler } from './application/server/describe-api.ts';
 import { GetServerInfoHandler } from './application/server/get-server-info.ts';
 import { Readiness } from './application/server/readiness.ts';
 import { BootstrapHandler } from './application/setup/bootstrap.ts';
@@ -257,6 +258,17 @@ export function buildContainer(
     (get) => new GetServerInfoHandler(VERSION, get(TYPES.StartedAt), get(TYPES.Clock)),
   );
   dynamic(
+    DescribeApiHandler,
+    (get) =>
+      new DescribeApiHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.PermissionRepository),
+        get(TYPES.Clock),
+        { version: VERSION, limits: get(TYPES.QueryLimits), batchMax: config.query.batchMax },
+      ),
+  );
+  dynamic(
     BootstrapHandler,
     (get) =>
       new BootstrapHandler(get(TYPES.UserRepository), get(TYPES.RoleRepository), get(CreateUserHandler)),
@@ -382,6 +394,7 @@ export function buildContainer(
       deleteRole: get(DeleteRoleHandler),
       checkHealth: get(CheckHealthHandler),
       getServerInfo: get(GetServerInfoHandler),
+      describeApi: get(DescribeApiHandler),
       listItems: get(ListItemsHandler),
       getItem: get(GetItemHandler),
       createItems: get(CreateItemsHandler),

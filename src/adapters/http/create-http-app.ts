@@ -15,6 +15,7 @@ import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import { registerAuthRoutes } from './routes/auth-routes.ts';
 import { registerCollectionRoutes } from './routes/collection-routes.ts';
+import { registerDocsRoutes } from './routes/docs-routes.ts';
 import { registerItemRoutes } from './routes/item-routes.ts';
 import { registerPermissionRoutes } from './routes/permission-routes.ts';
 import { registerRoleRoutes } from './routes/role-routes.ts';
@@ -52,7 +53,8 @@ export function createHttpApp({ handlers, settings, readiness, logger }: HttpApp
   registerPermissionRoutes(router, kit);
   registerCollectionRoutes(router, kit);
   registerItemRoutes(router, kit);
-  registerServerRoutes(router, kit);
+  registerServerRoutes(router, kit, settings);
+  registerDocsRoutes(router);
 
   // Order matters: the request id first (everything logs it), the access log outside the error
   // handler (so it sees the final status), security and CORS headers before anything can fail.

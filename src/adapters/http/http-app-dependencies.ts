@@ -23,6 +23,7 @@ import type { GetRoleHandler } from '../../application/roles/get-role.ts';
 import type { ListRolesHandler } from '../../application/roles/list-roles.ts';
 import type { UpdateRoleHandler } from '../../application/roles/update-role.ts';
 import type { CheckHealthHandler } from '../../application/server/check-health.ts';
+import type { DescribeApiHandler } from '../../application/server/describe-api.ts';
 import type { GetServerInfoHandler } from '../../application/server/get-server-info.ts';
 import type { Readiness } from '../../application/server/readiness.ts';
 import type { CreateUserHandler } from '../../application/users/create-user.ts';
@@ -54,6 +55,7 @@ export type HttpHandlers = PermissionHandlers & {
   deleteRole: DeleteRoleHandler;
   checkHealth: CheckHealthHandler;
   getServerInfo: GetServerInfoHandler;
+  describeApi: DescribeApiHandler;
   listItems: ListItemsHandler;
   getItem: GetItemHandler;
   createItems: CreateItemsHandler;

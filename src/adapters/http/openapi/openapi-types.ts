@@ -1,0 +1,81 @@
+/**
+ * The parts of OpenAPI 3.1 (and its JSON Schema 2020-12 dialect) this adapter writes. Loose on purpose:
+ * the document is checked against the specification by a validator in the tests, not by these types.
+ */
+export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+
+export type JsonSchema = {
+  $ref?: string;
+  type?: JsonType | JsonType[];
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  enum?: ReadonlyArray<unknown>;
+  const?: unknown;
+  default?: unknown;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  description?: string;
+  examples?: unknown[];
+};
+
+export type Parameter = {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required?: boolean;
+  description?: string;
+  schema: JsonSchema;
+};
+
+export type Reference = { $ref: string };
+
+export type MediaContent = Record<string, { schema: JsonSchema }>;
+
+export type Response = {
+  description: string;
+  headers?: Record<string, { description?: string; schema: JsonSchema }>;
+  content?: MediaContent;
+};
+
+export type Operation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters?: Array<Parameter | Reference>;
+  requestBody?: { required: boolean; content: MediaContent };
+  responses: Record<string, Response | Reference>;
+  /** An empty list: the operation ignores tokens. */
+  security?: Array<Record<string, string[]>>;
+};
+
+export type PathItem = Partial<Record<'get' | 'post' | 'patch' | 'delete', Operation>> & {
+  parameters?: Parameter[];
+};
+
+export type SecurityScheme =
+  | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description?: string }
+  | { type: 'apiKey'; in: 'query'; name: string; description?: string };
+
+export type OpenApiDocument = {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  tags: Array<{ name: string; description?: string }>;
+  paths: Record<string, PathItem>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    parameters: Record<string, Parameter>;
+    responses: Record<string, Response>;
+    securitySchemes: Record<string, SecurityScheme>;
+  };
+  security: Array<Record<string, string[]>>;
+};

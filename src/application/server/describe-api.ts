@@ -1,0 +1,179 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { isAutoField, newPrimaryKey } from '../../domain/items/auto-fields.ts';
+import { grantingRole } from '../../domain/permissions/granting-role.ts';
+import type { PermissionAction } from '../../domain/permissions/permission.ts';
+import {
+  presetsOf,
+  type WriteAction,
+  type WriteGrants,
+  writeGrantsFor,
+} from '../../domain/permissions/write-grants.ts';
+import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
+import { parseFilter } from '../../domain/query/parse-filter.ts';
+import type { QueryLimits } from '../../domain/query/parse-item-query.ts';
+import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
+import type { FieldType } from '../../domain/schema/field-type.ts';
+import type { ReadRules } from '../items/read-rules.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { PermissionRepository } from '../ports/permission-repository.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+
+/** One column as the caller meets it: only columns the caller may read or write are described. */
+export type DescribedField = {
+  name: string;
+  type: FieldType;
+  /** The SQL type as PostgreSQL prints it (`real`, `numeric(12,2)`). */
+  dbType: string;
+  /** The column accepts null. */
+  nullable: boolean;
+  primaryKey: boolean;
+  /** The database default as PostgreSQL prints it, or null. */
+  defaultValue: string | null;
+  maxLength: number | null;
+  /** Set by the server on create or update (date_created…); a value a client sends is dropped. */
+  setByServer: boolean;
+  read: boolean;
+  /** Shown on the rows of some read permissions only: it reads as null on the others (read-rule.ts). */
+  readOnSomeRowsOnly: boolean;
+  create: boolean;
+  update: boolean;
+  /** A create must send it: nothing else (default, generated key, preset, server) fills it. */
+  requiredOnCreate: boolean;
+};
+
+export type DescribedCollection = {
+  name: string;
+  /** The key that addresses one item, whether or not the caller may read it; null = not addressable. */
+  primaryKey: { name: string; type: FieldType; dbType: string } | null;
+  actions: Readonly<Record<PermissionAction, boolean>>;
+  /** In column order. */
+  fields: DescribedField[];
+};
+
+export type ApiDescription = {
+  version: string;
+  limits: QueryLimits & { batchMax: number };
+  /** Every collection the caller may perform at least one action on, by name. */
+  collections: DescribedCollection[];
+};
+
+export type ApiSettings = { version: string; limits: QueryLimits; batchMax: number };
+
+/**
+ * GET /server/specs/oas — what the caller may do with the live schema, for the OpenAPI document. The
+ * answers come from the rules the item handlers enforce (read rules, write grants), so the document
+ * never promises a field or an operation the API would refuse, and never reveals one it hides.
+ */
+export class DescribeApiHandler {
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly readRules: ReadRules,
+    private readonly permissions: PermissionRepository,
+    private readonly clock: Clock,
+    private readonly settings: ApiSettings,
+  ) {}
+
+  async execute(caller: Accountability): Promise<ApiDescription> {
+    const now = this.clock.now();
+    const schemas = [...this.catalog.current().collections.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    const collections: DescribedCollection[] = [];
+    for (const collection of schemas) {
+      const described = await this.describe(caller, collection, now);
+      if (described) collections.push(described);
+    }
+    const { version, limits, batchMax } = this.settings;
+    return { version, limits: { ...limits, batchMax }, collections };
+  }
+
+  private async describe(
+    caller: Accountability,
+    collection: CollectionSchema,
+    now: Date,
+  ): Promise<DescribedCollection | null> {
+    const read = await this.readRules.optional(caller, collection, now);
+    const create = await this.writeGrants(caller, collection, 'create', now);
+    const update = await this.writeGrants(caller, collection, 'update', now);
+    const remove = await this.writeGrants(caller, collection, 'delete', now);
+    const actions = {
+      read: read !== null,
+      create: granted(create),
+      update: granted(update),
+      delete: granted(remove),
+    };
+    if (!Object.values(actions).some(Boolean)) return null;
+
+    const presets = presetsOf(create);
+    const generatedKeys = Object.keys(newPrimaryKey(collection));
+    const fields: DescribedField[] = [];
+    for (const field of collection.fields) {
+      const setByServer = isAutoField(field);
+      const readCondition = read?.fields.get(field.name);
+      const described = {
+        name: field.name,
+        type: field.type,
+        dbType: field.dbType,
+        nullable: field.nullable,
+        primaryKey: field.isPrimaryKey,
+        defaultValue: field.defaultValue,
+        maxLength: field.maxLength,
+        setByServer,
+        read: readCondition !== undefined,
+        readOnSomeRowsOnly: readCondition !== undefined && readCondition !== null,
+        create: writable(create, field),
+        // A batch update names each item by its key, which may always be repeated (unchanged-key.ts).
+        update: granted(update) && (field.name === collection.primaryKey || writable(update, field)),
+        requiredOnCreate:
+          !field.nullable &&
+          !field.hasDefault &&
+          !setByServer &&
+          !generatedKeys.includes(field.name) &&
+          !Object.hasOwn(presets, field.name),
+      };
+      if (described.read || described.create || described.update) fields.push(described);
+    }
+    const key = collection.fields.find((field) => field.name === collection.primaryKey);
+    return {
+      name: collection.name,
+      primaryKey: key ? { name: key.name, type: key.type, dbType: key.dbType } : null,
+      actions,
+      fields,
+    };
+  }
+
+  /** As WriteRules, but answering "none" with an empty list rather than a refusal. */
+  private async writeGrants(
+    caller: Accountability,
+    collection: CollectionSchema,
+    action: WriteAction,
+    now: Date,
+  ): Promise<WriteGrants> {
+    const granted = caller.admin
+      ? []
+      : await this.permissions.listFor(grantingRole(caller), collection.name, action);
+    const context = { user: caller.user, role: caller.role, now };
+    return writeGrantsFor(
+      caller,
+      granted,
+      collection,
+      action,
+      (raw) => parseFilter(raw, collection),
+      (node) => bindDynamicValues(node, context, collection),
+    );
+  }
+}
+
+function granted(grants: WriteGrants): boolean {
+  return grants === 'all' || grants.length > 0;
+}
+
+/**
+ * Whether some grant lets a payload set the field. Server-set fields are dropped from payloads and
+ * columns of types the API does not know are refused (column-value.ts), so neither is writable.
+ */
+function writable(grants: WriteGrants, field: FieldSchema): boolean {
+  if (isAutoField(field) || field.type === 'unknown') return false;
+  if (grants === 'all') return true;
+  return grants.some((grant) => grant.fields === 'all' || grant.fields.has(field.name));
+}

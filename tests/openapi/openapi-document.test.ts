@@ -1,0 +1,199 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
+import { cargosSchema, field } from '../support/cargos-schema.ts';
+import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { addTable, dropTable } from './tables.ts';
+import { assertValidOpenApi } from './valid-openapi.ts';
+
+type Schema = { type?: string | string[]; format?: string; properties?: Record<string, Schema> } & Record<
+  string,
+  unknown
+>;
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, Schema> };
+};
+
+/** A second collection: a NOT NULL column nothing fills, and a role that may see only part of it. */
+const secretsSchema: CollectionSchema = {
+  name: 'secrets',
+  primaryKey: 'id',
+  fields: [
+    field('id', 'uuid', 'uuid', { nullable: false, isPrimaryKey: true, isUnique: true }),
+    field('label', 'string', 'character varying(64)', { nullable: false, maxLength: 64 }),
+    field('note', 'text', 'text'),
+  ],
+};
+
+const OPERATOR_READS = ['id', 'date_created', 'description', 'temperature'];
+const OPERATOR_CREATES = ['description', 'temperature'];
+const FIXED_PATHS = ['/auth/login', '/auth/refresh', '/auth/logout', '/users/me', '/server/health'];
+
+type Context = { app: TestApp; admin: string; operator: string };
+
+const methodsOf = (document: Document, path: string) =>
+  Object.keys(document.paths[path] ?? {})
+    .filter((key) => key !== 'parameters')
+    .sort();
+const propertiesOf = (document: Document, schema: string) =>
+  Object.keys(document.components.schemas[schema]?.properties ?? {});
+
+for (const target of persistenceTargets()) {
+  const oas = suite<Context>(`GET /server/specs/oas on ${target.name}`);
+
+  oas.before(async (context) => {
+    const persistence = borrowed(await target.fresh());
+    await persistence.schema.refresh();
+    await addTable(persistence, cargosSchema);
+    await addTable(persistence, secretsSchema);
+    context.app = await startTestApp({ persistence });
+    context.admin = (await context.app.login(await context.app.seedAdmin())).access_token;
+
+    const role = await context.app.createRole({ name: 'Operator' });
+    const grants = [
+      {
+        role: role.id,
+        collection: 'cargos',
+        action: 'read',
+        permissions: { is_deleted: { _eq: false } },
+        fields: OPERATOR_READS,
+      },
+      { role: role.id, collection: 'cargos', action: 'create', fields: OPERATOR_CREATES },
+      { role: null, collection: 'secrets', action: 'read', fields: ['label'] },
+    ];
+    for (const grant of grants) {
+      const created = await context.app.request('POST', '/permissions', {
+        token: context.admin,
+        body: grant,
+      });
+      assert.is(created.status, 200, created.text);
+    }
+    context.operator = (
+      await context.app.login(await context.app.createUser({ role: role.id }))
+    ).access_token;
+  });
+  oas.after(async ({ app }) => {
+    await dropTable(app.persistence, 'cargos');
+    await dropTable(app.persistence, 'secrets');
+    await app.close();
+    await target.dispose();
+  });
+
+  const documentFor = async (app: TestApp, token?: string): Promise<Document> => {
+    const response = await app.request('GET', '/server/specs/oas', { token });
+    assert.is(response.status, 200, response.text);
+    return response.body as Document;
+  };
+
+  oas('the admin document is valid OpenAPI 3.1 with every operation on every collection', async (context) => {
+    const document = await documentFor(context.app, context.admin);
+    await assertValidOpenApi(document);
+    assert.is(document.openapi, '3.1.0');
+    for (const path of FIXED_PATHS) assert.ok(document.paths[path], path);
+    for (const name of ['cargos', 'secrets']) {
+      assert.equal(methodsOf(document, `/items/${name}`), ['delete', 'get', 'patch', 'post']);
+      assert.equal(methodsOf(document, `/items/${name}/{id}`), ['delete', 'get', 'patch']);
+    }
+  });
+
+  oas('column types become JSON Schema types, nullable columns allow null', async (context) => {
+    const item = (await documentFor(context.app, context.admin)).components.schemas['cargos.Item']!;
+    const expected: Record<string, Partial<Schema>> = {
+      id: { type: 'string', format: 'uuid' },
+      date_created: { type: ['string', 'null'] },
+      description: { type: ['string', 'null'] },
+      temperature: { type: ['number', 'null'], format: 'double' },
+      is_deleted: { type: 'boolean' },
+      code: { type: ['string', 'null'], maxLength: 32 },
+      crate_count: { type: ['integer', 'null'], format: 'int32' },
+      pallets: { type: ['integer', 'null'], minimum: -32768, maximum: 32767 },
+      serial_number: { type: ['integer', 'string', 'null'], format: 'int64', pattern: '^-?[0-9]+$' },
+      weight_kg: { type: ['number', 'null'], format: 'float' },
+      price: { type: ['number', 'string', 'null'] },
+      departed_at: { type: ['string', 'null'], format: 'date-time' },
+      shipped_on: { type: ['string', 'null'], format: 'date' },
+      pickup_time: { type: ['string', 'null'] },
+      manifest: {},
+      user_created: { type: ['string', 'null'], format: 'uuid' },
+      tags: { type: ['string', 'null'] },
+    };
+    assert.equal(
+      Object.keys(item.properties!),
+      cargosSchema.fields.map((column) => column.name),
+    );
+    for (const [name, schema] of Object.entries(expected)) {
+      const actual = item.properties![name]!;
+      for (const [key, value] of Object.entries(schema)) assert.equal(actual[key], value, `${name}.${key}`);
+      if (schema.format === undefined) assert.is(actual.format, undefined, `${name} has no format`);
+    }
+    assert.is(item.properties!.manifest!.type, undefined, 'json is any JSON value');
+  });
+
+  oas(
+    'write schemas leave out server-set and unwritable columns; required is what nothing fills',
+    async (context) => {
+      const { schemas } = (await documentFor(context.app, context.admin)).components;
+      const creatable = Object.keys(schemas['cargos.Create']!.properties!);
+      for (const name of ['date_created', 'date_updated', 'user_created', 'tags'])
+        assert.not.ok(creatable.includes(name), name);
+      assert.ok(creatable.includes('id'), 'a key the client sends wins');
+      assert.is(
+        schemas['cargos.Create']!.required,
+        undefined,
+        'a uuid key is generated, is_deleted has a default',
+      );
+      assert.equal(schemas['secrets.Create']!.required, ['label']);
+      assert.ok(
+        Object.keys(schemas['cargos.Update']!.properties!).includes('id'),
+        'the key may be sent back',
+      );
+    },
+  );
+
+  oas('a role sees only its collections, fields and operations', async (context) => {
+    const document = await documentFor(context.app, context.operator);
+    await assertValidOpenApi(document);
+    const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
+    assert.equal(itemPaths.sort(), ['/items/cargos', '/items/cargos/{id}']);
+    assert.equal(methodsOf(document, '/items/cargos'), ['get', 'post']);
+    assert.equal(methodsOf(document, '/items/cargos/{id}'), ['get']);
+    assert.equal(propertiesOf(document, 'cargos.Item'), OPERATOR_READS);
+    assert.equal(propertiesOf(document, 'cargos.Create'), OPERATOR_CREATES);
+    assert.is(document.components.schemas['cargos.Update'], undefined);
+    const text = JSON.stringify(document);
+    for (const hidden of ['is_deleted', 'serial_number', 'secrets'])
+      assert.not.ok(text.includes(hidden), hidden);
+  });
+
+  oas('anonymous callers see what the public role may do', async (context) => {
+    const document = await documentFor(context.app);
+    await assertValidOpenApi(document);
+    for (const path of FIXED_PATHS) assert.ok(document.paths[path], path);
+    const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
+    assert.equal(itemPaths.sort(), ['/items/secrets', '/items/secrets/{id}']);
+    assert.equal(methodsOf(document, '/items/secrets'), ['get']);
+    assert.equal(propertiesOf(document, 'secrets.Item'), ['label']);
+    assert.not.ok(JSON.stringify(document).includes('cargos'));
+  });
+
+  oas('the document follows the live schema: a field added through the API appears', async (context) => {
+    const added = await context.app.request('POST', '/fields/secrets', {
+      token: context.admin,
+      body: { field: 'rating', type: 'bigInteger' },
+    });
+    assert.is(added.status, 200, added.text);
+    const document = await documentFor(context.app, context.admin);
+    await assertValidOpenApi(document);
+    assert.equal(document.components.schemas['secrets.Item']!.properties!.rating!.type, [
+      'integer',
+      'string',
+      'null',
+    ]);
+    assert.equal(propertiesOf(await documentFor(context.app), 'secrets.Item'), ['label']);
+  });
+
+  oas.run();
+}
