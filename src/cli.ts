@@ -1,181 +1,151 @@
-import { Command } from 'commander';
-import type { Container } from 'inversify';
-import { progressBar } from './adapters/cli/progress-bar.ts';
-import type { AppConfig } from './adapters/config/config-schema.ts';
-import { loadConfig } from './adapters/config/load-config.ts';
-import { resolveSecret } from './adapters/config/resolve-secret.ts';
-import { unreachableReason } from './adapters/persistence/database-unreachable.ts';
-import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
-import type { RoleRepository } from './application/ports/role-repository.ts';
-import { CreateRoleHandler } from './application/roles/create-role.ts';
-import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
-import { CreateUserHandler } from './application/users/create-user.ts';
-import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
-import { buildContainer, TYPES } from './container.ts';
-import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
-import { DomainError } from './domain/errors.ts';
-import { openPersistence, startServer } from './main.ts';
+import { Command, InvalidArgumentError } from 'commander';
+import { failureReason } from './adapters/cli/failure-reason.ts';
+import { errorLine, oneLineUsageErrors } from './adapters/cli/one-line-errors.ts';
 import { VERSION } from './version.ts';
 
-const config = (): AppConfig => resolveSecret(loadConfig());
-
-/** Runs one piece of work against a migrated database and closes it again. */
-async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
-  const appConfig = config();
-  const persistence = await openPersistence(appConfig);
-  try {
-    await persistence.migrate();
-    await persistence.schema.refresh();
-    return await work(buildContainer(appConfig, persistence));
-  } finally {
-    await persistence.close();
-  }
-}
-
-function reportBootstrap(result: BootstrapResult): void {
-  if (!result.created) return;
-  const password = result.generatedPassword ?? '(the configured ADMIN_PASSWORD)';
-  console.log(`Created the first admin: ${result.email} / ${password}`);
-  if (result.generatedPassword) console.log('This password is shown only once: write it down now.');
-}
-
-async function serve(): Promise<void> {
-  const server = await startServer(config());
-  console.log(`datagate ${VERSION} listening on ${server.url}`);
-  let stopping = false;
-  const stop = (reason: string, code: number) => {
-    if (stopping) return;
-    stopping = true;
-    server.logger.info({ reason }, 'shutting down');
-    server.close().then(
-      () => process.exit(code),
-      (error: unknown) => {
-        server.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM', 0));
-  process.on('SIGINT', () => stop('SIGINT', 0));
-  server.ready.then(reportBootstrap, (error: unknown) => {
-    // Closing rejects `ready` as well; only a failure of the start-up work itself ends the process here.
-    if (stopping) return;
-    console.error(`datagate: ${describeFailure(error)}`);
-    stop('start-up failure', 1);
-  });
-}
+/** Loaded only when a command runs (see cli-commands.ts). */
+const commands = () => import('./cli-commands.ts');
 
 const program = new Command()
   .name('datagate')
-  .description('A fast, safe data platform: confidential-by-default items over HTTP on PostgreSQL.')
+  .description('Confidential-by-default data API over PostgreSQL: users, roles, permissions and items.')
   .version(VERSION)
-  .showHelpAfterError();
+  .addHelpText(
+    'after',
+    `
+Without a command, datagate runs \`serve\`.
+
+Examples:
+  $ datagate                            start the server
+  $ datagate sample cargos --rows 1000  sample data to try the API on
+  $ datagate users create --help        the options of one command`,
+  )
+  .addHelpText(
+    'afterAll',
+    `
+The database is DATABASE_URL (PostgreSQL) or else the embedded one in DATA_DIR
+(default ./data). All settings: README.md, "Configuration".`,
+  );
 
 program
-  .command('serve', { isDefault: true })
-  .description('migrate, bootstrap if needed, start the HTTP server')
-  .action(serve);
+  .command('serve')
+  .description('migrate, create the first admin if there is none, and serve the HTTP API (the default)')
+  .addHelpText(
+    'after',
+    `
+Listens on HOST:PORT (default 127.0.0.1:8055). With no admin yet, it creates
+the Administrator role and an admin from ADMIN_EMAIL / ADMIN_PASSWORD, or
+generates a password and prints it once. While the database cannot be reached
+it answers 503 and retries. SIGTERM or SIGINT let requests in flight finish
+(at most SHUTDOWN_TIMEOUT), then it exits 0.
+
+Examples:
+  $ datagate serve
+  $ ADMIN_EMAIL=a@example.com ADMIN_PASSWORD='a long password' datagate serve
+  $ PORT=8080 DATABASE_URL=postgresql://app@db.internal:5432/app datagate serve`,
+  )
+  .action(async () => (await commands()).serve());
 
 program
   .command('migrate')
-  .description('apply system-table migrations')
-  .action(() => withContainer(async () => console.log('Migrations applied.')));
+  .description("create or update datagate's own tables (datagate_*); no other table is touched")
+  .action(async () => (await commands()).migrate());
 
 program
   .command('bootstrap')
-  .description('migrate, then create the Administrator role and the first admin if none exists')
-  .action(() =>
-    withContainer(async (container) => {
-      const { bootstrap } = container.get<AppConfig>(TYPES.Config);
-      const result = await container.get(BootstrapHandler).execute(bootstrap);
-      if (result.created) reportBootstrap(result);
-      else console.log('An admin already exists: nothing to do.');
-    }),
-  );
+  .description('migrate, then create the Administrator role and the first admin if no admin exists')
+  .addHelpText(
+    'after',
+    `
+The admin is ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD, or
+with a generated password printed once. Does nothing when an admin exists;
+\`serve\` does the same on start.
 
-const users = program.command('users').description('manage users');
+Example:
+  $ ADMIN_EMAIL=a@example.com ADMIN_PASSWORD='a long password' datagate bootstrap`,
+  )
+  .action(async () => (await commands()).bootstrap());
+
+const users = program.command('users').description('create users and set their static tokens');
 users
   .command('create')
-  .description('create a user')
-  .requiredOption('--email <email>', 'e-mail address')
-  .requiredOption('--password <password>', 'password (at least 8 characters)')
-  .option('--role <name>', 'name of the role to give the user')
-  .action((options: { email: string; password: string; role?: string }) =>
-    withContainer(async (container) => {
-      const roleId = options.role ? await roleIdByName(container, options.role) : null;
-      const user = await container.get(CreateUserHandler).execute(SYSTEM_ACCOUNTABILITY, {
-        email: options.email,
-        password: options.password,
-        role: roleId,
-      });
-      console.log(`Created user ${user.email} (${user.id}).`);
-    }),
+  .description('create an active user')
+  .requiredOption('--email <email>', 'e-mail address (stored trimmed and lower-cased)')
+  .requiredOption('--password <password>', 'password, 8 to 512 characters')
+  .option('--role <name>', 'name of an existing role; without it the user has only public permissions')
+  .addHelpText(
+    'after',
+    `
+Example:
+  $ datagate users create --email op@example.com --password 'operator-password' --role Operator`,
+  )
+  .action(async (options: { email: string; password: string; role?: string }) =>
+    (await commands()).createUser(options),
   );
 users
   .command('token')
-  .description('set a static token for a user (generated and printed when --token is not given)')
+  .description("set a user's static token, for servers calling the API (replaces the previous one)")
   .requiredOption('--email <email>', 'e-mail address of the user')
-  .option('--token <token>', 'the token to set (at least 32 characters)')
-  .action((options: { email: string; token?: string }) =>
-    withContainer(async (container) => {
-      const token = await container.get(SetStaticTokenHandler).execute(options);
-      console.log(options.token ? `Static token set for ${options.email}.` : token);
-    }),
-  );
+  .option('--token <token>', 'the token, at least 32 characters; without it one is generated and printed')
+  .addHelpText(
+    'after',
+    `
+Only a digest of the token is stored: a generated token is printed this once,
+alone on stdout.
+
+Examples:
+  $ TOKEN=$(datagate users token --email op@example.com)
+  $ curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8055/users/me`,
+  )
+  .action(async (options: { email: string; token?: string }) => (await commands()).setStaticToken(options));
 
 program
   .command('roles')
-  .description('manage roles')
+  .description('create roles')
   .command('create')
-  .description('create a role')
-  .requiredOption('--name <name>', 'name of the role')
+  .description('create a role; what its members may do is granted with POST /permissions')
+  .requiredOption('--name <name>', 'name of the role, 1 to 100 characters')
   .option('--admin', 'give the role admin access (bypasses all permissions)', false)
-  .action((options: { name: string; admin: boolean }) =>
-    withContainer(async (container) => {
-      const role = await container
-        .get(CreateRoleHandler)
-        .execute(SYSTEM_ACCOUNTABILITY, { name: options.name, admin_access: options.admin });
-      console.log(`Created role ${role.name} (${role.id}).`);
-    }),
-  );
+  .addHelpText(
+    'after',
+    `
+Examples:
+  $ datagate roles create --name Operator
+  $ datagate roles create --name Maintainers --admin`,
+  )
+  .action(async (options: { name: string; admin: boolean }) => (await commands()).createRole(options));
 
 program
   .command('sample')
   .description('create sample data')
   .command('cargos')
-  .description("create the seed's sample `cargos` collection (if missing) and add generated rows")
-  .option('--rows <n>', 'how many rows to add', '1000')
-  .action(async (options: { rows: string }) => {
-    const rows = Number(options.rows);
-    if (!Number.isSafeInteger(rows) || rows < 0) throw new Error('--rows must be a whole number ≥ 0');
-    const appConfig = config();
-    const persistence = await openPersistence(appConfig);
-    try {
-      await persistence.migrate();
-      const progress = progressBar('cargos');
-      await createSampleCargos(persistence.orm, { rows, onProgress: progress.update });
-      progress.finish(`${rows.toLocaleString('en')} rows added`);
-    } finally {
-      await persistence.close();
-    }
-  });
+  .description("create the seed's sample `cargos` collection if it is missing, and add generated rows")
+  .option('--rows <n>', 'how many rows to add', wholeNumber, 1000)
+  .addHelpText(
+    'after',
+    `
+The database generates the rows, 50,000 a batch (1,000,000 rows: about 5 s on
+PostgreSQL); a progress bar shows on a terminal. The embedded database is held
+by one process at a time, so run this before \`serve\`. A server running on
+PostgreSQL sees a new table after POST /utils/cache/clear.
 
-async function roleIdByName(container: Container, name: string): Promise<string> {
-  const role = await container.get<RoleRepository>(TYPES.RoleRepository).findByName(name);
-  if (!role) throw new Error(`role "${name}" does not exist`);
-  return role.id;
+Example:
+  $ datagate sample cargos --rows 1000000`,
+  )
+  .action(async (options: { rows: number }) => (await commands()).addSampleCargos(options.rows));
+
+function wholeNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number))
+    throw new InvalidArgumentError('It must be a whole number ≥ 0.');
+  return number;
 }
 
-function describeFailure(error: unknown): string {
-  if (error instanceof DomainError && error.extensions.field)
-    return `${error.extensions.field}: ${error.message}`;
-  // SERVICE_UNAVAILABLE's message is written for HTTP callers; an operator wants the reason.
-  const unreachable = unreachableReason(error);
-  if (unreachable) return `the database cannot be reached: ${unreachable}`;
-  return error instanceof Error ? error.message : String(error);
-}
+oneLineUsageErrors(program);
 
-program.parseAsync().catch((error: unknown) => {
-  console.error(`datagate: ${describeFailure(error)}`);
+// `serve` is the default only for a bare `datagate`: a mistyped command must be refused, not served.
+const args = process.argv.slice(2);
+program.parseAsync(args.length > 0 ? args : ['serve'], { from: 'user' }).catch((error: unknown) => {
+  console.error(errorLine(failureReason(error)));
   process.exit(1);
 });

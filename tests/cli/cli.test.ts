@@ -55,9 +55,11 @@ cli.before((context) => {
 cli.after(({ dir }) => rmSync(dir, { recursive: true, force: true }));
 
 cli('bootstrap creates the first admin once and prints a generated password', async ({ env }) => {
-  const first = await datagate(['bootstrap'], env);
+  // Not a terminal: plain text even where FORCE_COLOR would colour most tools' output.
+  const first = await datagate(['bootstrap'], { ...env, FORCE_COLOR: '3' });
   assert.is(first.code, 0, first.stderr);
-  assert.match(first.stdout, /Created the first admin: root@example\.com \/ \S{16,}/);
+  assert.match(first.stdout, /Created the first admin: root@example\.com \/ \S{16,}\n/);
+  assert.match(first.stdout, /\nThis password is shown only once: write it down now\.\n$/);
   const second = await datagate(['bootstrap'], env);
   assert.is(second.code, 0, second.stderr);
   assert.match(second.stdout, 'already exists');

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse as parseYaml } from 'yaml';
+import { configSchema } from '../../src/adapters/config/config-schema.ts';
 import { ConfigError, loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 
@@ -37,6 +39,11 @@ test('defaults follow the contract (API.md §8)', () => {
   assert.is(config.auth.allowQueryToken, true);
   assert.is(config.database.url, undefined);
   assert.is(config.query.limitMax, 1000);
+});
+
+test('config/default.yaml states only the schema defaults, which the README reference shows', () => {
+  const file = parseYaml(readFileSync(new URL('../../config/default.yaml', import.meta.url), 'utf8'));
+  assert.equal(configSchema.parse(file), configSchema.parse({}));
 });
 
 test('token lifetimes come from config files, and environment variables win over files', () => {

@@ -1,24 +1,34 @@
 import ms from 'ms';
 import { z } from 'zod';
 
+/*
+ * Every key carries a description, and the building blocks below a `type`: the README's configuration
+ * reference is generated from them (config-reference.ts), and a test fails when the README differs.
+ */
+
 /** `ms`-style text (`900s`, `15m`, `7d`) or a number of milliseconds; a bare numeric string is milliseconds. */
-const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  const millis = typeof value === 'number' ? value : ms(value as ms.StringValue);
-  if (typeof millis !== 'number' || !Number.isFinite(millis) || millis <= 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${value}" is not a positive duration such as 900s, 15m or 7d`,
-    });
-    return z.NEVER;
-  }
-  return Math.round(millis);
-});
+const duration = z
+  .union([z.number(), z.string()])
+  .transform((value, ctx) => {
+    const millis = typeof value === 'number' ? value : ms(value as ms.StringValue);
+    if (typeof millis !== 'number' || !Number.isFinite(millis) || millis <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not a positive duration such as 900s, 15m or 7d`,
+      });
+      return z.NEVER;
+    }
+    return Math.round(millis);
+  })
+  .meta({ type: 'duration' });
 
 /** Environment variables are text, and `z.coerce.boolean()` would read "false" as true. */
-const flag = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
-]);
+const flag = z
+  .union([
+    z.boolean(),
+    z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+  ])
+  .meta({ type: 'boolean' });
 
 const integer = z.coerce.number().int();
 
@@ -27,43 +37,70 @@ const list = z
   .union([z.array(z.string()), z.string()])
   .transform((value) =>
     (typeof value === 'string' ? value.split(',') : value).map((item) => item.trim()).filter(Boolean),
-  );
+  )
+  .meta({ type: 'list' });
 
 /** A throttle budget: this many failures within `window`, then 429 until the window ends. */
 const budget = (failures: number, window: string) =>
   z
     .object({
-      failures: integer.min(1).default(failures),
-      window: duration.default(ms(window as ms.StringValue)),
+      failures: integer.min(1).default(failures).describe('how many within `window`; the next one gets 429.'),
+      window: duration
+        .default(ms(window as ms.StringValue))
+        .describe('how long they are counted; the 429 lasts until the window ends.'),
     })
     .strict()
     .prefault({});
 
 const byteSize = z
   .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)])
-  .describe('bytes, or a size such as 512kb or 1mb');
+  .meta({ type: 'size' });
 
 export const configSchema = z
   .object({
     http: z
       .object({
-        host: z.string().min(1).default('127.0.0.1'),
-        port: integer.min(0).max(65535).default(8055),
-        profile: z.enum(['plain', 'directus']).default('plain'),
-        bodyLimit: byteSize.default('1mb'),
-        /** API.md §4a: longer query strings are answered 414 before any parsing. */
-        maxQueryLength: integer.min(1024).default(16 * 1024),
-        /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
-        trustProxy: flag.default(false),
-        /** On SIGTERM/SIGINT: in-flight requests get this long to finish before their sockets close. */
-        shutdownTimeout: duration.default(ms('10s')),
+        host: z.string().min(1).default('127.0.0.1').describe('Address to listen on.'),
+        port: integer.min(0).max(65535).default(8055).describe('Port to listen on; 0 takes a free one.'),
+        profile: z
+          .enum(['plain', 'directus'])
+          .default('plain')
+          .describe(
+            'Shape of answers: `plain` as API.md; `directus` wraps 2xx bodies in `data` and lists counts in `meta`, so `@directus/sdk` works.',
+          ),
+        bodyLimit: byteSize.default('1mb').describe('Largest request body; a larger one gets 413.'),
+        maxQueryLength: integer
+          .min(1024)
+          .default(16 * 1024)
+          .describe(
+            'Longest query string in bytes; a longer one gets 414 `URI_TOO_LONG` before any parsing (API.md §4a).',
+          ),
+        trustProxy: flag
+          .default(false)
+          .describe(
+            'Take the client address (which the login throttle counts by) from `X-Forwarded-For`; only behind a proxy that sets it.',
+          ),
+        shutdownTimeout: duration
+          .default(ms('10s'))
+          .describe(
+            'On SIGTERM/SIGINT, how long requests in flight get to finish before their sockets close.',
+          ),
         cors: z
           .object({
-            enabled: flag.default(false),
-            /** Allowed origins, exactly as browsers send them; `*` allows any (never with credentials). */
-            origins: list.default([]),
-            credentials: flag.default(false),
-            maxAge: duration.default(ms('10m')),
+            enabled: flag
+              .default(false)
+              .describe(
+                'Answer cross-origin requests from browsers; off, only same-origin pages can call the API.',
+              ),
+            origins: list
+              .default([])
+              .describe(
+                'Allowed origins, exactly as browsers send them (a comma list in the environment); `*` allows any, never with credentials.',
+              ),
+            credentials: flag
+              .default(false)
+              .describe('Let those origins send credentials (`Access-Control-Allow-Credentials`).'),
+            maxAge: duration.default(ms('10m')).describe('How long browsers may keep a preflight answer.'),
           })
           .strict()
           .prefault({}),
@@ -72,38 +109,88 @@ export const configSchema = z
       .prefault({}),
     database: z
       .object({
-        url: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-        dataDir: z.string().min(1).default('./data'),
-        /** How long opening a connection may take before the request gets 503. */
-        connectTimeout: duration.default(ms('5s')),
-        /** PostgreSQL `statement_timeout` for every statement the server sends. */
-        queryTimeout: duration.default(ms('30s')),
-        /** While the database is unreachable at start, how often to try again. */
-        retryInterval: duration.default(ms('2s')),
+        url: z
+          .url({ protocol: /^postgres(ql)?$/ })
+          .optional()
+          .describe(
+            'PostgreSQL server (`postgresql://user:password@host:5432/db`); unset, the embedded PostgreSQL (PGlite) in `database.dataDir`.',
+          ),
+        dataDir: z
+          .string()
+          .min(1)
+          .default('./data')
+          .describe(
+            'Directory of the embedded database (one process at a time) and of the generated secret.',
+          ),
+        connectTimeout: duration
+          .default(ms('5s'))
+          .describe('How long opening a connection may take before the request gets 503.'),
+        queryTimeout: duration
+          .default(ms('30s'))
+          .describe(
+            'PostgreSQL `statement_timeout` of every statement the server sends; a statement cut by it is 503.',
+          ),
+        retryInterval: duration
+          .default(ms('2s'))
+          .describe('While the database cannot be reached at start, how often to try again.'),
       })
       .strict()
       .prefault({}),
     auth: z
       .object({
-        secret: z.string().min(32, 'must be at least 32 characters').optional(),
-        issuer: z.string().min(1).default('datagate'),
-        accessTokenTTL: duration.default(ms('15m')),
-        refreshTokenTTL: duration.default(ms('7d')),
-        refreshReuseGrace: duration.default(ms('10s')),
-        tokenFormat: z.enum(['jwt', 'paseto']).default('jwt'),
-        checkSessionOnEachRequest: flag.default(false),
-        allowQueryToken: flag.default(true),
-        /** argon2 hashes at once; unset = one fewer than the cores (at least 1). */
-        hashConcurrency: integer.min(1).max(64).optional(),
+        secret: z
+          .string()
+          .min(32, 'must be at least 32 characters')
+          .optional()
+          .describe(
+            'Secret that access tokens are signed with (the HS256 key, or the seed of the PASETO key pair), at least 32 characters; unset, one is generated once and kept in `<dataDir>/secret` (refused when NODE_ENV=production).',
+          ),
+        issuer: z
+          .string()
+          .min(1)
+          .default('datagate')
+          .describe('`iss` of access tokens; a token of another issuer is refused.'),
+        accessTokenTTL: duration.default(ms('15m')).describe('Lifetime of an access token.'),
+        refreshTokenTTL: duration
+          .default(ms('7d'))
+          .describe('Lifetime of a refresh token; every refresh grants it again (sliding session).'),
+        refreshReuseGrace: duration
+          .default(ms('10s'))
+          .describe(
+            'A refresh token used again within this time gets another successor (two tabs refreshing at once); later, its whole session is revoked.',
+          ),
+        tokenFormat: z
+          .enum(['jwt', 'paseto'])
+          .default('jwt')
+          .describe('Format of access tokens: `jwt` (HS256) or `paseto` (v4.public).'),
+        checkSessionOnEachRequest: flag
+          .default(false)
+          .describe(
+            'Refuse an access token once its session has ended (logout, password change, suspension), checked in memory without a query.',
+          ),
+        allowQueryToken: flag
+          .default(true)
+          .describe('Accept a token as `?access_token=`; when false, such a request is 400.'),
+        hashConcurrency: integer
+          .min(1)
+          .max(64)
+          .optional()
+          .describe(
+            'argon2 hashes at once; unset, one fewer than the cores (at least 1), so a login storm leaves a core for reads.',
+          ),
         throttle: z
           .object({
-            enabled: flag.default(true),
-            /** `postgres` shares the counters between server instances on the same database. */
-            store: z.enum(['memory', 'postgres']).default('memory'),
-            /** Failed logins per e-mail and client address. */
-            emailAndAddress: budget(5, '15m'),
-            /** Failed logins per client address, whatever the e-mail. */
-            address: budget(100, '15m'),
+            enabled: flag
+              .default(true)
+              .describe('Limit failed logins: over a budget, 429 `TOO_MANY_REQUESTS` with `Retry-After`.'),
+            store: z
+              .enum(['memory', 'postgres'])
+              .default('memory')
+              .describe(
+                'Where failures are counted: `memory` (this process) or `postgres` (shared by every instance on the database).',
+              ),
+            emailAndAddress: budget(5, '15m').describe('Failed logins per e-mail and client address'),
+            address: budget(100, '15m').describe('Failed logins per client address, whatever the e-mail'),
           })
           .strict()
           .prefault({}),
@@ -112,22 +199,43 @@ export const configSchema = z
       .prefault({}),
     query: z
       .object({
-        limitDefault: integer.min(1).default(100),
-        limitMax: integer.min(-1).default(1000),
-        batchMax: integer.min(1).default(1000),
+        limitDefault: integer.min(1).default(100).describe('Items per page when a read gives no `limit`.'),
+        limitMax: integer
+          .min(-1)
+          .default(1000)
+          .describe('Largest `limit` a read may ask for; -1: no maximum, and `limit=-1` reads all items.'),
+        batchMax: integer
+          .min(1)
+          .default(1000)
+          .describe(
+            'Most items one write may touch, in every form (rows matched by a query too); more is 400.',
+          ),
       })
       .strict()
       .prefault({}),
     bootstrap: z
       .object({
-        adminEmail: z.string().optional(),
-        adminPassword: z.string().optional(),
+        adminEmail: z
+          .string()
+          .optional()
+          .describe(
+            'E-mail of the first admin, created at start while no admin exists; unset, `admin@example.com`.',
+          ),
+        adminPassword: z
+          .string()
+          .optional()
+          .describe('Password of that first admin; unset, one is generated and printed once.'),
       })
       .strict()
       .prefault({}),
     log: z
       .object({
-        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+        level: z
+          .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+          .default('info')
+          .describe(
+            'Least severe log line written (JSON lines on stdout); `silent` under NODE_ENV=test (`config/test.yaml`).',
+          ),
       })
       .strict()
       .prefault({}),

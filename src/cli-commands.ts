@@ -1,0 +1,127 @@
+import type { Container } from 'inversify';
+import { failureReason } from './adapters/cli/failure-reason.ts';
+import { errorLine } from './adapters/cli/one-line-errors.ts';
+import { progressBar } from './adapters/cli/progress-bar.ts';
+import { paint } from './adapters/cli/terminal-colour.ts';
+import type { AppConfig } from './adapters/config/config-schema.ts';
+import { loadConfig } from './adapters/config/load-config.ts';
+import { resolveSecret } from './adapters/config/resolve-secret.ts';
+import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
+import type { RoleRepository } from './application/ports/role-repository.ts';
+import { CreateRoleHandler } from './application/roles/create-role.ts';
+import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
+import { CreateUserHandler } from './application/users/create-user.ts';
+import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
+import { buildContainer, TYPES } from './container.ts';
+import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
+import { openPersistence, startServer } from './main.ts';
+import { VERSION } from './version.ts';
+
+/**
+ * The work behind each command of `src/cli.ts`. Kept apart so that `--help` and mistyped commands answer
+ * without loading the server (about 0.2 s instead of 1.8 s through tsx).
+ */
+
+const config = (): AppConfig => resolveSecret(loadConfig());
+
+/** Runs one piece of work against a migrated database and closes it again. */
+async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
+  const appConfig = config();
+  const persistence = await openPersistence(appConfig);
+  try {
+    await persistence.migrate();
+    await persistence.schema.refresh();
+    return await work(buildContainer(appConfig, persistence));
+  } finally {
+    await persistence.close();
+  }
+}
+
+function reportBootstrap(result: BootstrapResult): void {
+  if (!result.created) return;
+  const password = result.generatedPassword ?? '(the configured ADMIN_PASSWORD)';
+  console.log(`Created the first admin: ${result.email} / ${password}`);
+  if (result.generatedPassword)
+    console.log(
+      paint(process.stdout, ['bold', 'yellow'], 'This password is shown only once: write it down now.'),
+    );
+}
+
+export async function serve(): Promise<void> {
+  const server = await startServer(config());
+  console.log(`datagate ${VERSION} listening on ${server.url}`);
+  let stopping = false;
+  const stop = (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    server.logger.info({ reason }, 'shutting down');
+    server.close().then(
+      () => process.exit(code),
+      (error: unknown) => {
+        server.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+  server.ready.then(reportBootstrap, (error: unknown) => {
+    // Closing rejects `ready` as well; only a failure of the start-up work itself ends the process here.
+    if (stopping) return;
+    console.error(errorLine(failureReason(error)));
+    stop('start-up failure', 1);
+  });
+}
+
+export const migrate = () => withContainer(async () => console.log('Migrations applied.'));
+
+export const bootstrap = () =>
+  withContainer(async (container) => {
+    const { bootstrap } = container.get<AppConfig>(TYPES.Config);
+    const result = await container.get(BootstrapHandler).execute(bootstrap);
+    if (result.created) reportBootstrap(result);
+    else console.log('An admin already exists: nothing to do.');
+  });
+
+export const createUser = (options: { email: string; password: string; role?: string }) =>
+  withContainer(async (container) => {
+    const roleId = options.role ? await roleIdByName(container, options.role) : null;
+    const user = await container.get(CreateUserHandler).execute(SYSTEM_ACCOUNTABILITY, {
+      email: options.email,
+      password: options.password,
+      role: roleId,
+    });
+    console.log(`Created user ${user.email} (${user.id}).`);
+  });
+
+export const setStaticToken = (options: { email: string; token?: string }) =>
+  withContainer(async (container) => {
+    const token = await container.get(SetStaticTokenHandler).execute(options);
+    console.log(options.token ? `Static token set for ${options.email}.` : token);
+  });
+
+export const createRole = (options: { name: string; admin: boolean }) =>
+  withContainer(async (container) => {
+    const role = await container
+      .get(CreateRoleHandler)
+      .execute(SYSTEM_ACCOUNTABILITY, { name: options.name, admin_access: options.admin });
+    console.log(`Created role ${role.name} (${role.id}).`);
+  });
+
+export async function addSampleCargos(rows: number): Promise<void> {
+  const persistence = await openPersistence(config());
+  try {
+    await persistence.migrate();
+    const progress = progressBar('cargos');
+    await createSampleCargos(persistence.orm, { rows, onProgress: progress.update });
+    progress.finish(`${rows.toLocaleString('en')} rows added`);
+  } finally {
+    await persistence.close();
+  }
+}
+
+async function roleIdByName(container: Container, name: string): Promise<string> {
+  const role = await container.get<RoleRepository>(TYPES.RoleRepository).findByName(name);
+  if (!role) throw new Error(`role "${name}" does not exist`);
+  return role.id;
+}

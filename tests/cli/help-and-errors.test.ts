@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
+// FORCE_COLOR would colour a pipe for most tools; datagate must stay plain whenever it is not a terminal.
+const NOT_A_TERMINAL = { FORCE_COLOR: '3', NO_COLOR: '' };
+const ESC = '\x1b';
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function datagate(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...NOT_A_TERMINAL, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The entries of one section of commander's help ("Options:", "Commands:"): name → description. */
+function section(help: string, title: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  const body = help.split(`\n${title}\n`)[1]?.split('\n\n')[0] ?? '';
+  let last = '';
+  for (const line of body.split('\n')) {
+    const entry = /^ {2}(\S.*?)(?: {2,}(.*))?$/.exec(line);
+    if (entry) {
+      last = entry[1]!;
+      entries.set(last, entry[2] ?? '');
+    } else if (last) entries.set(last, `${entries.get(last)} ${line.trim()}`);
+  }
+  return entries;
+}
+
+/** The options each command must offer; the walk below fails on a command missing from this list. */
+const OPTIONS: Record<string, string[]> = {
+  '': ['--version', '--help'],
+  serve: ['--help'],
+  migrate: ['--help'],
+  bootstrap: ['--help'],
+  users: ['--help'],
+  'users create': ['--email <email>', '--password <password>', '--role <name>'],
+  'users token': ['--email <email>', '--token <token>'],
+  roles: ['--help'],
+  'roles create': ['--name <name>', '--admin'],
+  sample: ['--help'],
+  'sample cargos': ['--rows <n>'],
+};
+
+const help = suite('datagate --help');
+
+help('every command and sub-command has a description and describes each of its options', async () => {
+  const seen: string[] = [];
+  const visit = async (path: string[]) => {
+    const run = await datagate([...path, '--help']);
+    const name = path.join(' ');
+    assert.is(run.code, 0, `${name} --help: ${run.stderr}`);
+    assert.is(run.stderr, '');
+    assert.not.ok(run.stdout.includes(ESC), `${path.join(' ')} --help is coloured`);
+    assert.ok(run.stdout.startsWith(`Usage: ${['datagate', ...path].join(' ')} `), run.stdout);
+    assert.ok(run.stdout.split('\n')[2]!.trim().length > 10, `${name} has no description`);
+    const options = section(run.stdout, 'Options:');
+    for (const [flags, description] of options)
+      assert.ok(description.length > 0, `${name}: option ${flags} has no description`);
+    const listed = [...options.keys()].join('\n');
+    for (const option of OPTIONS[name] ?? assert.unreachable(`unexpected command "${name}"`))
+      assert.ok(listed.includes(option), `${name} --help does not mention ${option}`);
+    seen.push(name);
+    for (const [entry, description] of section(run.stdout, 'Commands:')) {
+      const sub = entry.split(' ')[0]!;
+      if (sub === 'help') continue;
+      assert.ok(description.length > 0, `${name} lists ${sub} without a description`);
+      await visit([...path, sub]);
+    }
+  };
+  await visit([]);
+  assert.equal(seen.sort(), Object.keys(OPTIONS).sort());
+});
+
+help('commands with effects show examples', async () => {
+  for (const path of [
+    ['serve'],
+    ['bootstrap'],
+    ['users', 'create'],
+    ['users', 'token'],
+    ['sample', 'cargos'],
+  ]) {
+    const { stdout } = await datagate([...path, '--help']);
+    assert.match(stdout, /\nExamples?:\n {2}\$ /, `${path.join(' ')} --help has no example`);
+  }
+});
+
+help.run();
+
+const errors = suite('datagate refusals');
+
+/** Usage mistakes: one line naming the mistake and where the right usage is, nothing on stdout. */
+const USAGE_MISTAKES: Array<[string[], string]> = [
+  [['bogus'], "datagate: unknown command 'bogus'; see 'datagate --help'"],
+  [['users', 'bogus'], "datagate: unknown command 'bogus'; see 'datagate users --help'"],
+  [['--bogus'], "datagate: unknown option '--bogus'; see 'datagate --help'"],
+  [
+    ['users', 'create', '--email', 'a@example.com'],
+    "datagate: required option '--password <password>' not specified; see 'datagate users create --help'",
+  ],
+  [
+    ['users', 'create', '--email', 'a@example.com', '--password', 'long-enough', '--rol', 'x'],
+    "datagate: unknown option '--rol' (Did you mean --role?); see 'datagate users create --help'",
+  ],
+  [
+    ['sample', 'cargos', '--rows', 'many'],
+    "datagate: option '--rows <n>' argument 'many' is invalid. It must be a whole number ≥ 0; see 'datagate sample cargos --help'",
+  ],
+];
+
+errors('a usage mistake is one line on stderr and exit code 1', async () => {
+  for (const [args, line] of USAGE_MISTAKES) {
+    const run = await datagate(args);
+    assert.is(run.code, 1, args.join(' '));
+    assert.is(run.stdout, '');
+    assert.is(run.stderr, `${line}\n`);
+  }
+});
+
+errors('an unreachable database is one line saying so, without colour', async () => {
+  const run = await datagate(['migrate'], { DATABASE_URL: 'postgresql://datagate@127.0.0.1:1/none' });
+  assert.is(run.code, 1);
+  assert.is(run.stderr, 'datagate: the database cannot be reached: connection refused (ECONNREFUSED)\n');
+});
+
+errors.run();

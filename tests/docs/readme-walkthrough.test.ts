@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { datagate, type Served, serve } from './datagate-process.ts';
+
+/**
+ * README "Walk-through: the seed scenario", run as written. Its first ```sh block is the set-up for a person
+ * (`make run` holds the terminal); this test does the same with the development CLI on a temporary
+ * embedded database, taking the row count and the credentials from that block. Every later block runs in
+ * one bash session, only `DATAGATE` pointing it at this server, and each command's output must match the
+ * `# →` lines below it, where `…` stands for any text within one value (no quote, no line break).
+ */
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const HEADING = '## Walk-through: the seed scenario';
+const REPO = new URL('../..', import.meta.url).pathname;
+
+type Step = { commands: string; expected: string };
+
+function walkthroughBlocks(): string[] {
+  const start = README.indexOf(`\n${HEADING}\n`);
+  assert.ok(start >= 0, `README.md has no "${HEADING}" section`);
+  const next = README.indexOf('\n## ', start + 1);
+  const section = README.slice(start, next < 0 ? undefined : next);
+  return [...section.matchAll(/\n```sh\n([\s\S]*?)\n```/g)].map((match) => match[1]!);
+}
+
+/** Commands up to a run of `# →` lines are one step; commands after the last such run must print nothing. */
+function stepsOf(blocks: string[]): Step[] {
+  const steps: Step[] = [];
+  let commands: string[] = [];
+  let expected: string[] = [];
+  const flush = () => {
+    steps.push({ commands: commands.join('\n'), expected: expected.join('\n') });
+    commands = [];
+    expected = [];
+  };
+  for (const line of blocks.join('\n').split('\n')) {
+    if (line.startsWith('# → ')) expected.push(line.slice('# → '.length));
+    else {
+      if (expected.length > 0) flush();
+      commands.push(line);
+    }
+  }
+  flush();
+  return steps;
+}
+
+function matches(output: string, expected: string): boolean {
+  const pattern = expected
+    .split('…')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^"\\n]*');
+  return new RegExp(`^${pattern}$`).test(output);
+}
+
+/** Output as a reader sees it: header lines without their CR, PostgreSQL's array line breaks joined. */
+const normalised = (output: string) =>
+  output
+    .replaceAll('\r', '')
+    .replace(/,\s*\n\s*/g, ', ')
+    .trimEnd();
+
+function runSteps(
+  steps: Step[],
+  base: string,
+  outputs: string,
+): Promise<{ code: number | null; stderr: string }> {
+  // Each step's stdout goes to a file of its own; `set -e` stops at the first command that fails.
+  const script = [
+    'set -eo pipefail',
+    ...steps.flatMap((step, index) => [`exec >"$1/${index}"`, step.commands]),
+  ].join('\n');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script, 'walkthrough', outputs], {
+      cwd: REPO,
+      env: { ...process.env, DATAGATE: base },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 20_000,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+type Context = { dir: string; server: Served };
+
+const walkthrough = suite<Context>('README walk-through');
+
+walkthrough.before(async (context) => {
+  const setUp = walkthroughBlocks()[0] ?? '';
+  const rows = /node bin\/datagate\.mjs sample cargos --rows (\d+)/.exec(setUp)?.[1];
+  const admin = /ADMIN_EMAIL=(\S+) ADMIN_PASSWORD='([^']+)' make run/.exec(setUp);
+  if (!rows || !admin)
+    throw new Error(
+      `the walk-through's set-up block changed; update ${import.meta.url} to perform it:\n${setUp}`,
+    );
+  context.dir = mkdtempSync(join(tmpdir(), 'datagate-walkthrough-'));
+  const env = { DATA_DIR: join(context.dir, 'data'), ADMIN_EMAIL: admin[1]!, ADMIN_PASSWORD: admin[2]! };
+  const sample = await datagate(['sample', 'cargos', '--rows', rows], env);
+  assert.is(sample.code, 0, sample.stderr);
+  context.server = await serve(env);
+});
+
+walkthrough.after(async ({ dir, server }) => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+walkthrough('every command of the walk-through prints what the README shows', async ({ dir, server }) => {
+  const steps = stepsOf(walkthroughBlocks().slice(1));
+  assert.ok(steps.filter((step) => step.expected).length >= 10, 'the walk-through lost its # → lines');
+  const outputs = mkdtempSync(join(dir, 'outputs-'));
+  const run = await runSteps(steps, server.url, outputs);
+  steps.forEach((step, index) => {
+    const file = join(outputs, String(index));
+    assert.ok(existsSync(file), `bash stopped (exit ${run.code}) before:\n${step.commands}\n${run.stderr}`);
+    const output = normalised(readFileSync(file, 'utf8'));
+    assert.ok(
+      matches(output, step.expected),
+      `README step\n${step.commands}\nprinted\n${output}\ninstead of (# →)\n${step.expected}\n${run.stderr}`,
+    );
+  });
+  assert.is(run.code, 0, run.stderr);
+});
+
+walkthrough.run();
