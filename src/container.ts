@@ -260,13 +260,11 @@ export function buildContainer(
   dynamic(
     DescribeApiHandler,
     (get) =>
-      new DescribeApiHandler(
-        get(TYPES.SchemaCatalog),
-        get(ReadRules),
-        get(TYPES.PermissionRepository),
-        get(TYPES.Clock),
-        { version: VERSION, limits: get(TYPES.QueryLimits), batchMax: config.query.batchMax },
-      ),
+      new DescribeApiHandler(get(TYPES.SchemaCatalog), get(ReadRules), get(WriteRules), get(TYPES.Clock), {
+        version: VERSION,
+        limits: get(TYPES.QueryLimits),
+        batchMax: config.query.batchMax,
+      }),
   );
   dynamic(
     BootstrapHandler,

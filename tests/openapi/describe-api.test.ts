@@ -6,6 +6,7 @@ import { itemSchema } from '../../src/adapters/http/openapi/collection-schemas.t
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import { ReadRules } from '../../src/application/items/read-rules.ts';
+import { WriteRules } from '../../src/application/items/write-rules.ts';
 import {
   type ApiDescription,
   DescribeApiHandler,
@@ -58,7 +59,7 @@ async function describe(caller: Accountability, grants: Grant[]): Promise<ApiDes
   const handler = new DescribeApiHandler(
     persistence.schema,
     new ReadRules(persistence.permissions),
-    persistence.permissions,
+    new WriteRules(persistence.permissions),
     new FixedClock(),
     { version: '0.0.0', limits: { limitDefault: 100, limitMax: 1000 }, batchMax: 1000 },
   );

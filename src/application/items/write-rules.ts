@@ -10,11 +10,24 @@ import type { PermissionRepository } from '../ports/permission-repository.ts';
 
 export type WriteAction = Exclude<PermissionAction, 'read'>;
 
-/** The caller's grants for one write action on a collection; refuses callers with none. */
+/** The caller's grants for one write action on a collection. */
 export class WriteRules {
   constructor(private readonly permissions: PermissionRepository) {}
 
+  /** Refuses callers with no grant (403, or 401 for anonymous callers). */
   async for(
+    caller: Accountability,
+    collection: CollectionSchema,
+    action: WriteAction,
+    now: Date,
+  ): Promise<WriteGrant[] | 'all'> {
+    const grants = await this.optional(caller, collection, action, now);
+    if (grants !== 'all' && grants.length === 0) throw refusal(caller);
+    return grants;
+  }
+
+  /** As `for`, but "no grant" is an empty list rather than a refusal (for describing what a caller may do). */
+  async optional(
     caller: Accountability,
     collection: CollectionSchema,
     action: WriteAction,
@@ -24,7 +37,7 @@ export class WriteRules {
       ? []
       : await this.permissions.listFor(grantingRole(caller), collection.name, action);
     const context = { user: caller.user, role: caller.role, now };
-    const grants = writeGrantsFor(
+    return writeGrantsFor(
       caller,
       granted,
       collection,
@@ -32,7 +45,5 @@ export class WriteRules {
       (raw) => parseFilter(raw, collection),
       (node) => bindDynamicValues(node, context, collection),
     );
-    if (grants !== 'all' && grants.length === 0) throw refusal(caller);
-    return grants;
   }
 }

@@ -1,21 +1,13 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { isAutoField, newPrimaryKey } from '../../domain/items/auto-fields.ts';
-import { grantingRole } from '../../domain/permissions/granting-role.ts';
 import type { PermissionAction } from '../../domain/permissions/permission.ts';
-import {
-  presetsOf,
-  type WriteAction,
-  type WriteGrants,
-  writeGrantsFor,
-} from '../../domain/permissions/write-grants.ts';
-import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
-import { parseFilter } from '../../domain/query/parse-filter.ts';
+import { presetsOf, type WriteGrants } from '../../domain/permissions/write-grants.ts';
 import type { QueryLimits } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
 import type { ReadRules } from '../items/read-rules.ts';
+import type { WriteRules } from '../items/write-rules.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { PermissionRepository } from '../ports/permission-repository.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 
 /** One column as the caller meets it: only columns the caller may read or write are described. */
@@ -68,7 +60,7 @@ export class DescribeApiHandler {
   constructor(
     private readonly catalog: SchemaCatalog,
     private readonly readRules: ReadRules,
-    private readonly permissions: PermissionRepository,
+    private readonly writeRules: WriteRules,
     private readonly clock: Clock,
     private readonly settings: ApiSettings,
   ) {}
@@ -93,9 +85,9 @@ export class DescribeApiHandler {
     now: Date,
   ): Promise<DescribedCollection | null> {
     const read = await this.readRules.optional(caller, collection, now);
-    const create = await this.writeGrants(caller, collection, 'create', now);
-    const update = await this.writeGrants(caller, collection, 'update', now);
-    const remove = await this.writeGrants(caller, collection, 'delete', now);
+    const create = await this.writeRules.optional(caller, collection, 'create', now);
+    const update = await this.writeRules.optional(caller, collection, 'update', now);
+    const remove = await this.writeRules.optional(caller, collection, 'delete', now);
     const actions = {
       read: read !== null,
       create: granted(create),
@@ -140,27 +132,6 @@ export class DescribeApiHandler {
       actions,
       fields,
     };
-  }
-
-  /** As WriteRules, but answering "none" with an empty list rather than a refusal. */
-  private async writeGrants(
-    caller: Accountability,
-    collection: CollectionSchema,
-    action: WriteAction,
-    now: Date,
-  ): Promise<WriteGrants> {
-    const granted = caller.admin
-      ? []
-      : await this.permissions.listFor(grantingRole(caller), collection.name, action);
-    const context = { user: caller.user, role: caller.role, now };
-    return writeGrantsFor(
-      caller,
-      granted,
-      collection,
-      action,
-      (raw) => parseFilter(raw, collection),
-      (node) => bindDynamicValues(node, context, collection),
-    );
   }
 }
 
