@@ -1,22 +1,22 @@
 // `make bench`: datagate against its floor (bare node:http + pg running the same SQL) and pgbench, on a
 // throwaway database per row count. See bench/README.md. Run: node --import tsx bench/run.ts
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type AutocannonOptions } from 'autocannon';
-import pg from 'pg';
+import type pg from 'pg';
+import {
+  assertLoopback,
+  ChildProcesses,
+  cpuTimeMs,
+  databaseUrl,
+  freePort,
+  quoteId,
+  rssMb,
+  waitFor,
+  withClient,
+} from '../scripts/local-harness.ts';
 import type { PlanCase } from './plan.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -44,7 +44,7 @@ const OPERATOR_FIELDS = ['id', 'date_created', 'description', 'temperature'];
 
 // ---------------------------------------------------------------- processes and clean-up
 
-const children = new Set<ChildProcess>();
+const { start, run, stop, stopAll } = new ChildProcesses(ROOT);
 const databases = new Set<string>();
 let workDir: string | null = null;
 
@@ -52,63 +52,8 @@ function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-/** A long-running child whose output goes straight to a file (the harness spends no CPU on it). */
-function start(args: string[], options: { env: NodeJS.ProcessEnv; logFile: string }): ChildProcess {
-  const out = openSync(options.logFile, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: options.env, stdio: ['ignore', out, out] });
-  closeSync(out);
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Runs a command to completion; rejects with its output on a non-zero exit or after `timeoutMs`. */
-function run(
-  command: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
-) {
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: options.env ?? env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      children.delete(child);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`${command} ${args.join(' ')} → ${code ?? signal}\n${stderr}${stdout}`.trim()));
-    });
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-function stop(child: ChildProcess, graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 async function cleanUp(): Promise<void> {
-  await Promise.all([...children].map((child) => stop(child, 3000)));
+  await stopAll(3000);
   for (const name of databases) {
     try {
       await admin(async (client) => client.query(`drop database if exists ${quoteId(name)} with (force)`));
@@ -129,73 +74,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     cleanUp().finally(() => process.exit(130));
   });
 }
-// Last resort (an uncaught throw): no child outlives the harness.
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
 
 // ---------------------------------------------------------------- database
 
-function quoteId(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: 'datagate-bench' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-const admin = <T>(work: (client: pg.Client) => Promise<T>) => withClient(SERVER_URL, work);
-
-function assertLoopback(url: string): void {
-  const host = new URL(url).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) {
-    throw new Error(
-      `DATABASE_URL must point at a loopback address (got ${host}): the bench loads the server hard`,
-    );
-  }
-}
+const admin = <T>(work: (client: pg.Client) => Promise<T>) => withClient(SERVER_URL, work, 'datagate-bench');
 
 // ---------------------------------------------------------------- HTTP helpers
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null)
-      throw new Error(`the server exited (${child.exitCode}) before answering ${url}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await response.arrayBuffer();
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
-}
 
 async function http(
   method: string,
@@ -235,28 +119,6 @@ type Measured = {
   /** Server CPU (user + system) per completed request, from /proc/<pid>/stat over the measured run. */
   cpuMs: number | null;
 };
-
-function rssMb(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** utime + stime of a process in ms (clock ticks are 10 ms on Linux). */
-function cpuTimeMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
 
 function cannonOptions(base: string, load: Load, duration: number): AutocannonOptions {
   return {
@@ -370,7 +232,7 @@ const wanted = (name: string) => ONLY === null || ONLY.has(name);
 
 async function benchSize(rows: number): Promise<SizeReport> {
   const name = `datagate_bench_${process.pid}_${rows}`;
-  const url = databaseUrl(name);
+  const url = databaseUrl(SERVER_URL, name);
   const dir = mkdtempSync(join(workDir!, `${rows}-`));
   log(`${rows.toLocaleString('en')} rows: database ${name}`);
   await admin((client) => client.query(`create database ${quoteId(name)}`));
@@ -768,7 +630,7 @@ function document(report: SizeReport, info: string[], all: SizeReport[]): string
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  assertLoopback(SERVER_URL);
+  assertLoopback(SERVER_URL, 'bench');
   if (!existsSync(join(ROOT, CLI)))
     throw new Error(`${CLI} is missing: run \`make build\` (make bench does)`);
   workDir = mkdtempSync(join(tmpdir(), 'datagate-bench-'));

@@ -1,22 +1,21 @@
 // `make soak`: N virtual clients mixing logins, refreshes, reads and writes against a local datagate for a
 // set time; checks for 5xx, lost writes and RSS growth. See soak/README.md. Run: node --import tsx soak/run.ts
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import {
+  assertLoopback,
+  ChildProcesses,
+  cpuTimeMs,
+  databaseUrl,
+  freePort,
+  openFds,
+  quoteId,
+  rssMb,
+  waitFor,
+  withClient,
+} from '../scripts/local-harness.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -58,7 +57,7 @@ const VALID_TEMPERATURE = {
 
 // ---------------------------------------------------------------- processes and clean-up
 
-const children = new Set<ChildProcess>();
+const { start, run, stop, stopAll } = new ChildProcesses(ROOT);
 const databases = new Set<string>();
 let workDir: string | null = null;
 let keepWorkDir = false;
@@ -67,64 +66,8 @@ function log(message: string): void {
   process.stderr.write(`[soak] ${message}\n`);
 }
 
-/** A long-running child whose output goes straight to a file. */
-function start(args: string[], options: { env: NodeJS.ProcessEnv; logFile: string }): ChildProcess {
-  const out = openSync(options.logFile, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: options.env, stdio: ['ignore', out, out] });
-  closeSync(out);
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Runs a command to completion; rejects with its output on a non-zero exit or after `timeoutMs`. */
-function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}) {
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: options.env ?? env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      children.delete(child);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`${command} ${args.join(' ')} → ${code ?? signal}\n${stderr}${stdout}`.trim()));
-    });
-  });
-}
-
-/** SIGTERM, then SIGKILL after `graceMs`. Resolves with how it ended and how long that took. */
-function stop(
-  child: ChildProcess,
-  graceMs = 5000,
-): Promise<{ code: number | null; signal: string | null; ms: number }> {
-  const began = performance.now();
-  const ended = () => ({ code: child.exitCode, signal: child.signalCode, ms: performance.now() - began });
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(ended());
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(ended());
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 async function cleanUp(): Promise<void> {
-  await Promise.all([...children].map((child) => stop(child, 3000)));
+  await stopAll(3000);
   for (const name of databases) {
     try {
       await withClient(SERVER_URL, (client) =>
@@ -150,104 +93,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     cleanUp().finally(() => process.exit(130));
   });
 }
-// Last resort (an uncaught throw): no child outlives the harness.
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
-
-// ---------------------------------------------------------------- database
-
-function quoteId(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: 'datagate-soak' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function assertLoopback(url: string): void {
-  const host = new URL(url).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) {
-    throw new Error(
-      `DATABASE_URL must point at a loopback address (got ${host}): the soak loads the server hard`,
-    );
-  }
-}
-
-// ---------------------------------------------------------------- /proc
-
-function rssMb(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-function openFds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    return readdirSync(`/proc/${pid}/fd`).length;
-  } catch {
-    return null;
-  }
-}
-
-/** utime + stime of a process in ms (clock ticks are 10 ms on Linux). */
-function cpuTimeMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
 
 // ---------------------------------------------------------------- HTTP
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null)
-      throw new Error(`the server exited (${child.exitCode}) before answering ${url}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await response.arrayBuffer();
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
-}
 
 type Answer = { status: number; text: string; body: unknown; ms: number; error?: string };
 
@@ -1043,12 +890,12 @@ async function machine(): Promise<string[]> {
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<boolean> {
-  assertLoopback(SERVER_URL);
+  assertLoopback(SERVER_URL, 'soak');
   if (!existsSync(join(ROOT, CLI))) throw new Error(`${CLI} is missing: run \`make build\` (make soak does)`);
   workDir = mkdtempSync(join(tmpdir(), 'datagate-soak-'));
   const info = await machine();
   const name = `datagate_soak_${process.pid}`;
-  const url = databaseUrl(name);
+  const url = databaseUrl(SERVER_URL, name);
   await withClient(SERVER_URL, (client) => client.query(`create database ${quoteId(name)}`));
   databases.add(name);
   log(`database ${name}; work dir ${workDir}`);

@@ -1,0 +1,188 @@
+// What `make bench` and `make soak` share: child processes that never outlive the harness, throwaway
+// databases on a loopback PostgreSQL, and readings of a process from /proc.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import pg from 'pg';
+
+export type Ending = { code: number | null; signal: string | null; ms: number };
+
+/** The children of one harness run, in the package root; all are stopped by `stopAll` or killed at exit. */
+export class ChildProcesses {
+  private readonly children = new Set<ChildProcess>();
+
+  constructor(private readonly root: string) {
+    // Last resort (an uncaught throw): no child outlives the harness.
+    process.on('exit', () => {
+      for (const child of this.children) child.kill('SIGKILL');
+    });
+  }
+
+  /** A long-running Node child whose output goes straight to a file (the harness spends no CPU on it). */
+  readonly start = (args: string[], options: { env: NodeJS.ProcessEnv; logFile: string }): ChildProcess => {
+    const out = openSync(options.logFile, 'w');
+    const child = spawn(process.execPath, args, {
+      cwd: this.root,
+      env: options.env,
+      stdio: ['ignore', out, out],
+    });
+    closeSync(out);
+    this.track(child);
+    return child;
+  };
+
+  /** Runs a command to completion; rejects with its output on a non-zero exit or after `timeoutMs`. */
+  readonly run = (
+    command: string,
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+  ): Promise<string> => {
+    return new Promise<string>((resolve, reject) => {
+      const child = spawn(command, args, {
+        cwd: this.root,
+        env: options.env ?? process.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      this.track(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(stdout);
+        else reject(new Error(`${command} ${args.join(' ')} → ${code ?? signal}\n${stderr}${stdout}`.trim()));
+      });
+      child.stdin.end(options.input ?? '');
+    });
+  };
+
+  /** SIGTERM, then SIGKILL after `graceMs`. Resolves with how it ended and how long that took. */
+  readonly stop = (child: ChildProcess, graceMs = 5000): Promise<Ending> => {
+    const began = performance.now();
+    const ended = () => ({ code: child.exitCode, signal: child.signalCode, ms: performance.now() - began });
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(ended());
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve(ended());
+      });
+      child.kill('SIGTERM');
+    });
+  };
+
+  readonly stopAll = async (graceMs: number): Promise<void> => {
+    await Promise.all([...this.children].map((child) => this.stop(child, graceMs)));
+  };
+
+  private track(child: ChildProcess): void {
+    this.children.add(child);
+    child.once('exit', () => this.children.delete(child));
+  }
+}
+
+// ---------------------------------------------------------------- databases
+
+export function quoteId(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The URL of database `name` on the server of `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function withClient<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+  applicationName = 'datagate-harness',
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: applicationName });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The harnesses load the database server hard and create databases on it: never a remote one. */
+export function assertLoopback(url: string, harness: string): void {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) {
+    throw new Error(
+      `DATABASE_URL must point at a loopback address (got ${host}): the ${harness} loads the server hard`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- /proc and the network
+
+export function rssMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export function openFds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of a process in ms (clock ticks are 10 ms on Linux). */
+export function cpuTimeMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers below 500; fails early when `child` (the server) exits. */
+export async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}) before answering ${url}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}
