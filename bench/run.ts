@@ -8,10 +8,12 @@ import autocannon, { type AutocannonOptions } from 'autocannon';
 import type pg from 'pg';
 import {
   assertLoopback,
+  BUILT_CLI,
   ChildProcesses,
   cpuTimeMs,
   databaseUrl,
   freePort,
+  productionServerEnv,
   quoteId,
   rssMb,
   waitFor,
@@ -32,8 +34,8 @@ const CPU_PROF = env.BENCH_CPU_PROF === '1';
 /** The server the throwaway databases are created on; its own database is never written. */
 const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const POOL_MAX = 10; // pg's default; datagate passes MikroORM no pool size (mikro-orm.config.ts)
-/** The built CLI (`make build`), as production runs it: the sources through tsx cost ~70 MB more RSS. */
-const CLI = 'dist/src/cli.js';
+/** The built CLI, as production runs it: the sources through tsx cost ~70 MB more RSS. */
+const CLI = BUILT_CLI;
 
 for (const n of ROWS) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`BENCH_ROWS: bad count ${n}`);
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) throw new Error('bad BENCH_* duration');
@@ -239,23 +241,19 @@ async function benchSize(rows: number): Promise<SizeReport> {
   databases.add(name);
 
   const port = await freePort();
-  const { LOG_LEVEL: _inherited, ...inherited } = env;
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...inherited,
-    NODE_ENV: 'production',
-    DATABASE_URL: url,
-    SECRET: randomBytes(32).toString('hex'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ACCESS_TOKEN_TTL: '1d', // the default 15 min would expire inside a long run
-    // The login cases log one user in over 16–32 connections at once. Attempts count against the
-    // e-mail+address budget while in flight (5), so the throttle would answer most of them 429: that is
-    // the throttle working, not the login path this case measures.
-    LOGIN_THROTTLE: 'false',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    ...(LOG_LEVEL ? { LOG_LEVEL } : {}),
-  };
+  const serverEnv = productionServerEnv({
+    databaseUrl: url,
+    port,
+    admin: ADMIN,
+    logLevel: LOG_LEVEL,
+    extra: {
+      ACCESS_TOKEN_TTL: '1d', // the default 15 min would expire inside a long run
+      // The login cases log one user in over 16–32 connections at once. Attempts count against the
+      // e-mail+address budget while in flight (5), so the throttle would answer most of them 429: that is
+      // the throttle working, not the login path this case measures.
+      LOGIN_THROTTLE: 'false',
+    },
+  });
 
   // Set-up through datagate's own CLI.
   const cli = (...args: string[]) =>

@@ -1,6 +1,7 @@
 // What `make bench` and `make soak` share: child processes that never outlive the harness, throwaway
 // databases on a loopback PostgreSQL, and readings of a process from /proc.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
@@ -185,4 +186,39 @@ export async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_0
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+}
+
+// ---------------------------------------------------------------- the server under test
+
+/** The built CLI (`make build`), as production runs it. */
+export const BUILT_CLI = 'dist/src/cli.js';
+
+export type ServerSettings = {
+  databaseUrl: string;
+  port: number;
+  admin: { email: string; password: string };
+  /** Unset: the production default (info, one access-log line per request). */
+  logLevel?: string;
+  /** More variables, e.g. `ACCESS_TOKEN_TTL`; they win over everything above. */
+  extra?: NodeJS.ProcessEnv;
+};
+
+/**
+ * A production server's environment on loopback with a fresh random secret. Inherited `LOG_LEVEL` and
+ * `LOGIN_THROTTLE` are dropped, so the shell a harness runs in cannot change what it measures.
+ */
+export function productionServerEnv(settings: ServerSettings): NodeJS.ProcessEnv {
+  const { LOG_LEVEL: _level, LOGIN_THROTTLE: _throttle, ...inherited } = process.env;
+  return {
+    ...inherited,
+    NODE_ENV: 'production',
+    DATABASE_URL: settings.databaseUrl,
+    SECRET: randomBytes(32).toString('hex'),
+    HOST: '127.0.0.1',
+    PORT: String(settings.port),
+    ADMIN_EMAIL: settings.admin.email,
+    ADMIN_PASSWORD: settings.admin.password,
+    ...(settings.logLevel ? { LOG_LEVEL: settings.logLevel } : {}),
+    ...settings.extra,
+  };
 }

@@ -6,11 +6,13 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
   assertLoopback,
+  BUILT_CLI,
   ChildProcesses,
   cpuTimeMs,
   databaseUrl,
   freePort,
   openFds,
+  productionServerEnv,
   quoteId,
   rssMb,
   waitFor,
@@ -41,7 +43,7 @@ const SEED = Math.floor(numberFrom('SOAK_SEED', Math.floor(Math.random() * 2 ** 
 const LOG_LEVEL = env.SOAK_LOG_LEVEL;
 /** The server the throwaway database is created on; its own database is never written. */
 const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const CLI = 'dist/src/cli.js';
+const CLI = BUILT_CLI;
 /** Refresh when the access token has less than this left. */
 const REFRESH_MARGIN_MS = 5000;
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -901,19 +903,13 @@ async function main(): Promise<boolean> {
   log(`database ${name}; work dir ${workDir}`);
 
   const port = await freePort();
-  const { LOG_LEVEL: _inherited, LOGIN_THROTTLE: _throttle, ...inherited } = env;
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...inherited,
-    NODE_ENV: 'production',
-    DATABASE_URL: url,
-    SECRET: randomBytes(32).toString('hex'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ACCESS_TOKEN_TTL,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    ...(LOG_LEVEL ? { LOG_LEVEL } : {}),
-  };
+  const serverEnv = productionServerEnv({
+    databaseUrl: url,
+    port,
+    admin: ADMIN,
+    logLevel: LOG_LEVEL,
+    extra: { ACCESS_TOKEN_TTL },
+  });
   const cli = (...args: string[]) =>
     run(process.execPath, [CLI, ...args], { env: serverEnv, timeoutMs: 600_000 });
   const began = performance.now();
