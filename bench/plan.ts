@@ -40,6 +40,7 @@ try {
       compiled = compileItemGet(request);
       return '{}';
     },
+    getMany: () => Promise.reject(new Error('the plan records list and get only')),
     write: () => Promise.reject(new Error('the plan only reads')),
   };
   const container = buildContainer(config, { ...persistence, items: recorder });

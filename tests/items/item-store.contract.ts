@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ItemListRequest, SelectedField } from '../../src/application/ports/item-store.ts';
-import type { Condition, FilterNode, ScalarValue } from '../../src/domain/query/filter.ts';
+import type { BoundFilterNode, Condition, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { SortField } from '../../src/domain/query/item-query.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
@@ -167,13 +167,14 @@ const WORDS: ReadonlyArray<SeedRow> = [
   { id: 9, word: "O'Reilly", n: 20, group: 'a' },
 ];
 
-const cond = (field: string, operator: Condition['operator'], value?: unknown): FilterNode => {
-  if (value === undefined) return { kind: 'condition', field, operator } as Condition;
-  if (Array.isArray(value)) return { kind: 'condition', field, operator, values: value } as Condition;
-  return { kind: 'condition', field, operator, value } as Condition;
+const cond = (field: string, operator: Condition['operator'], value?: unknown): BoundFilterNode => {
+  if (value === undefined) return { kind: 'condition', field, operator } as Condition<ScalarValue>;
+  if (Array.isArray(value))
+    return { kind: 'condition', field, operator, values: value } as Condition<ScalarValue>;
+  return { kind: 'condition', field, operator, value } as Condition<ScalarValue>;
 };
-const and = (...nodes: FilterNode[]): FilterNode => ({ kind: 'and', nodes });
-const or = (...nodes: FilterNode[]): FilterNode => ({ kind: 'or', nodes });
+const and = (...nodes: BoundFilterNode[]): BoundFilterNode => ({ kind: 'and', nodes });
+const or = (...nodes: BoundFilterNode[]): BoundFilterNode => ({ kind: 'or', nodes });
 
 const all = (collection: CollectionSchema): SelectedField[] =>
   collection.fields.map((f) => ({ field: f.name, visibleWhen: null }));
@@ -224,7 +225,7 @@ export function itemStoreContract(name: string, target: CollectionsTarget) {
   async function ids(
     collections: Collections,
     collection: CollectionSchema,
-    filter: FilterNode | null,
+    filter: BoundFilterNode | null,
     sort: SortField[] = [],
   ) {
     const items = await list(collections, collection, {
@@ -303,7 +304,7 @@ export function itemStoreContract(name: string, target: CollectionsTarget) {
 
   test('comparison operators follow SQL on nulls: negations never match a null', async ({ collections }) => {
     const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
-    const cases: Array<[FilterNode, number[]]> = [
+    const cases: Array<[BoundFilterNode, number[]]> = [
       [cond('n', '_eq', 20), [2, 7, 9]],
       [cond('n', '_neq', 20), [1, 3, 5, 6, 8]],
       [cond('n', '_lt', 10), [5, 6, 8]],
@@ -339,7 +340,7 @@ export function itemStoreContract(name: string, target: CollectionsTarget) {
 
   test('substring operators treat %, _ and \\ literally and never match nulls', async ({ collections }) => {
     const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
-    const cases: Array<[FilterNode, number[]]> = [
+    const cases: Array<[BoundFilterNode, number[]]> = [
       [cond('word', '_contains', '%'), [3]],
       [cond('word', '_contains', '_'), [4]],
       [cond('word', '_contains', '\\'), [5]],
@@ -496,7 +497,7 @@ export function itemStoreContract(name: string, target: CollectionsTarget) {
 
   test('get finds a visible item by key; missing and invisible ones are null', async ({ collections }) => {
     const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
-    const get = (id: ScalarValue, visible: FilterNode | null = null, select = all(words)) =>
+    const get = (id: ScalarValue, visible: BoundFilterNode | null = null, select = all(words)) =>
       collections.store.get({ collection: words, select, visible, id });
     assert.equal(JSON.parse((await get(9))!), { id: 9, word: "O'Reilly", n: 20, group: 'a' });
     assert.is(await get(99), null);

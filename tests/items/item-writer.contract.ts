@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ItemValues, ItemWriter, StoredItem } from '../../src/application/ports/item-store.ts';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.ts';
-import type { FilterNode, ScalarValue } from '../../src/domain/query/filter.ts';
+import type { BoundFilterNode, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections, CollectionsTarget } from './collections-target.ts';
@@ -81,7 +81,7 @@ const COUNTER_FIELDS: ReadonlyArray<NewField> = [
   { field: 'right', type: 'string' },
 ];
 
-const cond = (field: string, operator: '_eq' | '_gt', value: ScalarValue): FilterNode => ({
+const cond = (field: string, operator: '_eq' | '_gt', value: ScalarValue): BoundFilterNode => ({
   kind: 'condition',
   field,
   operator,
@@ -105,8 +105,11 @@ export function itemWriterContract(name: string, target: CollectionsTarget) {
     collections.store.write(work);
 
   /** Committed rows, read in a transaction of their own, in key order. */
-  const rows = (collections: Collections, collection: CollectionSchema, filter: FilterNode | null = null) =>
-    write(collections, (writer) => writer.lockMatching(collection, filter));
+  const rows = (
+    collections: Collections,
+    collection: CollectionSchema,
+    filter: BoundFilterNode | null = null,
+  ) => write(collections, (writer) => writer.lockMatching(collection, filter));
 
   async function count(collections: Collections, collection: CollectionSchema): Promise<number> {
     const result = await collections.store.list({

@@ -1,17 +1,19 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { invalidPayload, notFound } from '../../domain/errors.ts';
+import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { authorizeDelete } from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
+import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { ItemStore } from '../ports/item-store.ts';
+import type { ItemStore, ItemWriter, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { collectionFor } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
-import { parseDeleteBody } from './write-body.ts';
+import { parseDeleteBody, type RowTarget } from './write-body.ts';
 import type { WriteRules } from './write-rules.ts';
-import { isVisible, lockVisibleMatching } from './write-targets.ts';
+import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
 
 export type DeleteItemsCommand = {
   collection: string;
@@ -47,20 +49,40 @@ export class DeleteItemsHandler {
         : { kind: 'keys' as const, keys: [command.key] };
 
     await this.items.write(async (writer) => {
-      const keys =
-        target.kind === 'query'
-          ? (await lockVisibleMatching(caller, collection, rule, writer, target.filter, now)).map(
-              (row) => row[keyField.name] as ScalarValue,
-            )
-          : target.keys.map((key) => itemKey(keyField, key));
-      if (keys.length > this.batchMax) throw invalidPayload(`At most ${this.batchMax} items in one request.`);
-      const rows = await writer.lockRows(collection, keys);
+      const { keys, rows } = await this.lockTargets(caller, collection, keyField, rule, writer, target, now);
       for (const key of keys) {
         const existing = rows.get(String(key));
-        if (!existing || !isVisible(rule, existing, collection)) throw notFound();
+        if (!existing) throw notFound();
         if (grants !== 'all') asCaller(caller, () => authorizeDelete(grants, existing));
       }
       await writer.delete(collection, keys);
     });
+  }
+
+  /** The keys to delete, in the order they are checked, and their rows the caller may read, each locked once. */
+  private async lockTargets(
+    caller: Accountability,
+    collection: CollectionSchema,
+    keyField: FieldSchema,
+    rule: ReadRule,
+    writer: ItemWriter,
+    target: RowTarget,
+    now: Date,
+  ): Promise<{ keys: ScalarValue[]; rows: Map<string, StoredItem> }> {
+    if (target.kind === 'query') {
+      const matching = await lockVisibleMatching(caller, collection, rule, writer, target.filter, now);
+      if (matching.length > this.batchMax) throw this.tooMany();
+      return {
+        keys: matching.map((row) => row[keyField.name] as ScalarValue),
+        rows: byKey(matching, keyField),
+      };
+    }
+    const keys = target.keys.map((key) => itemKey(keyField, key));
+    if (keys.length > this.batchMax) throw this.tooMany();
+    return { keys, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
+  }
+
+  private tooMany() {
+    return invalidPayload(`At most ${this.batchMax} items in one request.`);
   }
 }

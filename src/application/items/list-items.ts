@@ -7,7 +7,7 @@ import {
 } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
-import type { FilterNode } from '../../domain/query/filter.ts';
+import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { searchFilter } from '../../domain/query/search-filter.ts';
 import { TEXTUAL_TYPES } from '../../domain/schema/field-type.ts';
@@ -47,7 +47,7 @@ export class ListItemsHandler {
       query.sort.map((sort) => sort.field),
     );
 
-    const conditions: FilterNode[] = [];
+    const conditions: BoundFilterNode[] = [];
     if (query.filter) {
       conditions.push(
         bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection),

@@ -19,7 +19,7 @@ import type { ReadRules } from './read-rules.ts';
 import { type BatchTarget, parseUpdateBody } from './write-body.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
-import { isVisible, lockVisibleMatching } from './write-targets.ts';
+import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
 
 export type UpdateItemsCommand = {
   collection: string;
@@ -30,6 +30,8 @@ export type UpdateItemsCommand = {
 };
 
 type Change = { key: ScalarValue; payload: ItemValues };
+/** The changes and the rows they target that the caller may read, locked, keyed by `String(key)`. */
+type Targets = { changes: Change[]; rows: Map<string, StoredItem> };
 
 /**
  * PATCH /items/:collection[/:key] — one transaction. Every target row is locked and checked before any is
@@ -59,9 +61,11 @@ export class UpdateItemsHandler {
 
     const single = command.key !== undefined;
     const keys = await this.items.write(async (writer) => {
-      const changes = single
-        ? [this.change(itemKey(keyField, command.key), command.body, collection, keyField)]
-        : await this.changesOf(
+      const { changes, rows } = single
+        ? await this.lockKeyed(writer, collection, keyField, rule, [
+            this.change(itemKey(keyField, command.key), command.body, collection, keyField),
+          ])
+        : await this.lockTargets(
             caller,
             collection,
             keyField,
@@ -70,13 +74,9 @@ export class UpdateItemsHandler {
             parseUpdateBody(command.body),
             now,
           );
-      const rows = await writer.lockRows(
-        collection,
-        changes.map((change) => change.key),
-      );
       for (const change of changes) {
         const existing = rows.get(String(change.key));
-        if (!existing || !isVisible(rule, existing, collection)) throw notFound();
+        if (!existing) throw notFound();
         if (grants !== 'all') asCaller(caller, () => authorize(grants, existing, change.payload, auto));
       }
       await this.apply(writer, collection, changes, auto);
@@ -85,7 +85,11 @@ export class UpdateItemsHandler {
     return writeResult(!single, await this.readBack.read(plan, keys));
   }
 
-  private async changesOf(
+  /**
+   * The changes a batch body asks for, in the order they are checked, and their rows the caller may read,
+   * each locked once. Every payload is parsed before any row is locked.
+   */
+  private async lockTargets(
     caller: Accountability,
     collection: CollectionSchema,
     keyField: FieldSchema,
@@ -93,27 +97,45 @@ export class UpdateItemsHandler {
     writer: ItemWriter,
     { target, data }: { target: BatchTarget; data: unknown },
     now: Date,
-  ): Promise<Change[]> {
+  ): Promise<Targets> {
     if (target.kind === 'items') {
-      if (target.items.length > this.batchMax)
-        throw invalidPayload(`At most ${this.batchMax} items in one request.`);
-      return target.items.map((item) => {
+      if (target.items.length > this.batchMax) throw this.tooMany();
+      const changes = target.items.map((item) => {
         const raw = item as Record<string, unknown> | null;
         if (typeof raw !== 'object' || raw === null || !(keyField.name in raw)) {
           throw invalidPayload(`Each item needs its primary key "${keyField.name}".`, keyField.name);
         }
         return this.change(itemKey(keyField, raw[keyField.name]), raw, collection, keyField);
       });
+      return this.lockKeyed(writer, collection, keyField, rule, changes);
     }
     const payload = this.payload(data, collection, keyField, undefined);
     if (target.kind === 'keys') {
-      if (target.keys.length > this.batchMax)
-        throw invalidPayload(`At most ${this.batchMax} items in one request.`);
-      return target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
+      if (target.keys.length > this.batchMax) throw this.tooMany();
+      const changes = target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
+      return this.lockKeyed(writer, collection, keyField, rule, changes);
     }
     const rows = await lockVisibleMatching(caller, collection, rule, writer, target.filter, now);
-    if (rows.length > this.batchMax) throw invalidPayload(`At most ${this.batchMax} items in one request.`);
-    return rows.map((row) => ({ key: row[keyField.name] as ScalarValue, payload }));
+    if (rows.length > this.batchMax) throw this.tooMany();
+    return {
+      changes: rows.map((row) => ({ key: row[keyField.name] as ScalarValue, payload })),
+      rows: byKey(rows, keyField),
+    };
+  }
+
+  private async lockKeyed(
+    writer: ItemWriter,
+    collection: CollectionSchema,
+    keyField: FieldSchema,
+    rule: ReadRule,
+    changes: Change[],
+  ): Promise<Targets> {
+    const keys = changes.map((change) => change.key);
+    return { changes, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
+  }
+
+  private tooMany() {
+    return invalidPayload(`At most ${this.batchMax} items in one request.`);
   }
 
   private change(

@@ -3,14 +3,26 @@ import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { assertFilterQueryable } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
-import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
+import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import { parseFilter } from '../../domain/query/parse-filter.ts';
-import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { ItemWriter, StoredItem } from '../ports/item-store.ts';
 
-/** Whether the caller may read this row: writes answer 404 for rows they could not GET. */
-export function isVisible(rule: ReadRule, row: StoredItem, collection: CollectionSchema): boolean {
-  return rule.rows === null || matchesFilter(rule.rows, row, collection);
+/**
+ * The rows with these keys that the caller may read, locked, keyed by `String(key)`. A key without such
+ * a row is absent: writes answer 404 for rows they could not GET. The read rule is part of the locking
+ * statement, so each target row is locked once and its visibility is not checked again here.
+ */
+export async function lockVisibleRows(
+  writer: ItemWriter,
+  collection: CollectionSchema,
+  keyField: FieldSchema,
+  rule: ReadRule,
+  keys: ReadonlyArray<ScalarValue>,
+): Promise<Map<string, StoredItem>> {
+  if (keys.length === 0) return new Map();
+  const wanted: BoundFilterNode = { kind: 'condition', field: keyField.name, operator: '_in', values: keys };
+  return byKey(await writer.lockMatching(collection, visibleOnly(wanted, rule)), keyField);
 }
 
 /**
@@ -28,5 +40,14 @@ export function lockVisibleMatching(
   const filter = parseFilter(rawFilter, collection);
   assertFilterQueryable(caller, rule, filter);
   const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
-  return writer.lockMatching(collection, rule.rows ? allOf([bound, rule.rows]) : bound);
+  return writer.lockMatching(collection, visibleOnly(bound, rule));
+}
+
+/** Locked rows keyed by `String(key)`, as `lockVisibleRows` answers them. */
+export function byKey(rows: ReadonlyArray<StoredItem>, keyField: FieldSchema): Map<string, StoredItem> {
+  return new Map(rows.map((row) => [String(row[keyField.name]), row]));
+}
+
+function visibleOnly(filter: BoundFilterNode, rule: ReadRule): BoundFilterNode {
+  return rule.rows ? allOf([filter, rule.rows]) : filter;
 }

@@ -1,21 +1,22 @@
-import type { FilterNode, ScalarValue } from '../../domain/query/filter.ts';
+import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 
 /** A field to return, and the condition under which its value is shown (else it reads as null). */
-export type SelectedField = { readonly field: string; readonly visibleWhen: FilterNode | null };
+export type SelectedField = { readonly field: string; readonly visibleWhen: BoundFilterNode | null };
 
 /**
- * One read, fully decided by the application: every filter is parsed, coerced, and free of dynamic
- * values; every field exists. The store only translates it — one statement per call on PostgreSQL.
+ * One read, fully decided by the application: every filter is parsed, coerced, and bound (its type
+ * cannot hold a dynamic value such as `$NOW`); every field exists. The store only translates it — one
+ * statement per call on PostgreSQL.
  */
 export type ItemListRequest = {
   readonly collection: CollectionSchema;
   readonly select: ReadonlyArray<SelectedField>;
   /** Rows the caller may see (permission rule); null = all. `total_count` counts these. */
-  readonly visible: FilterNode | null;
+  readonly visible: BoundFilterNode | null;
   /** The caller's filter and search, on top of `visible`; null = none. `filter_count` counts these. */
-  readonly filter: FilterNode | null;
+  readonly filter: BoundFilterNode | null;
   readonly sort: ReadonlyArray<SortField>;
   /** null = no limit. */
   readonly limit: number | null;
@@ -33,9 +34,18 @@ export type ItemListResult = {
 export type ItemGetRequest = {
   readonly collection: CollectionSchema;
   readonly select: ReadonlyArray<SelectedField>;
-  readonly visible: FilterNode | null;
+  readonly visible: BoundFilterNode | null;
   /** Primary key value, coerced to the key's type. */
   readonly id: ScalarValue;
+};
+
+/** Several items by primary key, as a write reads back what it wrote. */
+export type ItemKeysRequest = {
+  readonly collection: CollectionSchema;
+  readonly select: ReadonlyArray<SelectedField>;
+  readonly visible: BoundFilterNode | null;
+  /** Primary key values, coerced to the key's type; a key may repeat. */
+  readonly keys: ReadonlyArray<ScalarValue>;
 };
 
 /**
@@ -64,7 +74,7 @@ export interface ItemWriter {
    */
   lockRows(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<Map<string, StoredItem>>;
   /** The rows matching `filter` (null = all), locked, in primary-key order. */
-  lockMatching(collection: CollectionSchema, filter: FilterNode | null): Promise<StoredItem[]>;
+  lockMatching(collection: CollectionSchema, filter: BoundFilterNode | null): Promise<StoredItem[]>;
   /** Sets the same values on every row with one of these keys. */
   update(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>, values: ItemValues): Promise<void>;
   delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void>;
@@ -74,6 +84,11 @@ export interface ItemStore {
   list(request: ItemListRequest): Promise<ItemListResult>;
   /** The item as JSON object text, or null when it does not exist or is not visible. */
   get(request: ItemGetRequest): Promise<string | null>;
+  /**
+   * The visible items with these keys, each as JSON object text like `get`'s, in the order of `keys` (a
+   * key given twice, twice); keys without a visible item are left out. One statement on PostgreSQL.
+   */
+  getMany(request: ItemKeysRequest): Promise<string[]>;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back (nothing written) when it
    * throws, and the error passed on.

@@ -1,10 +1,10 @@
 import type { Accountability } from '../accountability.ts';
-import type { FilterNode } from '../query/filter.ts';
+import type { BoundFilterNode, FilterNode } from '../query/filter.ts';
 import type { ReadRule } from './read-rule.ts';
 import { refusal } from './refusal.ts';
 
 /** A field to return and the condition under which its value is shown (else it reads as null). */
-export type ProjectedField = { readonly field: string; readonly visibleWhen: FilterNode | null };
+export type ProjectedField = { readonly field: string; readonly visibleWhen: BoundFilterNode | null };
 
 /** Every field the rule lets the caller read, on some row at least, in collection order. */
 export function allowedFields(rule: ReadRule): string[] {

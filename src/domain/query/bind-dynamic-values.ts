@@ -68,11 +68,6 @@ export function hasDynamicValues(node: FilterNode): boolean {
   return false;
 }
 
-/** For stores and evaluators, which only handle bound trees. */
-export function isBoundFilter(node: FilterNode): node is BoundFilterNode {
-  return !hasDynamicValues(node);
-}
-
 /** The value, or null when it cannot be bound (see bindDynamicValues). */
 function resolve(value: DynamicValue, field: FieldSchema, context: DynamicContext): ScalarValue | null {
   const raw =

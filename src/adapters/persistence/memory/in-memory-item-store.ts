@@ -1,5 +1,6 @@
 import type {
   ItemGetRequest,
+  ItemKeysRequest,
   ItemListRequest,
   ItemListResult,
   ItemStore,
@@ -7,10 +8,9 @@ import type {
   SelectedField,
 } from '../../../application/ports/item-store.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
-import { isBoundFilter } from '../../../domain/query/bind-dynamic-values.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
 import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
-import type { BoundFilterNode, FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { SortField } from '../../../domain/query/item-query.ts';
 import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
@@ -32,10 +32,10 @@ export class InMemoryItemStore implements ItemStore {
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
     const { collection } = request;
-    const visible = bound(request.visible);
-    const filter = bound(request.filter);
-    const visibleRows = this.table(collection).rows.filter((row) => matches(visible, row, collection));
-    const filtered = visibleRows.filter((row) => matches(filter, row, collection));
+    const visibleRows = this.table(collection).rows.filter((row) =>
+      matches(request.visible, row, collection),
+    );
+    const filtered = visibleRows.filter((row) => matches(request.filter, row, collection));
     const sorted = sortRows(filtered, request.sort, collection);
     const end = request.limit === null ? undefined : request.offset + request.limit;
     const page = sorted.slice(request.offset, end);
@@ -47,16 +47,24 @@ export class InMemoryItemStore implements ItemStore {
   }
 
   async get(request: ItemGetRequest): Promise<string | null> {
+    const [item] = await this.getMany({ ...request, keys: [request.id] });
+    return item ?? null;
+  }
+
+  async getMany(request: ItemKeysRequest): Promise<string[]> {
     const { collection } = request;
     const key = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
-    if (!key) return null;
-    const visible = bound(request.visible);
-    const row = this.table(collection).rows.find((candidate) => {
-      const value = candidate[key.name] ?? null;
-      return value !== null && compareValues(key.type, value, request.id) === 0;
+    if (!key) return [];
+    const rows = this.table(collection).rows;
+    return request.keys.flatMap((wanted) => {
+      const row = rows.find((candidate) => {
+        const value = candidate[key.name] ?? null;
+        return value !== null && compareValues(key.type, value, wanted) === 0;
+      });
+      return row && matches(request.visible, row, collection)
+        ? [rowJson(row, request.select, collection)]
+        : [];
     });
-    if (!row || !matches(visible, row, collection)) return null;
-    return rowJson(row, request.select, collection);
   }
 
   /**
@@ -115,13 +123,6 @@ export class InMemoryItemStore implements ItemStore {
   }
 }
 
-/** Stores receive bound filters only (ItemStore contract); a dynamic value here is a bug upstream. */
-function bound(node: FilterNode | null): BoundFilterNode | null {
-  if (node !== null && !isBoundFilter(node))
-    throw new Error('ItemStore received a filter with unbound dynamic values');
-  return node;
-}
-
 function matches(node: BoundFilterNode | null, row: StoredRow, collection: CollectionSchema): boolean {
   return node === null || matchesFilter(node, row, collection);
 }
@@ -155,7 +156,7 @@ function rowJson(row: StoredRow, select: ReadonlyArray<SelectedField>, collectio
   return itemJson(
     select.map(({ field: name, visibleWhen }) => {
       const field = fieldOrThrow(collection, name);
-      const shown = visibleWhen === null || matchesFilter(bound(visibleWhen)!, row, collection);
+      const shown = visibleWhen === null || matchesFilter(visibleWhen, row, collection);
       return [name, valueJson(field, shown ? (row[name] ?? null) : null)] as const;
     }),
   );

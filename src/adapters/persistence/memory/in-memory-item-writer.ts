@@ -5,12 +5,11 @@ import {
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
 import { DomainError, recordNotUnique } from '../../../domain/errors.ts';
-import { isBoundFilter } from '../../../domain/query/bind-dynamic-values.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
 import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
-import type { FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
 import {
@@ -59,7 +58,7 @@ export class InMemoryItemWriter implements ItemWriter {
     return this.statement(() => this.rowsWithKeys(collection, keys));
   }
 
-  async lockMatching(collection: CollectionSchema, filter: FilterNode | null): Promise<StoredItem[]> {
+  async lockMatching(collection: CollectionSchema, filter: BoundFilterNode | null): Promise<StoredItem[]> {
     return this.statement(() => this.rowsMatching(collection, filter));
   }
 
@@ -103,11 +102,8 @@ export class InMemoryItemWriter implements ItemWriter {
     return found;
   }
 
-  private rowsMatching(collection: CollectionSchema, filter: FilterNode | null): StoredItem[] {
+  private rowsMatching(collection: CollectionSchema, filter: BoundFilterNode | null): StoredItem[] {
     const table = this.touch(collection);
-    if (filter !== null && !isBoundFilter(filter)) {
-      throw new Error('ItemWriter received a filter with unbound dynamic values');
-    }
     const matching = table.rows.filter((row) => filter === null || matchesFilter(filter, row, table.schema));
     const key = table.schema.primaryKey === null ? null : primaryKeyOf(table.schema);
     if (key) matching.sort((a, b) => compareValues(key.type, a[key.name]!, b[key.name]!));

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Condition, FilterNode, OperandValue, ScalarValue } from '../../../domain/query/filter.ts';
+import type { BoundFilterNode, Condition, ScalarValue } from '../../../domain/query/filter.ts';
 import {
   type CollectionSchema,
   type FieldSchema,
@@ -9,14 +9,14 @@ import { TEXTUAL_TYPES } from '../../../domain/schema/field-type.ts';
 import { parameterTypeOf } from './column-types.ts';
 
 /**
- * A FilterNode as a SQL boolean expression over the collection's columns, referenced unqualified (the
+ * A bound filter as a SQL boolean expression over the collection's columns, referenced unqualified (the
  * caller decides which relation they come from). Every identifier goes through `sql.id`, every value is a
  * bound parameter cast to its field's type, so no caller text ever becomes SQL.
  *
  * Null semantics are SQL's, which is what API.md §4 asks for: a null column makes `=`, `<>`, `like`,
  * `between` and their negations unknown, so it matches nothing but `_null` and `_empty`.
  */
-export function filterSql(node: FilterNode, collection: CollectionSchema): RawBuilder<boolean> {
+export function filterSql(node: BoundFilterNode, collection: CollectionSchema): RawBuilder<boolean> {
   switch (node.kind) {
     case 'and':
       // The identities: an empty AND matches everything, an empty OR nothing.
@@ -29,7 +29,7 @@ export function filterSql(node: FilterNode, collection: CollectionSchema): RawBu
 }
 
 function junction(
-  nodes: ReadonlyArray<FilterNode>,
+  nodes: ReadonlyArray<BoundFilterNode>,
   collection: CollectionSchema,
   separator: RawBuilder<unknown>,
 ): RawBuilder<boolean> {
@@ -46,7 +46,7 @@ export function fieldOrThrow(collection: CollectionSchema, name: string): FieldS
   return field;
 }
 
-function conditionSql(condition: Condition, field: FieldSchema): RawBuilder<boolean> {
+function conditionSql(condition: Condition<ScalarValue>, field: FieldSchema): RawBuilder<boolean> {
   const column = comparable(field);
   switch (condition.operator) {
     case '_null':
@@ -110,19 +110,12 @@ export function comparable(field: FieldSchema): RawBuilder<unknown> {
   return field.type === 'json' ? sql`${column}::jsonb` : column;
 }
 
-function parameter(field: FieldSchema, value: OperandValue): RawBuilder<unknown> {
-  return sql`${scalar(value)}::${sql.raw(parameterTypeOf(field))}`;
+function parameter(field: FieldSchema, value: ScalarValue): RawBuilder<unknown> {
+  return sql`${value}::${sql.raw(parameterTypeOf(field))}`;
 }
 
-function arrayParameter(field: FieldSchema, values: ReadonlyArray<OperandValue>): RawBuilder<unknown> {
-  return sql`${values.map(scalar)}::${sql.raw(parameterTypeOf(field))}[]`;
-}
-
-function scalar(value: OperandValue): ScalarValue {
-  if (typeof value === 'object') {
-    throw new Error(`Dynamic value ${value.dynamic} reached the item store unresolved`);
-  }
-  return value;
+function arrayParameter(field: FieldSchema, values: ReadonlyArray<ScalarValue>): RawBuilder<unknown> {
+  return sql`${[...values]}::${sql.raw(parameterTypeOf(field))}[]`;
 }
 
 type LikeOperator = 'like' | 'not like' | 'ilike';
@@ -132,6 +125,6 @@ function like(field: FieldSchema, operator: LikeOperator, pattern: string): RawB
   return sql`${sql.id(field.name)} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
 }
 
-function escapeLike(value: OperandValue): string {
-  return String(scalar(value)).replace(/[\\%_]/g, (char) => `\\${char}`);
+function escapeLike(value: ScalarValue): string {
+  return String(value).replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -9,15 +9,16 @@ import {
 } from 'kysely';
 import type {
   ItemGetRequest,
+  ItemKeysRequest,
   ItemListRequest,
   ItemListResult,
   ItemStore,
   ItemWriter,
   SelectedField,
 } from '../../../application/ports/item-store.ts';
-import type { FilterNode } from '../../../domain/query/filter.ts';
+import type { BoundFilterNode } from '../../../domain/query/filter.ts';
 import type { SortField } from '../../../domain/query/item-query.ts';
-import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { parameterTypeOf } from './column-types.ts';
 import { translateReadError, translateWriteError } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
@@ -58,6 +59,16 @@ export class PostgresItemStore implements ItemStore {
   async get(request: ItemGetRequest): Promise<string | null> {
     const row = await this.queryOne(itemGetQuery(request, this.schema));
     return row?.item ?? null;
+  }
+
+  async getMany(request: ItemKeysRequest): Promise<string[]> {
+    if (request.keys.length === 0) return [];
+    try {
+      const { rows } = await itemKeysQuery(request, this.schema).execute(this.db);
+      return rows.map((row) => row.item);
+    } catch (error) {
+      throw translateReadError(error);
+    }
   }
 
   /**
@@ -148,10 +159,7 @@ function itemListQuery(request: ItemListRequest, schema: string): RawBuilder<Lis
 /** One statement: the visible row with the key as JSON object text, or no row. */
 function itemGetQuery(request: ItemGetRequest, schema: string): RawBuilder<{ item: string }> {
   const { collection } = request;
-  if (collection.primaryKey === null) {
-    throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
-  }
-  const key = fieldOrThrow(collection, collection.primaryKey);
+  const key = primaryKeyOf(collection);
   const matchesKey = sql`${comparable(key)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
   const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
   return sql<{ item: string }>`select row_to_json(item.*)::text as item
@@ -159,9 +167,38 @@ function itemGetQuery(request: ItemGetRequest, schema: string): RawBuilder<{ ite
         where ${matchesKey}${visible}) as item`;
 }
 
+/**
+ * One statement: a row per wanted key that has a visible row, as JSON object text, in the order of the
+ * keys. The table is read in its own subquery, so that its columns, referenced unqualified by the
+ * projection and the filter, never meet the names of the key list; each row's projection is a
+ * correlated subquery so that the key it is joined on is not part of the item.
+ */
+function itemKeysQuery(request: ItemKeysRequest, schema: string): RawBuilder<{ item: string }> {
+  const { collection } = request;
+  const key = primaryKeyOf(collection);
+  const keyType = sql.raw(parameterTypeOf(key));
+  const keys = sql`${[...request.keys]}::${keyType}[]`;
+  const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+  return sql<{ item: string }>`select found.item
+      from unnest(${keys}) with ordinality as wanted (key, position)
+      join (select ${comparable(key)} as key,
+          (select row_to_json(item.*) from (select ${projection(request.select, collection)}) as item)::text as item
+        from ${sql.id(schema, collection.name)}
+        where ${comparable(key)} = any (${keys})${visible}) as found
+      on found.key = wanted.key
+      order by wanted.position`;
+}
+
+function primaryKeyOf(collection: CollectionSchema): FieldSchema {
+  if (collection.primaryKey === null) {
+    throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
+  }
+  return fieldOrThrow(collection, collection.primaryKey);
+}
+
 /** `where a and b` over the present filters, or nothing. */
 function conjunction(
-  filters: ReadonlyArray<FilterNode | null>,
+  filters: ReadonlyArray<BoundFilterNode | null>,
   collection: CollectionSchema,
 ): RawBuilder<unknown> {
   const present = filters.filter((filter) => filter !== null);

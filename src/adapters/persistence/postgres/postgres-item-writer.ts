@@ -1,6 +1,6 @@
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { ItemValues, ItemWriter, StoredItem } from '../../../application/ports/item-store.ts';
-import type { FilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { canonicalValueOf, canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
@@ -87,7 +87,7 @@ export class PostgresItemWriter implements ItemWriter {
     return new Map(rows.map((row) => [String(row[key.name]), row]));
   }
 
-  async lockMatching(collection: CollectionSchema, filter: FilterNode | null): Promise<StoredItem[]> {
+  async lockMatching(collection: CollectionSchema, filter: BoundFilterNode | null): Promise<StoredItem[]> {
     return this.lock(collection, filter === null ? sql`` : sql`where ${filterSql(filter, collection)}`);
   }
 
