@@ -529,6 +529,25 @@ export function itemStoreContract(name: string, target: CollectionsTarget) {
     assert.is(await get('0190a000-0000-7000-8000-00000000000b'), null);
   });
 
+  test('getMany answers the visible items in the order of the keys, repeats included, as get does', async ({
+    collections,
+  }) => {
+    // `key` is a column here too: the statement's own names must not meet the table's.
+    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const many = (keys: ScalarValue[], visible: BoundFilterNode | null = null, select = all(values)) =>
+      collections.store.getMany({ collection: values, select, visible, keys });
+    const one = (id: ScalarValue) =>
+      collections.store.get({ collection: values, select: all(values), visible: null, id });
+    assert.equal(await many([3, 99, 1, 3]), [await one(3), await one(1), await one(3)]);
+    assert.equal(await many([]), []);
+    assert.equal(await many([1, 2, 3], cond('flag', '_eq', false)), [await one(2)]);
+    const masked = [
+      { field: 'key', visibleWhen: cond('id', '_eq', 2) },
+      { field: 'id', visibleWhen: null },
+    ];
+    assert.equal(await many([1], null, masked), ['{"key":null,"id":1}']);
+  });
+
   test('SQL in values is only ever data: nothing matches and the table is intact', async ({
     collections,
   }) => {
