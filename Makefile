@@ -29,6 +29,7 @@ test: install
 check: install
 	npx tsc --noEmit
 	npx biome check .
+	npx depcruise src --config .dependency-cruiser.cjs
 
 format: install
 	npx biome check --write .
