@@ -8,6 +8,7 @@ import type { PersistenceTarget } from '../support/databases.ts';
 export function cached(target: PersistenceTarget): PersistenceTarget {
   return {
     name: `${target.name}, cached`,
+    skip: target.skip,
     fresh: async () => cachingPersistence(await target.fresh()),
     dispose: () => target.dispose(),
   };

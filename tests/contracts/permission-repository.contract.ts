@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { PermissionRepository } from '../../src/application/ports/permission-repository.ts';
 import { Permission, type PermissionProps } from '../../src/domain/permissions/permission.ts';
-import type { PersistenceTarget } from '../support/databases.ts';
+import { type PersistenceTarget, suiteOn } from '../support/databases.ts';
 import { aRole } from './fixtures.ts';
 
 type Context = { persistence: Persistence; permissions: PermissionRepository };
@@ -25,15 +24,11 @@ function aPermission(props: Partial<PermissionProps> = {}): Permission {
 
 const byId = (a: Permission, b: Permission) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** `permissionsOf` gives the target's permission store (until Persistence carries one itself). */
-export function permissionRepositoryContract(
-  target: PersistenceTarget,
-  permissionsOf: (persistence: Persistence) => PermissionRepository,
-) {
-  const test = suite<Context>(`PermissionRepository on ${target.name}`);
+export function permissionRepositoryContract(target: PersistenceTarget) {
+  const test = suiteOn<Context>(`PermissionRepository on ${target.name}`, target);
   test.before.each(async (context) => {
     context.persistence = await target.fresh();
-    context.permissions = permissionsOf(context.persistence);
+    context.permissions = context.persistence.permissions;
   });
   test.after(() => target.dispose());
 

@@ -1,4 +1,4 @@
-import { persistenceTargets } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { persistenceContract } from './persistence.contract.ts';
 
-for (const target of persistenceTargets()) persistenceContract(target).run();
+for (const backend of backends()) persistenceContract(backend.persistence()).run();

@@ -1,6 +1,6 @@
-import { persistenceTargets } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { cached } from './cached-target.ts';
 import { refreshTokenRepositoryContract } from './refresh-token-repository.contract.ts';
 
-for (const target of persistenceTargets()) refreshTokenRepositoryContract(target).run();
-for (const target of persistenceTargets()) refreshTokenRepositoryContract(cached(target)).run();
+for (const backend of backends()) refreshTokenRepositoryContract(backend.persistence()).run();
+for (const backend of backends()) refreshTokenRepositoryContract(cached(backend.persistence())).run();

@@ -1,6 +1,6 @@
-import { persistenceTargets } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { cached } from './cached-target.ts';
 import { roleRepositoryContract } from './role-repository.contract.ts';
 
-for (const target of persistenceTargets()) roleRepositoryContract(target).run();
-for (const target of persistenceTargets()) roleRepositoryContract(cached(target)).run();
+for (const backend of backends()) roleRepositoryContract(backend.persistence()).run();
+for (const backend of backends()) roleRepositoryContract(cached(backend.persistence())).run();

@@ -1,6 +1,6 @@
-import { persistenceTargets } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { cached } from './cached-target.ts';
 import { userRepositoryContract } from './user-repository.contract.ts';
 
-for (const target of persistenceTargets()) userRepositoryContract(target).run();
-for (const target of persistenceTargets()) userRepositoryContract(cached(target)).run();
+for (const backend of backends()) userRepositoryContract(backend.persistence()).run();
+for (const backend of backends()) userRepositoryContract(cached(backend.persistence())).run();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FixedClock } from '../../src/adapters/clock/fixed-clock.ts';
 import { itemSchema } from '../../src/adapters/http/openapi/collection-schemas.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
@@ -17,6 +16,7 @@ import { PUBLIC_ACCOUNTABILITY, SYSTEM_ACCOUNTABILITY } from '../../src/domain/a
 import { Permission, type PermissionProps } from '../../src/domain/permissions/permission.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import { cargosSchema, field } from '../support/cargos-schema.ts';
+import { FixedClock } from '../support/fakes/fixed-clock.ts';
 
 const ROLE = '0190a1b2-0000-7000-8000-0000000000f1';
 const member: Accountability = {

@@ -1,10 +1,6 @@
-import { FixedClock } from '../../src/adapters/clock/fixed-clock.ts';
 import { configSchema } from '../../src/adapters/config/config-schema.ts';
-import { FakePasswordHasher } from '../../src/adapters/crypto/fake-password-hasher.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
-import { InMemoryLoginThrottle } from '../../src/adapters/throttle/in-memory-login-throttle.ts';
 import type { LoginBudgets } from '../../src/adapters/throttle/login-budgets.ts';
-import { InMemoryAccessTokens } from '../../src/adapters/tokens/in-memory-access-tokens.ts';
 import type { AuthSettings } from '../../src/application/auth/auth-settings.ts';
 import { type LoginCommand, LoginHandler } from '../../src/application/auth/login.ts';
 import { LogoutHandler } from '../../src/application/auth/logout.ts';
@@ -22,6 +18,10 @@ import { DeleteUserHandler } from '../../src/application/users/delete-user.ts';
 import { UpdateCurrentUserHandler } from '../../src/application/users/update-current-user.ts';
 import { UpdateUserHandler } from '../../src/application/users/update-user.ts';
 import { SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
+import { FakeAccessTokens } from './fakes/fake-access-tokens.ts';
+import { FakeLoginThrottle } from './fakes/fake-login-throttle.ts';
+import { FakePasswordHasher } from './fakes/fake-password-hasher.ts';
+import { FixedClock } from './fakes/fixed-clock.ts';
 
 export const SETTINGS: AuthSettings = {
   accessTokenTtlMs: 15 * 60_000,
@@ -58,18 +58,12 @@ export function authFixture(overrides: Partial<AuthSettings> = {}, budgets = DEF
   const persistence = createInMemoryPersistence();
   const { users, roles, refreshTokens } = persistence;
   const hasher = new CountingPasswordHasher();
-  const accessTokens = new InMemoryAccessTokens(settings.accessTokenTtlMs);
+  const accessTokens = new FakeAccessTokens(settings.accessTokenTtlMs);
   const pairs = new TokenPairIssuer(accessTokens, refreshTokens, settings);
   const createUser = new CreateUserHandler(users, roles, hasher, clock);
   const createRole = new CreateRoleHandler(roles);
   const lastAdmin = new LastAdminGuard(users, roles);
-  const loginHandler = new LoginHandler(
-    users,
-    hasher,
-    pairs,
-    clock,
-    new InMemoryLoginThrottle(budgets, clock),
-  );
+  const loginHandler = new LoginHandler(users, hasher, pairs, clock, new FakeLoginThrottle(budgets, clock));
 
   return {
     clock,

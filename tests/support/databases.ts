@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { suite, type Test } from 'uvu';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import { IN_MEMORY } from '../../src/adapters/persistence/mikro-orm/embedded-postgres.ts';
 import {
@@ -8,44 +9,136 @@ import {
   openMikroOrmPersistence,
 } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { type Collections, memoryCollections, postgresCollections } from './collections.ts';
 
 /**
- * One storage backend as the tests see it. Each target object is one lease on its backend: use it for one
- * suite and call `dispose()` in that suite's `after` hook.
+ * One backend as a suite sees it, and one lease on it: use it for one suite and call `dispose()` in that
+ * suite's `after` hook. `T` is what each case works on: the persistence, or the collection-side ports.
  */
-export type PersistenceTarget<P extends Persistence = Persistence> = {
+export type Target<T> = {
   readonly name: string;
+  /** Why the backend cannot run here; a suite made with `suiteOn` then counts its cases as skipped. */
+  readonly skip?: string;
   /**
    * An empty, migrated store. Database targets hand out the same shared instance each time, emptied:
    * never close it yourself.
    */
-  fresh(): Promise<P>;
+  fresh(): Promise<T>;
   /** Ends the lease; the shared database closes (and a server database is dropped) with the last one. */
   dispose(): Promise<void>;
 };
 
+export type PersistenceTarget<P extends Persistence = Persistence> = Target<P>;
+
+/** The catalog, editor and item store of a backend, in a schema of their own (see `TEST_SCHEMA`). */
+export type CollectionsTarget = Target<Collections>;
+
+/** One entry of the registry: each call takes a new lease, so call them when the test file loads. */
+export type Backend<P extends Persistence = Persistence> = {
+  readonly name: string;
+  readonly skip?: string;
+  persistence(): PersistenceTarget<P>;
+  collections(): CollectionsTarget;
+};
+
+/** Why the PostgreSQL server cases cannot run here, or undefined when TEST_DATABASE_URL names a server. */
+export const postgresSkip: string | undefined = process.env.TEST_DATABASE_URL
+  ? undefined
+  : 'TEST_DATABASE_URL not set';
+
 /**
- * Every backend to run a suite against: memory, PGlite in memory, and PostgreSQL when TEST_DATABASE_URL
- * is set (e.g. `postgresql://postgres@127.0.0.1:5432/test`). Call once per suite, when the test file loads.
+ * The registry of backends every contract runs against: memory, PGlite in memory, and PostgreSQL when
+ * TEST_DATABASE_URL is set (e.g. `postgresql://postgres@127.0.0.1:5432/test`); without it the PostgreSQL
+ * backend is still listed, marked `skip`, so its cases are counted as skipped rather than forgotten.
  */
-export function persistenceTargets(): PersistenceTarget[] {
-  return [memoryTarget(), ...mikroOrmTargets()];
+export function backends(): Backend[] {
+  return [memoryBackend, ...databaseBackends()];
 }
 
-/** The database backends only, for tests of the MikroORM adapter itself. */
+/** The database backends only (PGlite, PostgreSQL), for tests of the PostgreSQL adapters themselves. */
+export function databaseBackends(): Backend<MikroOrmPersistence>[] {
+  return [pgliteBackend, postgresBackend];
+}
+
+/** The persistence of every backend that can run here. Call once per suite, when the test file loads. */
+export function persistenceTargets(): PersistenceTarget[] {
+  return runnable(backends()).map((backend) => backend.persistence());
+}
+
+/** The database backends that can run here, for tests of the MikroORM adapter itself. */
 export function mikroOrmTargets(): PersistenceTarget<MikroOrmPersistence>[] {
-  const targets = [pgliteTarget()];
-  if (process.env.TEST_DATABASE_URL) targets.push(sharedTarget('postgresql', server));
-  return targets;
+  return runnable(databaseBackends()).map((backend) => backend.persistence());
 }
 
 /** The process's shared in-memory PGlite alone, for behaviour that depends on its single connection. */
 export function pgliteTarget(): PersistenceTarget<MikroOrmPersistence> {
-  return sharedTarget('pglite', embedded);
+  return pgliteBackend.persistence();
 }
 
-function memoryTarget(): PersistenceTarget {
-  return { name: 'memory', fresh: async () => createInMemoryPersistence(), dispose: async () => {} };
+const runnable = <B extends { skip?: string }>(all: B[]) => all.filter((backend) => !backend.skip);
+
+/**
+ * A uvu suite over one target, named after it. When the target carries `skip`, every case is registered
+ * with uvu's `skip` instead (the summary's "Skipped:" counts it) and no hook runs, so nothing is opened.
+ */
+export function suiteOn<State>(title: string, target: { readonly skip?: string }): Test<State> {
+  return skippable(suite<State>(target.skip ? `${title} (skipped: ${target.skip})` : title), target.skip);
+}
+
+/** A suite that needs the PostgreSQL server: its cases run with TEST_DATABASE_URL, else count as skipped. */
+export function postgresOrSkip<State>(title: string): Test<State> {
+  return suiteOn<State>(title, { skip: postgresSkip });
+}
+
+/** TEST_DATABASE_URL, for the cases of a `postgresOrSkip` suite (which run only when it is set). */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
+
+function skippable<State>(test: Test<State>, skip: string | undefined): Test<State> {
+  if (!skip) return test;
+  const ignored = Object.assign(() => {}, { each: () => {} });
+  return Object.assign((name: string) => test.skip(name), {
+    only: (name: string) => test.skip(name),
+    skip: (name?: string) => test.skip(name),
+    before: ignored,
+    after: ignored,
+    run: () => test.run(),
+  });
+}
+
+const memoryBackend: Backend = {
+  name: 'memory',
+  persistence: () => ({
+    name: 'memory',
+    fresh: async () => createInMemoryPersistence(),
+    dispose: async () => {},
+  }),
+  collections: () => ({ name: 'memory', fresh: async () => memoryCollections(), dispose: async () => {} }),
+};
+
+function sharedBackend(name: string, shared: Shared): Backend<MikroOrmPersistence> {
+  return {
+    name,
+    persistence: () => sharedTarget(name, shared),
+    collections: () => {
+      const target = sharedTarget(name, shared);
+      return { name, fresh: async () => postgresCollections(await target.fresh()), dispose: target.dispose };
+    },
+  };
+}
+
+/** Listed without a database behind it: its suites only count their cases as skipped. */
+function skippedBackend(name: string, skip: string): Backend<MikroOrmPersistence> {
+  const target = <T>(): Target<T> => ({
+    name,
+    skip,
+    fresh: () => Promise.reject(new Error(`${name} is skipped: ${skip}`)),
+    dispose: async () => {},
+  });
+  return { name, skip, persistence: target, collections: target };
 }
 
 type SharedDatabase = {
@@ -106,6 +199,11 @@ const server = new Shared({
     }
   },
 });
+
+const pgliteBackend = sharedBackend('pglite', embedded);
+const postgresBackend = postgresSkip
+  ? skippedBackend('postgresql', postgresSkip)
+  : sharedBackend('postgresql', server);
 
 function sharedTarget(name: string, shared: Shared): PersistenceTarget<MikroOrmPersistence> {
   shared.lease();

@@ -3,7 +3,7 @@ import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-o
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresSchemaCatalog } from '../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
-import { insertRows, type SeedRow } from '../items/collections-target.ts';
+import { insertRows, type SeedRow } from './collections.ts';
 
 /** Puts rows in a collection without the write API, on whichever backend the persistence is. */
 export async function seedRows(persistence: Persistence, collection: string, rows: ReadonlyArray<SeedRow>) {

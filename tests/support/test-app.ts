@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Container } from 'inversify';
 import pino, { type Logger } from 'pino';
-import { FixedClock } from '../../src/adapters/clock/fixed-clock.ts';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { Argon2PasswordHasher, TEST_ARGON2_COST } from '../../src/adapters/crypto/argon2-password-hasher.ts';
@@ -18,6 +17,7 @@ import { type CreateUserCommand, CreateUserHandler } from '../../src/application
 import type { UserView } from '../../src/application/users/user-view.ts';
 import { buildContainer, TYPES } from '../../src/container.ts';
 import { SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
+import { FixedClock } from './fakes/fixed-clock.ts';
 
 /** Fixed, so tokens minted in one run verify in the next; never used outside tests. */
 export const TEST_SECRET = 'test-secret-of-at-least-32-characters-0123456789';

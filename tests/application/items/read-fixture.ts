@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { FixedClock } from '../../../src/adapters/clock/fixed-clock.ts';
 import type { InMemoryItemStore } from '../../../src/adapters/persistence/memory/in-memory-item-store.ts';
 import { createInMemoryPersistence } from '../../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import { GetItemHandler } from '../../../src/application/items/get-item.ts';
@@ -10,6 +9,7 @@ import { type Accountability, PUBLIC_ACCOUNTABILITY } from '../../../src/domain/
 import { Permission, type RawFilter } from '../../../src/domain/permissions/permission.ts';
 import type { RawItemQuery } from '../../../src/domain/query/parse-item-query.ts';
 import { localTimestamp } from '../../../src/domain/query/temporal-text.ts';
+import { FixedClock } from '../../support/fakes/fixed-clock.ts';
 
 export const LIMITS = { limitDefault: 100, limitMax: 1000 } as const;
 

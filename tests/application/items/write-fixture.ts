@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import * as assert from 'uvu/assert';
-import { FixedClock } from '../../../src/adapters/clock/fixed-clock.ts';
 import type { InMemoryItemStore } from '../../../src/adapters/persistence/memory/in-memory-item-store.ts';
 import { createInMemoryPersistence } from '../../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { InMemorySchema } from '../../../src/adapters/persistence/memory/in-memory-schema.ts';
@@ -19,6 +18,7 @@ import {
   type RawFilter,
 } from '../../../src/domain/permissions/permission.ts';
 import type { RawItemQuery } from '../../../src/domain/query/parse-item-query.ts';
+import { FixedClock } from '../../support/fakes/fixed-clock.ts';
 
 import { refusedWith } from './read-fixture.ts';
 

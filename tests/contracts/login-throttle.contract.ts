@@ -1,7 +1,7 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LoginBudgets } from '../../src/adapters/throttle/login-budgets.ts';
 import type { LoginAttempt, LoginThrottle } from '../../src/application/ports/login-throttle.ts';
+import { suiteOn } from '../support/databases.ts';
 
 /** One throttle on its own empty store, and the way time passes for it. */
 export type ThrottleUnderTest = {
@@ -13,6 +13,8 @@ export type ThrottleUnderTest = {
 
 export type ThrottleTarget = {
   readonly name: string;
+  /** Why the store cannot run here; its cases are then counted as skipped. */
+  readonly skip?: string;
   /** How far a wait a real store reports may drift from the exact remainder (it measures wall time). */
   readonly slack: number;
   create(budgets: LoginBudgets): Promise<ThrottleUnderTest>;
@@ -29,7 +31,7 @@ const from = (email: string, clientAddress = '192.0.2.1'): LoginAttempt => ({ em
 const ada = from('ada@example.com');
 
 export function loginThrottleContract(target: ThrottleTarget) {
-  const test = suite<{ opened: ThrottleUnderTest[] }>(`LoginThrottle on ${target.name}`);
+  const test = suiteOn<{ opened: ThrottleUnderTest[] }>(`LoginThrottle on ${target.name}`, target);
   test.before.each((context) => {
     context.opened = [];
   });

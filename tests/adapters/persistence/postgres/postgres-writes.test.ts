@@ -1,14 +1,13 @@
 import { type Kysely, sql } from 'kysely';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
-import { PostgresItemStore } from '../../src/adapters/persistence/postgres/postgres-item-store.ts';
-import { PostgresSchemaCatalog } from '../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
-import { type ItemWriter, StaleSchemaError } from '../../src/application/ports/item-store.ts';
-import { DomainError, type ErrorCode } from '../../src/domain/errors.ts';
-import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
-import { mikroOrmTargets } from '../support/databases.ts';
-import { emptySchema, TEST_SCHEMA } from './collections-target.ts';
+import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
+import { PostgresSchemaCatalog } from '../../../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
+import { type ItemWriter, StaleSchemaError } from '../../../../src/application/ports/item-store.ts';
+import { DomainError, type ErrorCode } from '../../../../src/domain/errors.ts';
+import type { CollectionSchema } from '../../../../src/domain/schema/collection-schema.ts';
+import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
+import { databaseBackends, suiteOn } from '../../../support/databases.ts';
 
 type Context = { db: Kysely<unknown>; catalog: PostgresSchemaCatalog; store: PostgresItemStore };
 
@@ -17,8 +16,9 @@ type Context = { db: Kysely<unknown>; catalog: PostgresSchemaCatalog; store: Pos
  * unique indexes, generated columns, types the API cannot create), its own error reports, and the
  * bind-parameter limit.
  */
-for (const target of mikroOrmTargets()) {
-  const test = suite<Context>(`PostgreSQL writes on ${target.name}`);
+for (const backend of databaseBackends()) {
+  const target = backend.persistence();
+  const test = suiteOn<Context>(`PostgreSQL writes on ${target.name}`, target);
   test.before.each(async (context) => {
     context.db = userTablesDatabase((await target.fresh()).orm);
     await emptySchema(context.db, TEST_SCHEMA);

@@ -3,8 +3,8 @@ import { EncryptFactory, GenerateKeyFactory } from 'paseto/v3/local';
 import { GenerateKeyPairFactory, SignFactory } from 'paseto/v4/public';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PasetoAccessTokens } from '../../src/adapters/tokens/paseto-access-tokens.ts';
-import { expectDomainError } from './expect-domain-error.ts';
+import { PasetoAccessTokens } from '../../../src/adapters/tokens/paseto-access-tokens.ts';
+import { expectDomainError } from '../../support/expect-domain-error.ts';
 
 const SECRET = 'paseto-test-secret-0123456789abcdef-01';
 const ISSUER = 'datagate-test';

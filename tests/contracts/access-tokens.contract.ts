@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AccessTokens } from '../../src/application/ports/access-tokens.ts';
-import { expectDomainError } from './expect-domain-error.ts';
+import { expectDomainError } from '../support/expect-domain-error.ts';
 
 export type MakeAccessTokens = (options: { secret: string; ttlMs: number }) => AccessTokens;
+
+/** One AccessTokens adapter, by name, and how to make it with a given secret and lifetime. */
+export type AccessTokensTarget = { readonly name: string; readonly create: MakeAccessTokens };
 
 const SECRET = 'contract-secret-0123456789abcdef-0123456789';
 const OTHER_SECRET = 'another-secret-0123456789abcdef-0123456789';
@@ -15,7 +18,7 @@ const CLAIMS = { sub: 'user-1', role: 'role-editors', sid: 'session-1' };
 const at = (ms: number) => new Date(ms);
 
 /** Rules every AccessTokens adapter (the in-memory fake included) must follow. */
-export function accessTokensContract(name: string, make: MakeAccessTokens) {
+export function accessTokensContract({ name, create: make }: AccessTokensTarget) {
   const test = suite(`AccessTokens contract: ${name}`);
   const tokens = () => make({ secret: SECRET, ttlMs: TTL_MS });
 

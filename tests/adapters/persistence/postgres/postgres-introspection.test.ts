@@ -1,22 +1,23 @@
 import { type Kysely, sql } from 'kysely';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
-import { PostgresItemStore } from '../../src/adapters/persistence/postgres/postgres-item-store.ts';
-import { PostgresSchemaCatalog } from '../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
-import type { Condition, ScalarValue } from '../../src/domain/query/filter.ts';
-import type { CollectionSchema, FieldSchema } from '../../src/domain/schema/collection-schema.ts';
-import { mikroOrmTargets } from '../support/databases.ts';
-import { expectDomainError } from '../tokens/expect-domain-error.ts';
-import { emptySchema, TEST_SCHEMA } from './collections-target.ts';
+import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
+import { PostgresSchemaCatalog } from '../../../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
+import type { Condition, ScalarValue } from '../../../../src/domain/query/filter.ts';
+import type { CollectionSchema, FieldSchema } from '../../../../src/domain/schema/collection-schema.ts';
+import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
+import { databaseBackends, suiteOn } from '../../../support/databases.ts';
+import { expectDomainError } from '../../../support/expect-domain-error.ts';
 
 /**
  * What only a real database has: tables made outside the API (any SQL type, composite keys, names no API
  * call could create), other schemas, the system tables, and the server's own errors.
  */
-for (const target of mikroOrmTargets()) {
-  const test = suite<{ db: Kysely<unknown>; catalog: PostgresSchemaCatalog }>(
+for (const backend of databaseBackends()) {
+  const target = backend.persistence();
+  const test = suiteOn<{ db: Kysely<unknown>; catalog: PostgresSchemaCatalog }>(
     `PostgreSQL introspection and reads on ${target.name}`,
+    target,
   );
   test.before.each(async (context) => {
     context.db = userTablesDatabase((await target.fresh()).orm);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DataDirLock } from '../../src/adapters/persistence/mikro-orm/data-dir-lock.ts';
+import { DataDirLock } from '../../../../src/adapters/persistence/mikro-orm/data-dir-lock.ts';
 
 /** Far above Linux's pid_max (4194304): no process can have it. */
 const DEAD_PID = 2_000_000_000;

@@ -1,4 +1,4 @@
-import type { PasswordHasher } from '../../application/ports/password-hasher.ts';
+import type { PasswordHasher } from '../../../src/application/ports/password-hasher.ts';
 
 /** Reversible on purpose: handler tests run in microseconds instead of argon2's ~100 ms per hash. */
 export class FakePasswordHasher implements PasswordHasher {

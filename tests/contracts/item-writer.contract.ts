@@ -1,11 +1,11 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ItemValues, ItemWriter, StoredItem } from '../../src/application/ports/item-store.ts';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.ts';
 import type { BoundFilterNode, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
-import type { Collections, CollectionsTarget } from './collections-target.ts';
+import type { Collections } from '../support/collections.ts';
+import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
 
 type Context = { collections: Collections };
 
@@ -89,8 +89,8 @@ const cond = (field: string, operator: '_eq' | '_gt', value: ScalarValue): Bound
 });
 
 /** ItemStore.write and its ItemWriter as the write handlers rely on them (API.md §5), for every backend. */
-export function itemWriterContract(name: string, target: CollectionsTarget) {
-  const test = suite<Context>(`ItemWriter on ${name}`);
+export function itemWriterContract(target: CollectionsTarget) {
+  const test = suiteOn<Context>(`ItemWriter on ${target.name}`, target);
   test.before.each(async (context) => {
     context.collections = await target.fresh();
   });

@@ -1,17 +1,20 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
-import { PostgresItemStore } from '../../src/adapters/persistence/postgres/postgres-item-store.ts';
-import { CARGOS_FIELDS, createSampleCargos } from '../../src/adapters/persistence/postgres/sample-cargos.ts';
-import { mikroOrmTargets } from '../support/databases.ts';
-import { emptySchema, TEST_SCHEMA } from './collections-target.ts';
+import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
+import {
+  CARGOS_FIELDS,
+  createSampleCargos,
+} from '../../../../src/adapters/persistence/postgres/sample-cargos.ts';
+import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
+import { databaseBackends, suiteOn } from '../../../support/databases.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-for (const target of mikroOrmTargets()) {
-  const test = suite<{ orm: MikroORM }>(`sample cargos on ${target.name}`);
+for (const backend of databaseBackends()) {
+  const target = backend.persistence();
+  const test = suiteOn<{ orm: MikroORM }>(`sample cargos on ${target.name}`, target);
   test.before.each(async (context) => {
     context.orm = (await target.fresh()).orm;
     await emptySchema(userTablesDatabase(context.orm), TEST_SCHEMA);

@@ -1,4 +1,4 @@
-import type { Clock } from '../../application/ports/clock.ts';
+import type { Clock } from '../../../src/application/ports/clock.ts';
 
 /** A clock tests move by hand, so expiry and grace periods are tested without sleeping. */
 export class FixedClock implements Clock {

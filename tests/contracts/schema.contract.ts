@@ -1,10 +1,10 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { CollectionSchema, FieldSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
-import { expectDomainError } from '../tokens/expect-domain-error.ts';
-import type { Collections, CollectionsTarget } from './collections-target.ts';
+import type { Collections } from '../support/collections.ts';
+import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
+import { expectDomainError } from '../support/expect-domain-error.ts';
 
 const field = (collection: CollectionSchema, name: string): FieldSchema => {
   const found = collection.fields.find((candidate) => candidate.name === name);
@@ -43,8 +43,11 @@ const EVERY_TYPE: ReadonlyArray<NewField> = [
 ];
 
 /** SchemaCatalog + SchemaEditor as the API relies on them (API.md §7), for every backend. */
-export function schemaContract(name: string, target: CollectionsTarget) {
-  const test = suite<{ collections: Collections }>(`SchemaCatalog and SchemaEditor on ${name}`);
+export function schemaContract(target: CollectionsTarget) {
+  const test = suiteOn<{ collections: Collections }>(
+    `SchemaCatalog and SchemaEditor on ${target.name}`,
+    target,
+  );
   test.before.each(async (context) => {
     context.collections = await target.fresh();
   });

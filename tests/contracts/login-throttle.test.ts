@@ -1,18 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { FixedClock } from '../../src/adapters/clock/fixed-clock.ts';
-import { InMemoryLoginThrottle } from '../../src/adapters/throttle/in-memory-login-throttle.ts';
 import { memoryLoginThrottle } from '../../src/adapters/throttle/memory-login-throttle.ts';
 import { postgresLoginThrottle } from '../../src/adapters/throttle/postgres-login-throttle.ts';
+import { postgresSkip, testDatabaseUrl } from '../support/databases.ts';
+import { FakeLoginThrottle } from '../support/fakes/fake-login-throttle.ts';
+import { FixedClock } from '../support/fakes/fixed-clock.ts';
 import { loginThrottleContract, type ThrottleTarget } from './login-throttle.contract.ts';
 
 const fake: ThrottleTarget = {
-  name: 'the in-memory fake',
+  name: 'the test fake',
   slack: 0,
   async create(budgets) {
     const clock = new FixedClock();
     return {
-      throttle: new InMemoryLoginThrottle(budgets, clock),
+      throttle: new FakeLoginThrottle(budgets, clock),
       pass: async (ms) => clock.advance(ms),
       close: async () => {},
     };
@@ -34,16 +35,18 @@ const memory: ThrottleTarget = {
 };
 
 /** A database of its own, dropped after; each throttle gets a fresh table in it. */
-function postgres(adminUrl: string): ThrottleTarget {
+function postgres(): ThrottleTarget {
   const database = `datagate_throttle_test_${process.pid}_${Date.now().toString(36)}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
   let created: Promise<void> | undefined;
   let tables = 0;
   return {
     name: 'rate-limiter-flexible PostgreSQL',
+    skip: postgresSkip,
     slack: WALL_CLOCK_SLACK,
     async create(budgets) {
+      const adminUrl = testDatabaseUrl();
+      const url = new URL(adminUrl);
+      url.pathname = `/${database}`;
       created ??= administer(adminUrl, `create database "${database}"`);
       await created;
       const throttle = postgresLoginThrottle(
@@ -54,7 +57,7 @@ function postgres(adminUrl: string): ThrottleTarget {
       return { throttle, pass: async (ms) => void (await sleep(ms)), close: () => throttle.close() };
     },
     async dispose() {
-      if (created) await administer(adminUrl, `drop database if exists "${database}" with (force)`);
+      if (created) await administer(testDatabaseUrl(), `drop database if exists "${database}" with (force)`);
     },
   };
 }
@@ -69,6 +72,4 @@ async function administer(url: string, statement: string) {
   }
 }
 
-const targets = [fake, memory];
-if (process.env.TEST_DATABASE_URL) targets.push(postgres(process.env.TEST_DATABASE_URL));
-for (const target of targets) loginThrottleContract(target).run();
+for (const target of [fake, memory, postgres()]) loginThrottleContract(target).run();

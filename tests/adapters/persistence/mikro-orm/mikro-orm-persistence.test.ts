@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MikroOrmDatabaseHealth } from '../../src/adapters/persistence/mikro-orm/mikro-orm-database-health.ts';
+import { MikroOrmDatabaseHealth } from '../../../../src/adapters/persistence/mikro-orm/mikro-orm-database-health.ts';
 import {
   type MikroOrmPersistence,
   openMikroOrmPersistence,
-} from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
-import { pgliteTarget } from '../support/databases.ts';
-import { aRole, aUser, T0 } from './fixtures.ts';
+} from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { aRole, aUser, T0 } from '../../../contracts/fixtures.ts';
+import { pgliteTarget, postgresOrSkip, testDatabaseUrl } from '../../../support/databases.ts';
 
 const fileBacked = suite<{ dataDir: string }>('MikroORM persistence on a PGlite data directory');
 fileBacked.before(async (context) => {
@@ -104,41 +104,38 @@ health('an unreachable server is an error that does not reveal the connection st
 
 health.run();
 
-const serverUrl = process.env.TEST_DATABASE_URL;
-if (serverUrl) {
-  const server = suite('MikroORM persistence on a PostgreSQL server');
+const server = postgresOrSkip('MikroORM persistence on a PostgreSQL server');
 
-  server('instances starting together migrate one after the other, in their own schema', async () => {
-    const schema = `datagate_race_${process.pid}_${Date.now().toString(36)}`;
-    const instances = await Promise.all(
-      [1, 2, 3].map(() => openMikroOrmPersistence({ url: serverUrl, dataDir: tmpdir(), schema })),
-    );
-    try {
-      await Promise.all(instances.map((instance) => instance.migrate()));
-      const role = aRole();
-      await instances[0].roles.save(role);
-      assert.equal(await instances[2].roles.findById(role.id), role);
-      const tables = await instances[0].orm.em
-        .fork()
-        .execute<{ name: string }[]>(
-          'select table_name as name from information_schema.tables where table_schema = ? order by 1',
-          [schema],
-        );
-      assert.equal(
-        tables.map((table) => table.name),
-        [
-          'datagate_migrations',
-          'datagate_permissions',
-          'datagate_roles',
-          'datagate_sessions',
-          'datagate_users',
-        ],
+server('instances starting together migrate one after the other, in their own schema', async () => {
+  const schema = `datagate_race_${process.pid}_${Date.now().toString(36)}`;
+  const instances = await Promise.all(
+    [1, 2, 3].map(() => openMikroOrmPersistence({ url: testDatabaseUrl(), dataDir: tmpdir(), schema })),
+  );
+  try {
+    await Promise.all(instances.map((instance) => instance.migrate()));
+    const role = aRole();
+    await instances[0].roles.save(role);
+    assert.equal(await instances[2].roles.findById(role.id), role);
+    const tables = await instances[0].orm.em
+      .fork()
+      .execute<{ name: string }[]>(
+        'select table_name as name from information_schema.tables where table_schema = ? order by 1',
+        [schema],
       );
-    } finally {
-      await instances[0].orm.em.fork().execute(`drop schema if exists "${schema}" cascade`);
-      await Promise.all(instances.map((instance) => instance.close()));
-    }
-  });
+    assert.equal(
+      tables.map((table) => table.name),
+      [
+        'datagate_migrations',
+        'datagate_permissions',
+        'datagate_roles',
+        'datagate_sessions',
+        'datagate_users',
+      ],
+    );
+  } finally {
+    await instances[0].orm.em.fork().execute(`drop schema if exists "${schema}" cascade`);
+    await Promise.all(instances.map((instance) => instance.close()));
+  }
+});
 
-  server.run();
-}
+server.run();

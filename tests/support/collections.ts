@@ -9,7 +9,6 @@ import { PostgresSchemaEditor } from '../../src/adapters/persistence/postgres/po
 import type { ItemStore } from '../../src/application/ports/item-store.ts';
 import type { SchemaCatalog, SchemaEditor } from '../../src/application/ports/schema-catalog.ts';
 import { fieldOf } from '../../src/domain/schema/collection-schema.ts';
-import { mikroOrmTargets, type PersistenceTarget } from '../support/databases.ts';
 
 /** A row to seed: canonical scalars (API.md §4 forms, big numbers as strings), JSON values for json fields. */
 export type SeedRow = Readonly<Record<string, unknown>>;
@@ -23,32 +22,15 @@ export type Collections = {
   insertRows(collection: string, rows: ReadonlyArray<SeedRow>): Promise<void>;
 };
 
-/** One lease on a backend, like PersistenceTarget: `fresh()` per case, `dispose()` after the suite. */
-export type CollectionsTarget = {
-  readonly name: string;
-  fresh(): Promise<Collections>;
-  dispose(): Promise<void>;
-};
-
-/** Every backend: the in-memory reference, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-export function collectionsTargets(): CollectionsTarget[] {
-  return [memoryCollectionsTarget(), ...postgresCollectionsTargets()];
-}
-
-function memoryCollectionsTarget(): CollectionsTarget {
+/** The in-memory reference: a schema and a store over it, nothing shared with other cases. */
+export function memoryCollections(): Collections {
+  const schema = new InMemorySchema();
+  const store = new InMemoryItemStore(schema);
   return {
-    name: 'memory',
-    dispose: async () => {},
-    fresh: async () => {
-      const schema = new InMemorySchema();
-      const store = new InMemoryItemStore(schema);
-      return {
-        catalog: schema,
-        editor: schema,
-        store,
-        insertRows: async (name, rows) => store.insert(name, rows),
-      };
-    },
+    catalog: schema,
+    editor: schema,
+    store,
+    insertRows: async (name, rows) => store.insert(name, rows),
   };
 }
 
@@ -58,27 +40,17 @@ function memoryCollectionsTarget(): CollectionsTarget {
  */
 export const TEST_SCHEMA = 'items "contract" schema';
 
-/** PGlite, and PostgreSQL when TEST_DATABASE_URL is set, on the shared test databases. */
-export function postgresCollectionsTargets(): CollectionsTarget[] {
-  return mikroOrmTargets().map(postgresCollectionsTarget);
-}
-
-function postgresCollectionsTarget(target: PersistenceTarget<MikroOrmPersistence>): CollectionsTarget {
+/** The PostgreSQL adapters on a database, in TEST_SCHEMA emptied first. */
+export async function postgresCollections(persistence: MikroOrmPersistence): Promise<Collections> {
+  const db = userTablesDatabase(persistence.orm);
+  await emptySchema(db, TEST_SCHEMA);
+  const catalog = new PostgresSchemaCatalog(db, TEST_SCHEMA);
+  await catalog.refresh();
   return {
-    name: target.name,
-    dispose: () => target.dispose(),
-    fresh: async () => {
-      const db = userTablesDatabase((await target.fresh()).orm);
-      await emptySchema(db, TEST_SCHEMA);
-      const catalog = new PostgresSchemaCatalog(db, TEST_SCHEMA);
-      await catalog.refresh();
-      return {
-        catalog,
-        editor: new PostgresSchemaEditor(db, catalog),
-        store: new PostgresItemStore(db, TEST_SCHEMA),
-        insertRows: (collection, rows) => insertRows(db, catalog, collection, rows),
-      };
-    },
+    catalog,
+    editor: new PostgresSchemaEditor(db, catalog),
+    store: new PostgresItemStore(db, TEST_SCHEMA),
+    insertRows: (collection, rows) => insertRows(db, catalog, collection, rows),
   };
 }
 

@@ -1,15 +1,15 @@
-import type { Clock } from '../../application/ports/clock.ts';
-import type { LoginAttempt, LoginThrottle } from '../../application/ports/login-throttle.ts';
-import type { LoginBudgets } from './login-budgets.ts';
+import type { LoginBudgets } from '../../../src/adapters/throttle/login-budgets.ts';
+import type { Clock } from '../../../src/application/ports/clock.ts';
+import type { LoginAttempt, LoginThrottle } from '../../../src/application/ports/login-throttle.ts';
 
 type Count = { attempts: number; endsAt: number };
 
 /**
  * The budgets of `RateLimiterLoginThrottle` (fixed windows from a key's first attempt, the address asked
  * first) on the injected clock, which rate-limiter-flexible cannot read: tests move time instead of
- * sleeping. For tests only: it keeps every key until that key is counted again after its window.
+ * sleeping. It keeps every key until that key is counted again after its window.
  */
-export class InMemoryLoginThrottle implements LoginThrottle {
+export class FakeLoginThrottle implements LoginThrottle {
   private readonly pairs = new Map<string, Count>();
   private readonly addresses = new Map<string, Count>();
 

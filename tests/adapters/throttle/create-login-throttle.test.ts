@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configSchema } from '../../src/adapters/config/config-schema.ts';
-import { createLoginThrottle } from '../../src/adapters/throttle/create-login-throttle.ts';
-import { NoLoginThrottle } from '../../src/adapters/throttle/no-login-throttle.ts';
-import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.ts';
+import { configSchema } from '../../../src/adapters/config/config-schema.ts';
+import { createLoginThrottle } from '../../../src/adapters/throttle/create-login-throttle.ts';
+import { NoLoginThrottle } from '../../../src/adapters/throttle/no-login-throttle.ts';
+import { RateLimiterLoginThrottle } from '../../../src/adapters/throttle/rate-limiter-login-throttle.ts';
 
 const configured = (throttle: Record<string, unknown>, database: Record<string, unknown> = {}) =>
   configSchema.parse({ auth: { throttle }, database });

@@ -10,8 +10,8 @@ import {
 } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { JoseAccessTokens } from '../../src/adapters/tokens/jose-access-tokens.ts';
-import { expectDomainError } from './expect-domain-error.ts';
+import { JoseAccessTokens } from '../../../src/adapters/tokens/jose-access-tokens.ts';
+import { expectDomainError } from '../../support/expect-domain-error.ts';
 
 const SECRET = 'jose-test-secret-0123456789abcdef-0123';
 const KEY = new TextEncoder().encode(SECRET);

@@ -1,11 +1,11 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ItemListRequest, SelectedField } from '../../src/application/ports/item-store.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { SortField } from '../../src/domain/query/item-query.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
-import type { Collections, CollectionsTarget, SeedRow } from './collections-target.ts';
+import type { Collections, SeedRow } from '../support/collections.ts';
+import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
 
 type Context = { collections: Collections };
 
@@ -180,8 +180,8 @@ const all = (collection: CollectionSchema): SelectedField[] =>
   collection.fields.map((f) => ({ field: f.name, visibleWhen: null }));
 
 /** ItemStore as the read handlers rely on it (API.md §4), for every backend. */
-export function itemStoreContract(name: string, target: CollectionsTarget) {
-  const test = suite<Context>(`ItemStore on ${name}`);
+export function itemStoreContract(target: CollectionsTarget) {
+  const test = suiteOn<Context>(`ItemStore on ${target.name}`, target);
   test.before.each(async (context) => {
     context.collections = await target.fresh();
   });

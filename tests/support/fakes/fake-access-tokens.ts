@@ -3,13 +3,13 @@ import type {
   AccessTokenClaims,
   AccessTokens,
   VerifiedAccessToken,
-} from '../../application/ports/access-tokens.ts';
-import { invalidToken, tokenExpired } from '../../domain/errors.ts';
+} from '../../../src/application/ports/access-tokens.ts';
+import { invalidToken, tokenExpired } from '../../../src/domain/errors.ts';
 
 const PREFIX = 'mem.';
 
 /** Keeps issued tokens in a map: handler tests get real expiry semantics without any cryptography. */
-export class InMemoryAccessTokens implements AccessTokens {
+export class FakeAccessTokens implements AccessTokens {
   private readonly issued = new Map<string, VerifiedAccessToken>();
 
   constructor(private readonly ttlMs: number) {}
