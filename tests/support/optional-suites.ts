@@ -34,7 +34,9 @@ export function suitePerBackend<T>(title: (backend: string) => string): Array<[P
     target,
     suite<T>(title(target.name)),
   ]);
-  if (postgresMissing) suites.push([absentPostgres, skipped<T>(title('postgresql'), postgresMissing)]);
+  const hasPostgres = suites.some(([target]) => target.name === absentPostgres.name);
+  if (postgresMissing && !hasPostgres)
+    suites.push([absentPostgres, skipped<T>(title(absentPostgres.name), postgresMissing)]);
   return suites;
 }
 
