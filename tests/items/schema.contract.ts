@@ -123,6 +123,7 @@ export function schemaContract(name: string, target: CollectionsTarget) {
     );
     try {
       await editor.createCollection('things', [{ field: 'x', type: 'text' }]);
+      assert.unreachable('the second create was not refused');
     } catch (error) {
       assert.equal((error as DomainError).extensions, { field: 'collection' });
     }
