@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run test check format bench soak
+.PHONY: install build run chromium test check format bench soak
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -23,7 +23,18 @@ build: $(BUILT)
 run: build
 	node $(BUILT) serve
 
-test: install
+# tests/browser drives Debian's chromium: installed here where we may (root with apt-get). Elsewhere, or when
+# the install fails, that test counts itself as skipped and says why.
+CHROMIUM := /usr/bin/chromium
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "Installing Debian's chromium for tests/browser"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+	    || echo "chromium could not be installed: tests/browser will be skipped"; \
+	fi
+
+test: install chromium
 	node scripts/test.mjs
 
 check: install

@@ -126,6 +126,7 @@ export function schemaContract(target: CollectionsTarget) {
     );
     try {
       await editor.createCollection('things', [{ field: 'x', type: 'text' }]);
+      assert.unreachable('the second create was not refused');
     } catch (error) {
       assert.equal((error as DomainError).extensions, { field: 'collection' });
     }

@@ -8,15 +8,38 @@ import {
   rest,
   withToken,
 } from '@directus/sdk';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { persistenceTargets } from '../support/databases.ts';
+import { suitePerBackend } from '../support/optional-suites.ts';
 import { ADMIN_STATIC_TOKEN, type CargosScenario, ID, startCargosScenario } from './cargos-scenario.ts';
 import { SdkClients, sdkError } from './sdk-clients.ts';
 
 const TTL_MS = 15 * 60_000;
+/** The SDK's default `msRefreshBeforeExpires`: its timer refreshes this long before the token expires. */
+const SDK_REFRESH_MARGIN_MS = 30_000;
 
 type Context = { scenario: CargosScenario; clients: SdkClients };
+
+type RecordedTimer = { delay: number; handle: ReturnType<typeof setTimeout>; callback: () => void };
+
+/**
+ * Runs `body` with every `setTimeout` recorded (and still scheduled), so a test can find the SDK's refresh
+ * timer by its delay and fire it by hand instead of waiting for it.
+ */
+async function withRecordedTimers(body: (timers: RecordedTimer[]) => Promise<void>) {
+  const real = globalThis.setTimeout;
+  const timers: RecordedTimer[] = [];
+  const recording = (callback: () => void, delay = 0, ...args: unknown[]) => {
+    const handle: ReturnType<typeof setTimeout> = Reflect.apply(real, globalThis, [callback, delay, ...args]);
+    timers.push({ delay, handle, callback });
+    return handle;
+  };
+  globalThis.setTimeout = recording as typeof setTimeout;
+  try {
+    await body(timers);
+  } finally {
+    globalThis.setTimeout = real;
+  }
+}
 
 /** A storage the test can read, as a browser's localStorage would be. */
 function visibleStorage() {
@@ -29,9 +52,9 @@ function visibleStorage() {
   };
 }
 
-for (const target of persistenceTargets()) {
-  const auth = suite<Context>(`@directus/sdk authentication on ${target.name}`);
-
+for (const [target, auth] of suitePerBackend<Context>(
+  (backend) => `@directus/sdk authentication on ${backend}`,
+)) {
   auth.before(async (context) => {
     context.scenario = await startCargosScenario(target);
     context.clients = new SdkClients(context.scenario.app.url);
@@ -115,6 +138,47 @@ for (const target of persistenceTargets()) {
       assert.is.not(renewed.access_token, first.access_token);
       assert.is.not(renewed.refresh_token, first.refresh_token);
       assert.ok(renewed.expires_at! > Date.now());
+    },
+  );
+
+  auth(
+    '`expires` is a lifetime in ms: the SDK times its refresh for expiry minus its margin, and the token still works then',
+    async ({ scenario: { app, operator }, clients }) => {
+      const storage = visibleStorage();
+      const client = clients.session({ storage });
+      await withRecordedTimers(async (timers) => {
+        const loggedInAt = Date.now();
+        const first = await client.login({ email: operator.email, password: operator.password });
+        // Seconds (900) would set no timer and refresh on every request; a timestamp would set none at all.
+        const sdkTimer = timers.find((timer) => timer.delay === TTL_MS - SDK_REFRESH_MARGIN_MS);
+        assert.ok(
+          sdkTimer,
+          `no refresh timer at ${TTL_MS - SDK_REFRESH_MARGIN_MS} ms among ${timers.map((t) => t.delay)}`,
+        );
+        const expiresAt = storage.get()!.expires_at!;
+        assert.ok(
+          expiresAt >= loggedInAt + TTL_MS && expiresAt <= Date.now() + TTL_MS,
+          `expires_at ${expiresAt}`,
+        );
+
+        // The server's clock moves to the moment the timer fires, and the timer fires now, not in 14.5 min.
+        app.clock.advance(TTL_MS - SDK_REFRESH_MARGIN_MS);
+        clearTimeout(sdkTimer.handle);
+        sdkTimer.callback();
+        // getToken() waits for the refresh in flight.
+        const renewed = await client.getToken();
+        assert.is.not(renewed, first.access_token);
+        assert.is.not(storage.get()!.refresh_token, first.refresh_token);
+        // It refreshed before expiry: the old access token is still good at that moment.
+        assert.is((await client.request(withToken(first.access_token!, readMe()))).id, operator.id);
+        assert.is((await client.request(withToken(renewed!, readMe()))).id, operator.id);
+        // The renewed pair gets its own timer, again a full lifetime minus the margin from now.
+        assert.ok(
+          timers.some((timer) => timer !== sdkTimer && timer.delay === TTL_MS - SDK_REFRESH_MARGIN_MS),
+          'no timer for the renewed pair',
+        );
+      });
+      client.stopRefreshing();
     },
   );
 

@@ -1,8 +1,7 @@
 import { aggregate, type Query, readItem, readItems, withSearch } from '@directus/sdk';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ErrorBody } from '../http/scenario.ts';
-import { persistenceTargets } from '../support/databases.ts';
+import { suitePerBackend } from '../support/optional-suites.ts';
 import {
   ADMIN_STATIC_TOKEN,
   type Cargo,
@@ -25,9 +24,7 @@ type Context = {
 
 const ids = (items: ReadonlyArray<{ id?: string }>) => items.map((item) => item.id);
 
-for (const target of persistenceTargets()) {
-  const reads = suite<Context>(`@directus/sdk reads on ${target.name}`);
-
+for (const [target, reads] of suitePerBackend<Context>((backend) => `@directus/sdk reads on ${backend}`)) {
   reads.before(async (context) => {
     context.scenario = await startCargosScenario(target);
     context.clients = new SdkClients(context.scenario.app.url);

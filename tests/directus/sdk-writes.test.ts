@@ -8,9 +8,8 @@ import {
   updateItems,
   updateItemsBatch,
 } from '@directus/sdk';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { persistenceTargets } from '../support/databases.ts';
+import { suitePerBackend } from '../support/optional-suites.ts';
 import {
   ADMIN_STATIC_TOKEN,
   type CargosScenario,
@@ -29,9 +28,7 @@ type Context = {
   operator: ReturnType<SdkClients['session']>;
 };
 
-for (const target of persistenceTargets()) {
-  const writes = suite<Context>(`@directus/sdk writes on ${target.name}`);
-
+for (const [target, writes] of suitePerBackend<Context>((backend) => `@directus/sdk writes on ${backend}`)) {
   writes.before(async (context) => {
     context.scenario = await startCargosScenario(target);
     context.clients = new SdkClients(context.scenario.app.url);

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
+import { postgresSuite } from '../support/optional-suites.ts';
 import { type Served, serve } from './datagate-process.ts';
 
 /** What README "Running against an existing PostgreSQL database with its own tables" promises. */
@@ -43,188 +43,184 @@ const tablesOf = async (database: ThrowawayDatabase) =>
 
 type Context = { database: ThrowawayDatabase; dataDir: string; server: Served; admin: string };
 
-if (!process.env.TEST_DATABASE_URL) {
-  console.log('tests/docs/existing-database: TEST_DATABASE_URL is not set, skipped');
-} else {
-  const existing = suite<Context>('datagate on an existing PostgreSQL database with its own tables');
+const existing = postgresSuite<Context>('datagate on an existing PostgreSQL database with its own tables');
 
-  existing.before(async (context) => {
-    context.database = await createThrowawayDatabase('existing');
-    await context.database.query(EXISTING_SCHEMA);
-    context.dataDir = mkdtempSync(join(tmpdir(), 'datagate-existing-'));
-    context.server = await serve({
-      DATABASE_URL: context.database.url(),
-      DATA_DIR: context.dataDir,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    });
-    const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
-    context.admin = (login.body as { access_token: string }).access_token;
+existing.before(async (context) => {
+  context.database = await createThrowawayDatabase('existing');
+  await context.database.query(EXISTING_SCHEMA);
+  context.dataDir = mkdtempSync(join(tmpdir(), 'datagate-existing-'));
+  context.server = await serve({
+    DATABASE_URL: context.database.url(),
+    DATA_DIR: context.dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   });
+  const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
+  context.admin = (login.body as { access_token: string }).access_token;
+});
 
-  existing.after(async ({ server, database, dataDir }) => {
-    await server?.stop();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+existing.after(async ({ server, database, dataDir }) => {
+  await server?.stop();
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-  existing('the first start adds only datagate_* tables and leaves the rows alone', async ({ database }) => {
-    assert.equal(await tablesOf(database), [
-      'archive.old_shipments',
-      'public.audit_lines',
-      'public.datagate_migrations',
-      'public.datagate_permissions',
-      'public.datagate_roles',
-      'public.datagate_sessions',
-      'public.datagate_users',
-      'public.heavy_shipments',
-      'public.pairs',
-      'public.shipments',
+existing('the first start adds only datagate_* tables and leaves the rows alone', async ({ database }) => {
+  assert.equal(await tablesOf(database), [
+    'archive.old_shipments',
+    'public.audit_lines',
+    'public.datagate_migrations',
+    'public.datagate_permissions',
+    'public.datagate_roles',
+    'public.datagate_sessions',
+    'public.datagate_users',
+    'public.heavy_shipments',
+    'public.pairs',
+    'public.shipments',
+  ]);
+  assert.equal(await database.query('select id, name from shipments order by id'), [
+    { id: 1, name: 'Bananas' },
+    { id: 2, name: 'Coffee' },
+  ]);
+});
+
+existing(
+  'every table of the public schema is a collection; views and other schemas are not',
+  async ({ server, admin }) => {
+    const collections = await call(server.url, 'GET', '/collections', { token: admin });
+    assert.equal((collections.body as Array<{ collection: string }>).map((c) => c.collection).sort(), [
+      'audit_lines',
+      'pairs',
+      'shipments',
     ]);
-    assert.equal(await database.query('select id, name from shipments order by id'), [
-      { id: 1, name: 'Bananas' },
-      { id: 2, name: 'Coffee' },
-    ]);
-  });
+    for (const hidden of ['heavy_shipments', 'old_shipments', 'datagate_users']) {
+      const answer = await call(server.url, 'GET', `/items/${hidden}`, { token: admin });
+      assert.is(answer.status, 404, hidden);
+    }
+  },
+);
 
-  existing(
-    'every table of the public schema is a collection; views and other schemas are not',
-    async ({ server, admin }) => {
-      const collections = await call(server.url, 'GET', '/collections', { token: admin });
-      assert.equal((collections.body as Array<{ collection: string }>).map((c) => c.collection).sort(), [
-        'audit_lines',
-        'pairs',
-        'shipments',
-      ]);
-      for (const hidden of ['heavy_shipments', 'old_shipments', 'datagate_users']) {
-        const answer = await call(server.url, 'GET', `/items/${hidden}`, { token: admin });
-        assert.is(answer.status, 404, hidden);
-      }
+existing('an admin reads, filters and writes the rows SQL put there', async ({ server, admin }) => {
+  const list = await call(server.url, 'GET', '/items/shipments?sort=id', { token: admin });
+  assert.equal(list.body, [
+    {
+      id: 1,
+      name: 'Bananas',
+      weight: 12.5,
+      origin: '10.0.0.1/32',
+      shipped_at: '2024-05-01T10:00:00+00:00',
     },
-  );
+    { id: 2, name: 'Coffee', weight: 3, origin: null, shipped_at: null },
+  ]);
+  const one = await call(server.url, 'GET', '/items/shipments/2?fields=name', { token: admin });
+  assert.equal(one.body, { name: 'Coffee' });
+  const heavy = await call(server.url, 'GET', '/items/shipments?filter[weight][_gt]=10&fields=id', {
+    token: admin,
+  });
+  assert.equal(heavy.body, [{ id: 1 }]);
+  const renamed = await call(server.url, 'PATCH', '/items/shipments/2', {
+    token: admin,
+    body: { name: 'Coffee beans' },
+  });
+  assert.is(renamed.status, 200, renamed.text);
+  assert.is((renamed.body as { name: string }).name, 'Coffee beans');
+});
 
-  existing('an admin reads, filters and writes the rows SQL put there', async ({ server, admin }) => {
-    const list = await call(server.url, 'GET', '/items/shipments?sort=id', { token: admin });
+existing(
+  'a role gets nothing until a permission grants it, then only the granted fields',
+  async ({ server, admin }) => {
+    const role = await call(server.url, 'POST', '/roles', { token: admin, body: { name: 'Clerk' } });
+    const roleId = (role.body as { id: string }).id;
+    await call(server.url, 'POST', '/users', { token: admin, body: { ...CLERK, role: roleId } });
+    const login = await call(server.url, 'POST', '/auth/login', { body: CLERK });
+    const clerk = (login.body as { access_token: string }).access_token;
+
+    assert.is((await call(server.url, 'GET', '/items/shipments', { token: clerk })).status, 403);
+    assert.is((await call(server.url, 'GET', '/items/shipments')).status, 401);
+
+    const granted = await call(server.url, 'POST', '/permissions', {
+      token: admin,
+      body: { role: roleId, collection: 'shipments', action: 'read', fields: ['id', 'name'] },
+    });
+    assert.is(granted.status, 200, granted.text);
+    const list = await call(server.url, 'GET', '/items/shipments?sort=id', { token: clerk });
     assert.equal(list.body, [
-      {
-        id: 1,
-        name: 'Bananas',
-        weight: 12.5,
-        origin: '10.0.0.1/32',
-        shipped_at: '2024-05-01T10:00:00+00:00',
-      },
-      { id: 2, name: 'Coffee', weight: 3, origin: null, shipped_at: null },
+      { id: 1, name: 'Bananas' },
+      { id: 2, name: 'Coffee beans' },
     ]);
-    const one = await call(server.url, 'GET', '/items/shipments/2?fields=name', { token: admin });
-    assert.equal(one.body, { name: 'Coffee' });
-    const heavy = await call(server.url, 'GET', '/items/shipments?filter[weight][_gt]=10&fields=id', {
+    assert.is((await call(server.url, 'GET', '/items/audit_lines', { token: clerk })).status, 403);
+  },
+);
+
+existing(
+  'a column of a type the API does not model reads as text, and only null tests apply',
+  async ({ server, admin }) => {
+    const nulls = await call(server.url, 'GET', '/items/shipments?filter[origin][_null]=true&fields=id', {
       token: admin,
     });
-    assert.equal(heavy.body, [{ id: 1 }]);
-    const renamed = await call(server.url, 'PATCH', '/items/shipments/2', {
+    assert.equal(nulls.body, [{ id: 2 }]);
+    const compared = await call(server.url, 'GET', '/items/shipments?filter[origin][_eq]=10.0.0.1', {
       token: admin,
-      body: { name: 'Coffee beans' },
     });
-    assert.is(renamed.status, 200, renamed.text);
-    assert.is((renamed.body as { name: string }).name, 'Coffee beans');
-  });
+    assert.is(compared.status, 400);
+    const sorted = await call(server.url, 'GET', '/items/shipments?sort=origin', { token: admin });
+    assert.is(sorted.status, 400);
+    const written = await call(server.url, 'PATCH', '/items/shipments/1', {
+      token: admin,
+      body: { origin: '10.0.0.2' },
+    });
+    assert.is(written.status, 400);
+    assert.is(
+      (written.body as { errors: [{ extensions: { code: string } }] }).errors[0].extensions.code,
+      'FAILED_VALIDATION',
+    );
+  },
+);
 
-  existing(
-    'a role gets nothing until a permission grants it, then only the granted fields',
-    async ({ server, admin }) => {
-      const role = await call(server.url, 'POST', '/roles', { token: admin, body: { name: 'Clerk' } });
-      const roleId = (role.body as { id: string }).id;
-      await call(server.url, 'POST', '/users', { token: admin, body: { ...CLERK, role: roleId } });
-      const login = await call(server.url, 'POST', '/auth/login', { body: CLERK });
-      const clerk = (login.body as { access_token: string }).access_token;
+existing(
+  'a table without a single-column key is readable, but its items have no address',
+  async ({ server, admin }) => {
+    for (const table of ['audit_lines', 'pairs']) {
+      const list = await call(server.url, 'GET', `/items/${table}`, { token: admin });
+      assert.is(list.status, 200, list.text);
+      assert.is((list.body as unknown[]).length, 1);
+    }
+    const filtered = await call(server.url, 'GET', '/items/pairs?filter[note][_eq]=composite&fields=a,b', {
+      token: admin,
+    });
+    assert.equal(filtered.body, [{ a: 1, b: 2 }]);
+    const byKey = await call(server.url, 'GET', '/items/pairs/1', { token: admin });
+    assert.is(byKey.status, 404);
+    const byQuery = { filter: { line: { _eq: 'started' } } };
+    const update = await call(server.url, 'PATCH', '/items/audit_lines', {
+      token: admin,
+      body: { query: byQuery, data: { line: 'changed' } },
+    });
+    assert.is(update.status, 404);
+    const removal = await call(server.url, 'DELETE', '/items/audit_lines', {
+      token: admin,
+      body: { query: byQuery },
+    });
+    assert.is(removal.status, 404);
+    const created = await call(server.url, 'POST', '/items/audit_lines', {
+      token: admin,
+      body: { line: 'added by the API' },
+    });
+    assert.is(created.status, 204);
+  },
+);
 
-      assert.is((await call(server.url, 'GET', '/items/shipments', { token: clerk })).status, 403);
-      assert.is((await call(server.url, 'GET', '/items/shipments')).status, 401);
+existing(
+  'a table created by SQL while the server runs appears after a cache clear',
+  async ({ server, admin, database }) => {
+    await database.query(
+      "create table late_arrivals (id int primary key, note text); insert into late_arrivals values (1, 'hi')",
+    );
+    assert.is((await call(server.url, 'GET', '/items/late_arrivals', { token: admin })).status, 404);
+    assert.is((await call(server.url, 'POST', '/utils/cache/clear', { token: admin })).status, 204);
+    const list = await call(server.url, 'GET', '/items/late_arrivals', { token: admin });
+    assert.equal(list.body, [{ id: 1, note: 'hi' }]);
+  },
+);
 
-      const granted = await call(server.url, 'POST', '/permissions', {
-        token: admin,
-        body: { role: roleId, collection: 'shipments', action: 'read', fields: ['id', 'name'] },
-      });
-      assert.is(granted.status, 200, granted.text);
-      const list = await call(server.url, 'GET', '/items/shipments?sort=id', { token: clerk });
-      assert.equal(list.body, [
-        { id: 1, name: 'Bananas' },
-        { id: 2, name: 'Coffee beans' },
-      ]);
-      assert.is((await call(server.url, 'GET', '/items/audit_lines', { token: clerk })).status, 403);
-    },
-  );
-
-  existing(
-    'a column of a type the API does not model reads as text, and only null tests apply',
-    async ({ server, admin }) => {
-      const nulls = await call(server.url, 'GET', '/items/shipments?filter[origin][_null]=true&fields=id', {
-        token: admin,
-      });
-      assert.equal(nulls.body, [{ id: 2 }]);
-      const compared = await call(server.url, 'GET', '/items/shipments?filter[origin][_eq]=10.0.0.1', {
-        token: admin,
-      });
-      assert.is(compared.status, 400);
-      const sorted = await call(server.url, 'GET', '/items/shipments?sort=origin', { token: admin });
-      assert.is(sorted.status, 400);
-      const written = await call(server.url, 'PATCH', '/items/shipments/1', {
-        token: admin,
-        body: { origin: '10.0.0.2' },
-      });
-      assert.is(written.status, 400);
-      assert.is(
-        (written.body as { errors: [{ extensions: { code: string } }] }).errors[0].extensions.code,
-        'FAILED_VALIDATION',
-      );
-    },
-  );
-
-  existing(
-    'a table without a single-column key is readable, but its items have no address',
-    async ({ server, admin }) => {
-      for (const table of ['audit_lines', 'pairs']) {
-        const list = await call(server.url, 'GET', `/items/${table}`, { token: admin });
-        assert.is(list.status, 200, list.text);
-        assert.is((list.body as unknown[]).length, 1);
-      }
-      const filtered = await call(server.url, 'GET', '/items/pairs?filter[note][_eq]=composite&fields=a,b', {
-        token: admin,
-      });
-      assert.equal(filtered.body, [{ a: 1, b: 2 }]);
-      const byKey = await call(server.url, 'GET', '/items/pairs/1', { token: admin });
-      assert.is(byKey.status, 404);
-      const byQuery = { filter: { line: { _eq: 'started' } } };
-      const update = await call(server.url, 'PATCH', '/items/audit_lines', {
-        token: admin,
-        body: { query: byQuery, data: { line: 'changed' } },
-      });
-      assert.is(update.status, 404);
-      const removal = await call(server.url, 'DELETE', '/items/audit_lines', {
-        token: admin,
-        body: { query: byQuery },
-      });
-      assert.is(removal.status, 404);
-      const created = await call(server.url, 'POST', '/items/audit_lines', {
-        token: admin,
-        body: { line: 'added by the API' },
-      });
-      assert.is(created.status, 204);
-    },
-  );
-
-  existing(
-    'a table created by SQL while the server runs appears after a cache clear',
-    async ({ server, admin, database }) => {
-      await database.query(
-        "create table late_arrivals (id int primary key, note text); insert into late_arrivals values (1, 'hi')",
-      );
-      assert.is((await call(server.url, 'GET', '/items/late_arrivals', { token: admin })).status, 404);
-      assert.is((await call(server.url, 'POST', '/utils/cache/clear', { token: admin })).status, 204);
-      const list = await call(server.url, 'GET', '/items/late_arrivals', { token: admin });
-      assert.equal(list.body, [{ id: 1, note: 'hi' }]);
-    },
-  );
-
-  existing.run();
-}
+existing.run();

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { postgresSuite } from '../support/optional-suites.ts';
 import { call, eventually } from './http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
@@ -84,82 +84,78 @@ async function crashRound(server: Served, token: string, round: number): Promise
   return result;
 }
 
-if (!process.env.TEST_DATABASE_URL) {
-  console.log('tests/faults/crash: TEST_DATABASE_URL is not set, kill -9 test skipped');
-} else {
-  const crash = suite<{ database: ThrowawayDatabase }>('kill -9 during batch writes on PostgreSQL');
+const crash = postgresSuite<{ database: ThrowawayDatabase }>('kill -9 during batch writes on PostgreSQL');
 
-  crash.before(async (context) => {
-    context.database = await createThrowawayDatabase('crash');
-  });
-  crash.after(async ({ database }) => {
-    await database?.drop();
-  });
+crash.before(async (context) => {
+  context.database = await createThrowawayDatabase('crash');
+});
+crash.after(async ({ database }) => {
+  await database?.drop();
+});
 
-  crash('every batch is in the table whole or not at all', async ({ database }) => {
-    const env = {
-      DATABASE_URL: database.url(),
-      DATA_DIR: tmpdir(),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    };
-    const rounds: Round[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const server = await serve(env);
-      try {
-        const login = await call(server.url, 'POST', '/auth/login', { body: ADMIN });
-        const token = (login.body as { access_token: string }).access_token;
-        if (round === 0) {
-          const created = await call(server.url, 'POST', '/collections', {
-            token,
-            body: {
-              collection: 'batches',
-              fields: [
-                { field: 'id', type: 'integer', schema: { is_primary_key: true } },
-                { field: 'marker', type: 'string' },
-                { field: 'n', type: 'integer' },
-                ...FILLERS.map((field) => ({ field, type: 'integer' })),
-              ],
-            },
-          });
-          assert.is(created.status, 200, created.text);
-        }
-        rounds.push(await crashRound(server, token, round));
-        assert.is(await server.exited, null, 'killed by a signal');
-      } finally {
-        server.child.kill('SIGKILL');
+crash('every batch is in the table whole or not at all', async ({ database }) => {
+  const env = {
+    DATABASE_URL: database.url(),
+    DATA_DIR: tmpdir(),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+  };
+  const rounds: Round[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const server = await serve(env);
+    try {
+      const login = await call(server.url, 'POST', '/auth/login', { body: ADMIN });
+      const token = (login.body as { access_token: string }).access_token;
+      if (round === 0) {
+        const created = await call(server.url, 'POST', '/collections', {
+          token,
+          body: {
+            collection: 'batches',
+            fields: [
+              { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+              { field: 'marker', type: 'string' },
+              { field: 'n', type: 'integer' },
+              ...FILLERS.map((field) => ({ field, type: 'integer' })),
+            ],
+          },
+        });
+        assert.is(created.status, 200, created.text);
       }
-      // A transaction whose client died ends when its backend notices; count only after that.
-      await eventually(async () => {
-        const [row] = await database.query<{ open: string }>(
-          "select count(*) as open from pg_stat_activity where datname = $1 and application_name = 'datagate'",
-          [database.name],
-        );
-        return row!.open === '0';
-      }, 10_000);
+      rounds.push(await crashRound(server, token, round));
+      assert.is(await server.exited, null, 'killed by a signal');
+    } finally {
+      server.child.kill('SIGKILL');
     }
+    // A transaction whose client died ends when its backend notices; count only after that.
+    await eventually(async () => {
+      const [row] = await database.query<{ open: string }>(
+        "select count(*) as open from pg_stat_activity where datname = $1 and application_name = 'datagate'",
+        [database.name],
+      );
+      return row!.open === '0';
+    }, 10_000);
+  }
 
-    const counts = new Map(
-      (
-        await database.query<{ marker: string; rows: string }>(
-          'select marker, count(*) as rows from batches group by marker',
-        )
-      ).map((row) => [row.marker, Number(row.rows)]),
-    );
-    for (const [marker, rows] of counts) assert.is(rows, BATCH, `batch ${marker} has ${rows} rows`);
-    for (const round of rounds) {
-      assert.ok(round.inFlightAtKill > 0, 'the kill landed while batches were being written');
-      for (const marker of round.acknowledged) assert.is(counts.get(marker), BATCH, `acknowledged ${marker}`);
-      for (const marker of round.sent) assert.ok([undefined, BATCH].includes(counts.get(marker)), marker);
-    }
-    const unacknowledged = rounds.flatMap((round) =>
-      round.sent.filter((marker) => !round.acknowledged.includes(marker)),
-    );
-    console.log(
-      `  crash: ${rounds.length} kills, ${counts.size} whole batches, ` +
-        `${unacknowledged.length} batches in flight at a kill (${unacknowledged.filter((m) => counts.has(m)).length} committed before dying)`,
-    );
-  });
+  const counts = new Map(
+    (
+      await database.query<{ marker: string; rows: string }>(
+        'select marker, count(*) as rows from batches group by marker',
+      )
+    ).map((row) => [row.marker, Number(row.rows)]),
+  );
+  for (const [marker, rows] of counts) assert.is(rows, BATCH, `batch ${marker} has ${rows} rows`);
+  for (const round of rounds) {
+    assert.ok(round.inFlightAtKill > 0, 'the kill landed while batches were being written');
+    for (const marker of round.acknowledged) assert.is(counts.get(marker), BATCH, `acknowledged ${marker}`);
+    for (const marker of round.sent) assert.ok([undefined, BATCH].includes(counts.get(marker)), marker);
+  }
+  const unacknowledged = rounds.flatMap((round) =>
+    round.sent.filter((marker) => !round.acknowledged.includes(marker)),
+  );
+  console.log(
+    `  crash: ${rounds.length} kills, ${counts.size} whole batches, ` +
+      `${unacknowledged.length} batches in flight at a kill (${unacknowledged.filter((m) => counts.has(m)).length} committed before dying)`,
+  );
+});
 
-  crash.run();
-}
+crash.run();

@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { type RunningServer, startServer } from '../../src/main.ts';
+import { postgresSuite } from '../support/optional-suites.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { TEST_SECRET } from '../support/test-app.ts';
 import { type Answer, assertUnavailable, call, eventually, healthOf } from './http.ts';
@@ -25,182 +25,169 @@ type Context = {
   itemId: number;
 };
 
-if (!process.env.TEST_DATABASE_URL) {
-  console.log('tests/faults/database-outage: TEST_DATABASE_URL is not set, PostgreSQL outage tests skipped');
-} else {
-  const outage = suite<Context>('database outage on PostgreSQL, through a proxy the test takes down');
+const outage = postgresSuite<Context>('database outage on PostgreSQL, through a proxy the test takes down');
 
-  outage.before(async (context) => {
-    context.database = await createThrowawayDatabase('outage');
-    const target = new URL(process.env.TEST_DATABASE_URL!);
-    context.proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    await context.proxy.down();
-    const env = {
-      NODE_ENV: 'test',
-      SECRET: TEST_SECRET,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      DATA_DIR: tmpdir(),
-      DATABASE_URL: context.database.url(context.proxy.port),
-      DB_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_MS),
-      DB_RETRY_INTERVAL: String(RETRY_INTERVAL_MS),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    };
-    const started = performance.now();
-    context.server = await startServer(resolveSecret(loadConfig({ env }), env));
-    context.startedInMs = performance.now() - started;
-  });
-
-  outage.after(async ({ server, proxy, database }) => {
-    await server?.close();
-    await proxy?.close();
-    await database?.drop();
-  });
-
-  const get = (context: Context, path: string, token?: string) =>
-    call(context.server.url, 'GET', path, { token });
-
-  /** What a caller or a health probe sees must not tell where the database is or how it is reached. */
-  const assertNothingRevealed = (answer: Answer, context: Context) => {
-    for (const secret of ['127.0.0.1', String(context.proxy.port), 'postgres', context.database.name]) {
-      assert.not.match(answer.text, secret);
-    }
+outage.before(async (context) => {
+  context.database = await createThrowawayDatabase('outage');
+  const target = new URL(process.env.TEST_DATABASE_URL!);
+  context.proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await context.proxy.down();
+  const env = {
+    NODE_ENV: 'test',
+    SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    DATA_DIR: tmpdir(),
+    DATABASE_URL: context.database.url(context.proxy.port),
+    DB_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_MS),
+    DB_RETRY_INTERVAL: String(RETRY_INTERVAL_MS),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   };
+  const started = performance.now();
+  context.server = await startServer(resolveSecret(loadConfig({ env }), env));
+  context.startedInMs = performance.now() - started;
+});
 
-  outage(
-    'a server started while the database is down listens, and says why it cannot serve',
-    async (context) => {
-      assert.ok(context.startedInMs < FAST_MS, `started in ${context.startedInMs} ms`);
-      const health = await get(context, '/server/health');
-      assert.is(health.status, 503);
-      assert.equal(healthOf(health).status, 'error');
-      assert.equal(healthOf(health).checks.database.status, 'error');
-      assert.is(healthOf(health).checks.database.detail, 'connection refused (ECONNREFUSED)');
-      assertNothingRevealed(health, context);
+outage.after(async ({ server, proxy, database }) => {
+  await server?.close();
+  await proxy?.close();
+  await database?.drop();
+});
 
-      const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
-      assertUnavailable(login);
-      assert.ok(login.ms < FAST_MS, `${login.ms} ms`);
-      assertUnavailable(await get(context, '/users/me'));
-      assertUnavailable(await get(context, '/no/such/route'));
-    },
-  );
+const get = (context: Context, path: string, token?: string) =>
+  call(context.server.url, 'GET', path, { token });
 
-  outage(
-    'a silent network while starting: health still answers within the connect timeout',
-    async (context) => {
-      await context.proxy.stall();
-      const health = await get(context, '/server/health');
-      assert.is(health.status, 503);
-      assert.is(healthOf(health).checks.database.detail, 'connection timed out');
-      assert.ok(health.ms < FAST_MS, `${health.ms} ms`);
-      assertNothingRevealed(health, context);
-      assertUnavailable(await get(context, '/server/info'));
-    },
-  );
+/** What a caller or a health probe sees must not tell where the database is or how it is reached. */
+const assertNothingRevealed = (answer: Answer, context: Context) => {
+  for (const secret of ['127.0.0.1', String(context.proxy.port), 'postgres', context.database.name]) {
+    assert.not.match(answer.text, secret);
+  }
+};
 
-  outage(
-    'when the database comes back the server finishes starting by itself and serves',
-    async (context) => {
-      await context.proxy.up();
-      const tookMs = await eventually(
-        async () => (await get(context, '/server/health')).status === 200,
-        5000,
-      );
-      // The first retry after the proxy came up succeeds; generous for a busy 2-core box.
-      assert.ok(tookMs < 10 * RETRY_INTERVAL_MS + 2000, `ready after ${tookMs} ms`);
-      const bootstrap = await context.server.ready;
-      assert.is(bootstrap.created, true);
-
-      const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
-      assert.is(login.status, 200, login.text);
-      context.token = (login.body as { access_token: string }).access_token;
-      const collection = await call(context.server.url, 'POST', '/collections', {
-        token: context.token,
-        body: {
-          collection: 'parcels',
-          fields: [
-            { field: 'id', type: 'integer', schema: { is_primary_key: true } },
-            { field: 'label', type: 'string' },
-          ],
-        },
-      });
-      assert.is(collection.status, 200, collection.text);
-      const created = await call(context.server.url, 'POST', '/items/parcels', {
-        token: context.token,
-        body: { label: 'first' },
-      });
-      assert.is(created.status, 200, created.text);
-      context.itemId = (created.body as { id: number }).id;
-      const read = await get(context, `/items/parcels/${context.itemId}`, context.token);
-      assert.equal(read.body, { id: context.itemId, label: 'first' });
-    },
-  );
-
-  outage('an outage while running: every database call is a fast 503, health says why', async (context) => {
-    await context.proxy.down();
-    const answers = [
-      await get(context, `/items/parcels/${context.itemId}`, context.token),
-      await get(context, '/items/parcels', context.token),
-      await call(context.server.url, 'POST', '/items/parcels', {
-        token: context.token,
-        body: { label: 'x' },
-      }),
-      await call(context.server.url, 'POST', '/auth/login', { body: ADMIN }),
-      await call(context.server.url, 'POST', '/collections', {
-        token: context.token,
-        body: {
-          collection: 'other',
-          fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true } }],
-        },
-      }),
-    ];
-    for (const answer of answers) {
-      assertUnavailable(answer);
-      assert.ok(answer.ms < FAST_MS, `${answer.ms} ms`);
-      assertNothingRevealed(answer, context);
-    }
+outage(
+  'a server started while the database is down listens, and says why it cannot serve',
+  async (context) => {
+    assert.ok(context.startedInMs < FAST_MS, `started in ${context.startedInMs} ms`);
     const health = await get(context, '/server/health');
     assert.is(health.status, 503);
+    assert.equal(healthOf(health).status, 'error');
+    assert.equal(healthOf(health).checks.database.status, 'error');
     assert.is(healthOf(health).checks.database.detail, 'connection refused (ECONNREFUSED)');
-  });
+    assertNothingRevealed(health, context);
 
-  outage(
-    'a silent network while running: 503 after the connect timeout, no request hangs',
-    async (context) => {
-      await context.proxy.stall();
-      const answers = await Promise.all([
-        get(context, `/items/parcels/${context.itemId}`, context.token),
-        call(context.server.url, 'POST', '/items/parcels', { token: context.token, body: { label: 'x' } }),
-        call(context.server.url, 'POST', '/auth/login', { body: ADMIN }),
-      ]);
-      for (const answer of answers) {
-        assertUnavailable(answer);
-        assert.ok(answer.ms < FAST_MS, `${answer.ms} ms`);
-      }
-    },
-  );
-
-  outage('when the database is back everything works again without a restart', async (context) => {
-    await context.proxy.up();
-    await eventually(async () => (await get(context, '/server/health')).status === 200, 5000);
-    const read = await get(context, `/items/parcels/${context.itemId}`, context.token);
-    assert.equal(read.body, { id: context.itemId, label: 'first' });
     const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
-    assert.is(login.status, 200, login.text);
-    const created = await call(context.server.url, 'POST', '/items/parcels', {
-      token: context.token,
-      body: [{ label: 'second' }, { label: 'third' }],
-    });
-    assert.is(created.status, 200, created.text);
-    const rows = await context.database.query<{ label: string }>('select label from parcels order by id');
-    assert.equal(
-      rows.map((row) => row.label),
-      ['first', 'second', 'third'],
-      'nothing written during the outage',
-    );
-  });
+    assertUnavailable(login);
+    assert.ok(login.ms < FAST_MS, `${login.ms} ms`);
+    assertUnavailable(await get(context, '/users/me'));
+    assertUnavailable(await get(context, '/no/such/route'));
+  },
+);
 
-  outage.run();
-}
+outage(
+  'a silent network while starting: health still answers within the connect timeout',
+  async (context) => {
+    await context.proxy.stall();
+    const health = await get(context, '/server/health');
+    assert.is(health.status, 503);
+    assert.is(healthOf(health).checks.database.detail, 'connection timed out');
+    assert.ok(health.ms < FAST_MS, `${health.ms} ms`);
+    assertNothingRevealed(health, context);
+    assertUnavailable(await get(context, '/server/info'));
+  },
+);
+
+outage('when the database comes back the server finishes starting by itself and serves', async (context) => {
+  await context.proxy.up();
+  const tookMs = await eventually(async () => (await get(context, '/server/health')).status === 200, 5000);
+  // The first retry after the proxy came up succeeds; generous for a busy 2-core box.
+  assert.ok(tookMs < 10 * RETRY_INTERVAL_MS + 2000, `ready after ${tookMs} ms`);
+  const bootstrap = await context.server.ready;
+  assert.is(bootstrap.created, true);
+
+  const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
+  assert.is(login.status, 200, login.text);
+  context.token = (login.body as { access_token: string }).access_token;
+  const collection = await call(context.server.url, 'POST', '/collections', {
+    token: context.token,
+    body: {
+      collection: 'parcels',
+      fields: [
+        { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+        { field: 'label', type: 'string' },
+      ],
+    },
+  });
+  assert.is(collection.status, 200, collection.text);
+  const created = await call(context.server.url, 'POST', '/items/parcels', {
+    token: context.token,
+    body: { label: 'first' },
+  });
+  assert.is(created.status, 200, created.text);
+  context.itemId = (created.body as { id: number }).id;
+  const read = await get(context, `/items/parcels/${context.itemId}`, context.token);
+  assert.equal(read.body, { id: context.itemId, label: 'first' });
+});
+
+outage('an outage while running: every database call is a fast 503, health says why', async (context) => {
+  await context.proxy.down();
+  const answers = [
+    await get(context, `/items/parcels/${context.itemId}`, context.token),
+    await get(context, '/items/parcels', context.token),
+    await call(context.server.url, 'POST', '/items/parcels', {
+      token: context.token,
+      body: { label: 'x' },
+    }),
+    await call(context.server.url, 'POST', '/auth/login', { body: ADMIN }),
+    await call(context.server.url, 'POST', '/collections', {
+      token: context.token,
+      body: {
+        collection: 'other',
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true } }],
+      },
+    }),
+  ];
+  for (const answer of answers) {
+    assertUnavailable(answer);
+    assert.ok(answer.ms < FAST_MS, `${answer.ms} ms`);
+    assertNothingRevealed(answer, context);
+  }
+  const health = await get(context, '/server/health');
+  assert.is(health.status, 503);
+  assert.is(healthOf(health).checks.database.detail, 'connection refused (ECONNREFUSED)');
+});
+
+outage('a silent network while running: 503 after the connect timeout, no request hangs', async (context) => {
+  await context.proxy.stall();
+  const answers = await Promise.all([
+    get(context, `/items/parcels/${context.itemId}`, context.token),
+    call(context.server.url, 'POST', '/items/parcels', { token: context.token, body: { label: 'x' } }),
+    call(context.server.url, 'POST', '/auth/login', { body: ADMIN }),
+  ]);
+  for (const answer of answers) {
+    assertUnavailable(answer);
+    assert.ok(answer.ms < FAST_MS, `${answer.ms} ms`);
+  }
+});
+
+outage('when the database is back everything works again without a restart', async (context) => {
+  await context.proxy.up();
+  await eventually(async () => (await get(context, '/server/health')).status === 200, 5000);
+  const read = await get(context, `/items/parcels/${context.itemId}`, context.token);
+  assert.equal(read.body, { id: context.itemId, label: 'first' });
+  const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
+  assert.is(login.status, 200, login.text);
+  const created = await call(context.server.url, 'POST', '/items/parcels', {
+    token: context.token,
+    body: [{ label: 'second' }, { label: 'third' }],
+  });
+  assert.is(created.status, 200, created.text);
+  const rows = await context.database.query<{ label: string }>('select label from parcels order by id');
+  assert.equal(
+    rows.map((row) => row.label),
+    ['first', 'second', 'third'],
+    'nothing written during the outage',
+  );
+});
+
+outage.run();

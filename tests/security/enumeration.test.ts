@@ -1,9 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { AppConfig } from '../../src/adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from '../../src/adapters/crypto/argon2-password-hasher.ts';
+import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.ts';
+import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
 import { TYPES } from '../../src/container.ts';
+import { borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/optional-suites.ts';
 import {
   type SeededUser,
   startTestApp,
@@ -11,12 +16,19 @@ import {
   type TestResponse,
   withTestApp,
 } from '../support/test-app.ts';
-import { expectError } from './attack-kit.ts';
+import {
+  type Arena,
+  assertIntact,
+  CARGO,
+  dropLeftoverCargos,
+  expectError,
+  prepareArena,
+} from './attack-kit.ts';
 
 /**
  * Can a stranger learn which e-mail addresses have accounts (or which ids exist)? Every probe pair below
- * must get answers that differ in nothing a client can see. Login throttling is off: these tests fail
- * logins on purpose, more often than its budget allows.
+ * must get answers that differ in nothing a client can see. Login throttling is off in the first suite,
+ * which fails logins on purpose more often than its budget allows; the spray suite keeps it on.
  */
 const NO_THROTTLE = { LOGIN_THROTTLE: 'false' };
 
@@ -36,12 +48,13 @@ test.after(({ app }) => app.close());
 const login = (app: TestApp, email: string, password: string) =>
   app.request('POST', '/auth/login', { body: { email, password } });
 
-/** Everything a client can compare, minus what differs on every request anyway. */
+/** Headers that differ between any two requests, whatever was asked: the only ones left out of comparisons. */
+const PER_REQUEST_HEADERS = ['date', 'x-request-id'];
+
+/** Everything a client can compare: the status, every other header, and the body byte for byte. */
 function visible(response: TestResponse) {
-  const headers = [...response.headers.entries()].filter(
-    ([name]) => !['date', 'x-request-id', 'content-length'].includes(name),
-  );
-  return { status: response.status, headers, body: response.body, length: response.text.length };
+  const headers = [...response.headers.entries()].filter(([name]) => !PER_REQUEST_HEADERS.includes(name));
+  return { status: response.status, headers, body: response.text };
 }
 
 test('login with an unknown e-mail and with a wrong password: same status, code, message and headers', async ({
@@ -129,15 +142,126 @@ test('probing collection names as a non-admin: a real table and a missing one ge
   );
 });
 
+test.run();
+
+// ---------------------------------------------------------------------------------------------
+/** Same length as a real key, so not even Content-Length could tell them apart by the echoed id. */
+const MISSING_CARGO = '0190a000-0000-7000-8000-00000000dead';
+
+/** Every way to address one item by its key: reads, updates and deletes, one key and batches. */
+const ITEM_PROBES: Array<[string, (key: string) => [method: string, path: string, body?: unknown]]> = [
+  ['GET one', (key) => ['GET', `/items/cargos/${key}`]],
+  ['GET one with fields', (key) => ['GET', `/items/cargos/${key}?fields=id,description`]],
+  ['HEAD one', (key) => ['HEAD', `/items/cargos/${key}`]],
+  ['PATCH one', (key) => ['PATCH', `/items/cargos/${key}`, { description: 'probe' }]],
+  ['PATCH { keys }', (key) => ['PATCH', '/items/cargos', { keys: [key], data: { description: 'probe' } }]],
+  ['PATCH an array of items', (key) => ['PATCH', '/items/cargos', [{ id: key, description: 'probe' }]]],
+  ['DELETE one', (key) => ['DELETE', `/items/cargos/${key}`]],
+  ['DELETE an array of keys', (key) => ['DELETE', '/items/cargos', [key]]],
+  ['DELETE { keys }', (key) => ['DELETE', '/items/cargos', { keys: [key] }]],
+];
+
+for (const [target, items] of suitePerBackend<{ arena: Arena }>(
+  (backend) => `item id enumeration on ${backend}: a row the caller may not see answers as a missing one`,
+)) {
+  items.before(async (context) => {
+    const persistence = borrowed(await target.fresh());
+    await dropLeftoverCargos(persistence);
+    context.arena = await prepareArena(await startTestApp({ persistence }), persistence);
+  });
+  items.after(async ({ arena }) => {
+    await arena.app.persistence.schemaEditor.dropCollection('cargos');
+    await arena.app.close();
+    await target.dispose();
+  });
+
+  for (const [name, probe] of ITEM_PROBES) {
+    items(
+      `${name}: a hidden id and a missing id get the same 404, byte for byte, and nothing changes`,
+      async ({ arena }) => {
+        const send = (key: string) => {
+          const [method, path, body] = probe(key);
+          return arena.app.request(method, path, { token: arena.operator, body });
+        };
+        // The operator's read permission hides deleted rows: CARGO.archived exists, but not for them.
+        const hidden = await send(CARGO.archived);
+        const missing = await send(MISSING_CARGO);
+        assert.is(hidden.status, 404, hidden.text);
+        if (hidden.text) expectError(hidden, 404, 'NOT_FOUND', name);
+        assert.equal(visible(hidden), visible(missing));
+        await assertIntact(arena, name);
+      },
+    );
+  }
+
+  items.run();
+}
+
+// ---------------------------------------------------------------------------------------------
+const spray = suite(
+  'an e-mail spray from one address, against the login throttle the app is configured with',
+);
+
+spray(
+  'unknown e-mails and known ones with a wrong password answer alike until the address budget stops both',
+  () =>
+    withTestApp(async (app) => {
+      const throttle = app.container.get<LoginThrottle>(TYPES.LoginThrottle);
+      assert.instance(throttle, RateLimiterLoginThrottle, 'the production throttle, not a test fake');
+      const budget = app.container.get<AppConfig>(TYPES.Config).auth.throttle.address.failures;
+      assert.is(budget, 100, 'the shipped default of auth.throttle.address.failures');
+
+      // One known account per known probe, so that no e-mail comes near its own budget (5 per address).
+      const known = await Promise.all(
+        Array.from({ length: budget / 2 }, (_, n) => app.createUser({ email: `known-${n}@example.com` })),
+      );
+      const unknown = known.map((_, n) => `unknown-${n}@example.com`);
+      const reference = visible(await login(app, 'reference@example.com', 'wrong-password'));
+      expectError(await login(app, 'reference-2@example.com', 'wrong-password'), 401, 'INVALID_CREDENTIALS');
+      for (let n = 2; n < budget; n++) {
+        const half = Math.floor(n / 2);
+        const email = n % 2 === 0 ? known[half]!.email : unknown[half]!;
+        assert.equal(
+          visible(await login(app, email, 'wrong-password')),
+          reference,
+          `attempt ${n + 1}: ${email}`,
+        );
+      }
+
+      // The address has spent its budget: every e-mail is refused before its password is looked at, the
+      // right password of a known account included, and the refusals are alike too.
+      const refusals = [
+        await login(app, 'unknown-next@example.com', 'wrong-password'),
+        await login(app, known[0]!.email, 'wrong-password'),
+        await login(app, known[1]!.email, known[1]!.password),
+      ];
+      for (const refused of refusals) {
+        expectError(refused, 429, 'TOO_MANY_REQUESTS');
+        const retryAfter = Number(refused.headers.get('retry-after'));
+        assert.ok(retryAfter > 0 && retryAfter <= 15 * 60, `Retry-After ${retryAfter}`);
+      }
+      // Retry-After counts down in whole seconds, so a second boundary may fall between two refusals.
+      const comparable = (response: TestResponse) => {
+        const { headers, body, ...rest } = visible(response);
+        return {
+          ...rest,
+          headers: headers.filter(([name]) => name !== 'retry-after'),
+          body: body.replace(/"retryAfter":\d+/, '"retryAfter":N'),
+        };
+      };
+      for (const refused of refusals.slice(1)) assert.equal(comparable(refused), comparable(refusals[0]!));
+    }),
+);
+
+spray.run();
+
+// ---------------------------------------------------------------------------------------------
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-test.run();
-
-// ---------------------------------------------------------------------------------------------
 const timing = suite('user enumeration by timing (real argon2 at production cost)');
 
 const ROUNDS = 15;

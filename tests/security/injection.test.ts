@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/optional-suites.ts';
 import { startTestApp, type TestResponse } from '../support/test-app.ts';
 import {
   type Arena,
@@ -51,9 +51,7 @@ const VISIBLE: Record<Who, string[]> = {
   operator: [CARGO.fish, CARGO.bananas].sort(),
 };
 
-for (const target of persistenceTargets()) {
-  const test = suite<{ arena: Arena }>(`SQL injection on ${target.name}`);
-
+for (const [target, test] of suitePerBackend<{ arena: Arena }>((backend) => `SQL injection on ${backend}`)) {
   test.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     await dropLeftoverCargos(persistence);

@@ -5,6 +5,7 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import { TYPES } from '../../src/container.ts';
 import { assertError, firstError } from '../http/scenario.ts';
+import { postgresSuite } from '../support/optional-suites.ts';
 import { type SeededUser, startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
 
 const FIFTEEN_MINUTES_IN_SECONDS = 15 * 60;
@@ -82,42 +83,44 @@ memory('the PostgreSQL store without a database URL stops the app from starting'
 
 memory.run();
 
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (adminUrl) {
-  const shared = suite('login throttling over HTTP on PostgreSQL (LOGIN_THROTTLE_STORE=postgres)');
-  const database = `datagate_throttle_http_${process.pid}_${Date.now().toString(36)}`;
+const shared = postgresSuite('login throttling over HTTP on PostgreSQL (LOGIN_THROTTLE_STORE=postgres)');
+const database = `datagate_throttle_http_${process.pid}_${Date.now().toString(36)}`;
 
-  shared.before(() => administer(adminUrl, `create database "${database}"`));
-  shared.after(() => administer(adminUrl, `drop database if exists "${database}" with (force)`));
+shared.before(() => administer(`create database "${database}"`));
+shared.after(() => administer(`drop database if exists "${database}" with (force)`));
 
-  shared('two servers on one database share the budget', async () => {
-    const url = new URL(adminUrl);
-    url.pathname = `/${database}`;
-    const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: url.toString() };
-    const [one, two] = [await startTestApp({ env }), await startTestApp({ env })];
-    try {
-      const ada = { email: 'ada@example.com', password: 'password-123' };
-      const [adaOnOne] = [await one.createUser(ada), await two.createUser(ada)];
-      const bob = await two.createUser();
-      await failFiveTimes(one, adaOnOne);
-      const refused = await attempt(two, ada);
-      assertError(refused, 429, 'TOO_MANY_REQUESTS');
-      assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
-      await two.login(bob);
-    } finally {
-      for (const app of [one, two]) {
-        await app.close();
-        const throttle = app.container.get<LoginThrottle>(TYPES.LoginThrottle);
-        if (throttle instanceof RateLimiterLoginThrottle) await throttle.close();
-      }
+shared('two servers on one database share the budget', async () => {
+  const url = new URL(serverUrl());
+  url.pathname = `/${database}`;
+  const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: url.toString() };
+  const [one, two] = [await startTestApp({ env }), await startTestApp({ env })];
+  try {
+    const ada = { email: 'ada@example.com', password: 'password-123' };
+    const [adaOnOne] = [await one.createUser(ada), await two.createUser(ada)];
+    const bob = await two.createUser();
+    await failFiveTimes(one, adaOnOne);
+    const refused = await attempt(two, ada);
+    assertError(refused, 429, 'TOO_MANY_REQUESTS');
+    assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+    await two.login(bob);
+  } finally {
+    for (const app of [one, two]) {
+      await app.close();
+      const throttle = app.container.get<LoginThrottle>(TYPES.LoginThrottle);
+      if (throttle instanceof RateLimiterLoginThrottle) await throttle.close();
     }
-  });
+  }
+});
 
-  shared.run();
+shared.run();
+
+/** The TEST_DATABASE_URL server: read only inside the PostgreSQL suite, which runs only when it is set. */
+function serverUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? '';
 }
 
-async function administer(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
+async function administer(statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl() });
   await client.connect();
   try {
     await client.query(statement);
