@@ -47,7 +47,7 @@ try {
   const cases: PlanCase[] = [];
   for (const { name, path, token } of input.cases) {
     const url = new URL(path, 'http://127.0.0.1');
-    const caller = await resolve.execute({ token });
+    const caller = await resolve.execute(null, { token });
     const query = itemQuery({ querystring: url.search.slice(1) } as Parameters<typeof itemQuery>[0]);
     const [, items, collection, key] = url.pathname.split('/');
     if (items !== 'items' || !collection) throw new Error(`not an item read: ${path}`);

@@ -20,15 +20,15 @@ export function registerAuthRoutes(
   router.post('/auth/login', async (ctx) => {
     const body = await readBody(ctx, loginBody);
     const command = { email: body.email, password: body.password, clientAddress: ctx.ip };
-    respond.tokenPair(ctx, await handlers.login.execute(command));
+    respond.tokenPair(ctx, await handlers.login.execute(null, command));
   });
   router.post('/auth/refresh', async (ctx) => {
     const body = await readBody(ctx, refreshBody);
-    respond.tokenPair(ctx, await handlers.refreshSession.execute({ refreshToken: body.refresh_token }));
+    respond.tokenPair(ctx, await handlers.refreshSession.execute(null, { refreshToken: body.refresh_token }));
   });
   router.post('/auth/logout', async (ctx) => {
     const body = await readBody(ctx, refreshBody);
-    await handlers.logout.execute({ refreshToken: body.refresh_token });
+    await handlers.logout.execute(null, { refreshToken: body.refresh_token });
     respond.noContent(ctx);
   });
 }

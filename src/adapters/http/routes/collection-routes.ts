@@ -49,39 +49,51 @@ export function registerCollectionRoutes(
   router.get(
     '/collections/:collection',
     authenticated(async (ctx, caller) =>
-      respond.send(ctx, await handlers.getCollection.execute(caller, ctx.params.collection!)),
+      respond.send(ctx, await handlers.getCollection.execute(caller, { collection: ctx.params.collection! })),
     ),
   );
   router.delete(
     '/collections/:collection',
     authenticated(async (ctx, caller) => {
-      await handlers.deleteCollection.execute(caller, ctx.params.collection!);
+      await handlers.deleteCollection.execute(caller, { collection: ctx.params.collection! });
       respond.noContent(ctx);
     }),
   );
   router.get(
     '/fields/:collection',
     authenticated(async (ctx, caller) =>
-      respond.send(ctx, await handlers.listFields.execute(caller, ctx.params.collection!)),
+      respond.send(ctx, await handlers.listFields.execute(caller, { collection: ctx.params.collection! })),
     ),
   );
   router.post(
     '/fields/:collection',
     authenticated(async (ctx, caller) => {
       const body = await readBody(ctx, newField);
-      respond.send(ctx, await handlers.createField.execute(caller, ctx.params.collection!, body));
+      respond.send(
+        ctx,
+        await handlers.createField.execute(caller, { collection: ctx.params.collection!, field: body }),
+      );
     }),
   );
   router.get(
     '/fields/:collection/:field',
     authenticated(async (ctx, caller) =>
-      respond.send(ctx, await handlers.getField.execute(caller, ctx.params.collection!, ctx.params.field!)),
+      respond.send(
+        ctx,
+        await handlers.getField.execute(caller, {
+          collection: ctx.params.collection!,
+          field: ctx.params.field!,
+        }),
+      ),
     ),
   );
   router.delete(
     '/fields/:collection/:field',
     authenticated(async (ctx, caller) => {
-      await handlers.deleteField.execute(caller, ctx.params.collection!, ctx.params.field!);
+      await handlers.deleteField.execute(caller, {
+        collection: ctx.params.collection!,
+        field: ctx.params.field!,
+      });
       respond.noContent(ctx);
     }),
   );

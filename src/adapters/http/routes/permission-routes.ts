@@ -57,20 +57,23 @@ export function registerPermissionRoutes(
   router.get(
     '/permissions/:id',
     authenticated(async (ctx, caller) =>
-      respond.send(ctx, await handlers.getPermission.execute(caller, ctx.params.id!)),
+      respond.send(ctx, await handlers.getPermission.execute(caller, { id: ctx.params.id! })),
     ),
   );
   router.patch(
     '/permissions/:id',
     authenticated(async (ctx, caller) => {
       const body = await readBody(ctx, updatePermissionBody);
-      respond.send(ctx, await handlers.updatePermission.execute(caller, ctx.params.id!, body));
+      respond.send(
+        ctx,
+        await handlers.updatePermission.execute(caller, { id: ctx.params.id!, changes: body }),
+      );
     }),
   );
   router.delete(
     '/permissions/:id',
     authenticated(async (ctx, caller) => {
-      await handlers.deletePermission.execute(caller, ctx.params.id!);
+      await handlers.deletePermission.execute(caller, { id: ctx.params.id! });
       respond.noContent(ctx);
     }),
   );

@@ -29,20 +29,20 @@ export function registerRoleRoutes(
   router.get(
     '/roles/:id',
     authenticated(async (ctx, caller) =>
-      respond.send(ctx, await handlers.getRole.execute(caller, ctx.params.id!)),
+      respond.send(ctx, await handlers.getRole.execute(caller, { id: ctx.params.id! })),
     ),
   );
   router.patch(
     '/roles/:id',
     authenticated(async (ctx, caller) => {
       const body = await readBody(ctx, updateRoleBody);
-      respond.send(ctx, await handlers.updateRole.execute(caller, ctx.params.id!, body));
+      respond.send(ctx, await handlers.updateRole.execute(caller, { id: ctx.params.id!, changes: body }));
     }),
   );
   router.delete(
     '/roles/:id',
     authenticated(async (ctx, caller) => {
-      await handlers.deleteRole.execute(caller, ctx.params.id!);
+      await handlers.deleteRole.execute(caller, { id: ctx.params.id! });
       respond.noContent(ctx);
     }),
   );

@@ -11,7 +11,7 @@ export function registerServerRoutes(
   // Public and token-blind: load balancers probe it without credentials, and a stale token a
   // monitoring tool happens to send must not turn "healthy" into 401.
   router.get('/server/health', async (ctx) => {
-    const report = await handlers.checkHealth.execute();
+    const report = await handlers.checkHealth.execute(null);
     respond.send(ctx, report, report.status === 'ok' ? 200 : 503);
   });
   router.get(

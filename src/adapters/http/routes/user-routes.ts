@@ -70,20 +70,20 @@ export function registerUserRoutes(
   router.get(
     '/users/:id',
     authenticated(async (ctx, caller) =>
-      respond.send(ctx, await handlers.getUser.execute(caller, ctx.params.id!)),
+      respond.send(ctx, await handlers.getUser.execute(caller, { id: ctx.params.id! })),
     ),
   );
   router.patch(
     '/users/:id',
     authenticated(async (ctx, caller) => {
       const body = await readBody(ctx, updateUserBody);
-      respond.send(ctx, await handlers.updateUser.execute(caller, ctx.params.id!, body));
+      respond.send(ctx, await handlers.updateUser.execute(caller, { id: ctx.params.id!, changes: body }));
     }),
   );
   router.delete(
     '/users/:id',
     authenticated(async (ctx, caller) => {
-      await handlers.deleteUser.execute(caller, ctx.params.id!);
+      await handlers.deleteUser.execute(caller, { id: ctx.params.id! });
       respond.noContent(ctx);
     }),
   );
