@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../src/adapters/config/resolve-secret.ts';
-import { itemQuery } from '../src/adapters/http/routes/item-routes.ts';
+import { itemQuery } from '../src/adapters/http/item-query-string.ts';
 import {
   type CompiledItemQuery,
   compileItemGet,
