@@ -43,6 +43,11 @@ export const serverModule = new ContainerModule((options) => {
           const report = await checkHealth.execute(null);
           respond.send(ctx, report, report.status === 'ok' ? 200 : 503);
         });
+        // Directus clients call it to learn that the server answers: text, unwrapped in every profile.
+        router.get('/server/ping', (ctx) => {
+          ctx.type = 'text/plain; charset=utf-8';
+          ctx.body = 'pong';
+        });
         router.get(
           '/server/info',
           authenticated(async (ctx, caller) => respond.send(ctx, await getServerInfo.execute(caller))),
@@ -95,6 +100,20 @@ export const serverModule = new ContainerModule((options) => {
                 503: {
                   description: 'Not healthy, with the reason.',
                   content: { 'application/json': { schema: schemaRef('Health') } },
+                },
+              },
+            },
+          },
+          '/server/ping': {
+            get: {
+              operationId: 'ping',
+              summary: 'Whether the server answers at all',
+              tags: ['server'],
+              security: NO_TOKEN,
+              responses: {
+                200: {
+                  description: 'Always `pong`, as text in every profile.',
+                  content: { 'text/plain': { schema: { type: 'string', const: 'pong' } } },
                 },
               },
             },
