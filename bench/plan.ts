@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../src/adapters/config/resolve-secret.ts';
-import { itemQuery } from '../src/adapters/http/routes/item-routes.ts';
+import { itemQuery } from '../src/adapters/http/item-query-string.ts';
 import {
   type CompiledItemQuery,
   compileItemGet,
@@ -48,7 +48,7 @@ try {
   const cases: PlanCase[] = [];
   for (const { name, path, token } of input.cases) {
     const url = new URL(path, 'http://127.0.0.1');
-    const caller = await resolve.execute({ token });
+    const caller = await resolve.execute(null, { token });
     const query = itemQuery({ querystring: url.search.slice(1) } as Parameters<typeof itemQuery>[0]);
     const [, items, collection, key] = url.pathname.split('/');
     if (items !== 'items' || !collection) throw new Error(`not an item read: ${path}`);

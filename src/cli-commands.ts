@@ -78,7 +78,7 @@ export const migrate = () => withContainer(async () => console.log('Migrations a
 export const bootstrap = () =>
   withContainer(async (container) => {
     const { bootstrap } = container.get<AppConfig>(TYPES.Config);
-    const result = await container.get(BootstrapHandler).execute(bootstrap);
+    const result = await container.get(BootstrapHandler).execute(null, bootstrap);
     if (result.created) reportBootstrap(result);
     else console.log('An admin already exists: nothing to do.');
   });
@@ -96,7 +96,7 @@ export const createUser = (options: { email: string; password: string; role?: st
 
 export const setStaticToken = (options: { email: string; token?: string }) =>
   withContainer(async (container) => {
-    const token = await container.get(SetStaticTokenHandler).execute(options);
+    const token = await container.get(SetStaticTokenHandler).execute(null, options);
     console.log(options.token ? `Static token set for ${options.email}.` : token);
   });
 

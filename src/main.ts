@@ -50,7 +50,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     async () => {
       await persistence.migrate();
       await persistence.schema.refresh();
-      return container.get(BootstrapHandler).execute({
+      return container.get(BootstrapHandler).execute(null, {
         adminEmail: config.bootstrap.adminEmail,
         adminPassword: config.bootstrap.adminPassword,
       });

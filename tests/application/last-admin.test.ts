@@ -5,7 +5,7 @@ import { authFixture, rejectsWith } from '../support/auth-fixture.ts';
 
 async function withOneAdmin() {
   const f = authFixture();
-  await f.bootstrap.execute({ adminEmail: 'root@example.com', adminPassword: 'root-password' });
+  await f.bootstrap.execute(null, { adminEmail: 'root@example.com', adminPassword: 'root-password' });
   const root = (await f.persistence.users.findByEmail('root@example.com'))!;
   return { f, root, adminRole: root.roleId! };
 }
@@ -13,26 +13,35 @@ async function withOneAdmin() {
 test('the last active admin cannot be deleted, suspended or demoted', async () => {
   const { f, root } = await withOneAdmin();
   const other = await f.createRole.execute(ADMIN, { name: 'Editors' });
-  await rejectsWith(f.deleteUser.execute(ADMIN, root.id), 'INVALID_PAYLOAD');
-  await rejectsWith(f.updateUser.execute(ADMIN, root.id, { status: 'suspended' }), 'INVALID_PAYLOAD');
-  await rejectsWith(f.updateUser.execute(ADMIN, root.id, { role: other.id }), 'INVALID_PAYLOAD');
-  await rejectsWith(f.updateUser.execute(ADMIN, root.id, { role: null }), 'INVALID_PAYLOAD');
+  await rejectsWith(f.deleteUser.execute(ADMIN, { id: root.id }), 'INVALID_PAYLOAD');
+  await rejectsWith(
+    f.updateUser.execute(ADMIN, { id: root.id, changes: { status: 'suspended' } }),
+    'INVALID_PAYLOAD',
+  );
+  await rejectsWith(
+    f.updateUser.execute(ADMIN, { id: root.id, changes: { role: other.id } }),
+    'INVALID_PAYLOAD',
+  );
+  await rejectsWith(f.updateUser.execute(ADMIN, { id: root.id, changes: { role: null } }), 'INVALID_PAYLOAD');
   assert.is((await f.persistence.users.findById(root.id))?.status, 'active', 'nothing was written');
 });
 
 test('the last role giving admin access to an active user cannot lose it or be deleted', async () => {
   const { f, adminRole } = await withOneAdmin();
-  await rejectsWith(f.updateRole.execute(ADMIN, adminRole, { admin_access: false }), 'INVALID_PAYLOAD');
-  await rejectsWith(f.deleteRole.execute(ADMIN, adminRole), 'INVALID_PAYLOAD');
-  await f.updateRole.execute(ADMIN, adminRole, { name: 'Admins' });
+  await rejectsWith(
+    f.updateRole.execute(ADMIN, { id: adminRole, changes: { admin_access: false } }),
+    'INVALID_PAYLOAD',
+  );
+  await rejectsWith(f.deleteRole.execute(ADMIN, { id: adminRole }), 'INVALID_PAYLOAD');
+  await f.updateRole.execute(ADMIN, { id: adminRole, changes: { name: 'Admins' } });
 });
 
 test('with a second active admin, either may go', async () => {
   const { f, root, adminRole } = await withOneAdmin();
   await f.user({ email: 'second@example.com', role: adminRole });
-  await f.updateUser.execute(ADMIN, root.id, { status: 'suspended' });
+  await f.updateUser.execute(ADMIN, { id: root.id, changes: { status: 'suspended' } });
   await rejectsWith(
-    f.deleteUser.execute(ADMIN, (await f.persistence.users.findByEmail('second@example.com'))!.id),
+    f.deleteUser.execute(ADMIN, { id: (await f.persistence.users.findByEmail('second@example.com'))!.id }),
     'INVALID_PAYLOAD',
   );
 });
@@ -41,15 +50,15 @@ test('another admin role keeps the installation administrable', async () => {
   const { f, adminRole } = await withOneAdmin();
   const backup = await f.createRole.execute(ADMIN, { name: 'Backup admins', admin_access: true });
   await f.user({ email: 'backup@example.com', role: backup.id });
-  await f.deleteRole.execute(ADMIN, adminRole);
+  await f.deleteRole.execute(ADMIN, { id: adminRole });
 });
 
 test('ordinary users and roles are not held back by the guard', async () => {
   const { f } = await withOneAdmin();
   const user = await f.user();
-  await f.updateUser.execute(ADMIN, user.id, { status: 'suspended' });
-  await f.deleteUser.execute(ADMIN, user.id);
-  await f.deleteRole.execute(ADMIN, user.role!);
+  await f.updateUser.execute(ADMIN, { id: user.id, changes: { status: 'suspended' } });
+  await f.deleteUser.execute(ADMIN, { id: user.id });
+  await f.deleteRole.execute(ADMIN, { id: user.role! });
 });
 
 test.run();

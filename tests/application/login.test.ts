@@ -49,8 +49,8 @@ test('every login starts its own session', async () => {
   const user = await f.user();
   const a = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
   const b = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
-  const callerA = await f.resolve.execute({ token: a.accessToken });
-  const callerB = await f.resolve.execute({ token: b.accessToken });
+  const callerA = await f.resolve.execute(null, { token: a.accessToken });
+  const callerB = await f.resolve.execute(null, { token: b.accessToken });
   assert.is(callerA.user, user.id);
   assert.is.not(callerA.session, callerB.session);
 });

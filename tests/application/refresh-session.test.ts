@@ -13,77 +13,80 @@ async function loggedIn() {
 test('refresh rotates: a new pair in the same session, the old refresh token spent', async () => {
   const { f, pair } = await loggedIn();
   f.clock.advance(60_000);
-  const next = await f.refresh.execute({ refreshToken: pair.refreshToken });
+  const next = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
   assert.is.not(next.refreshToken, pair.refreshToken);
   assert.is(next.expires, f.clock.now().getTime() + f.settings.accessTokenTtlMs);
-  const before = await f.resolve.execute({ token: pair.accessToken });
-  const after = await f.resolve.execute({ token: next.accessToken });
+  const before = await f.resolve.execute(null, { token: pair.accessToken });
+  const after = await f.resolve.execute(null, { token: next.accessToken });
   assert.is(after.session, before.session);
 });
 
 test('refresh reuse inside the grace period succeeds (two tabs refreshing at once)', async () => {
   const { f, pair } = await loggedIn();
-  const first = await f.refresh.execute({ refreshToken: pair.refreshToken });
+  const first = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
   f.clock.advance(f.settings.refreshReuseGraceMs);
-  const second = await f.refresh.execute({ refreshToken: pair.refreshToken });
-  await f.refresh.execute({ refreshToken: first.refreshToken });
-  await f.refresh.execute({ refreshToken: second.refreshToken });
+  const second = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
+  await f.refresh.execute(null, { refreshToken: first.refreshToken });
+  await f.refresh.execute(null, { refreshToken: second.refreshToken });
 });
 
 test('refresh reuse after the grace period revokes the whole session family', async () => {
   const { f, pair } = await loggedIn();
-  const successor = await f.refresh.execute({ refreshToken: pair.refreshToken });
+  const successor = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
   f.clock.advance(f.settings.refreshReuseGraceMs + 1);
-  await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
-  await rejectsWith(f.refresh.execute({ refreshToken: successor.refreshToken }), 'INVALID_TOKEN');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: successor.refreshToken }), 'INVALID_TOKEN');
 });
 
 test('refresh reuse revokes only that session, not the user’s other logins', async () => {
   const { f, pair } = await loggedIn();
   const other = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
-  await f.refresh.execute({ refreshToken: pair.refreshToken });
+  await f.refresh.execute(null, { refreshToken: pair.refreshToken });
   f.clock.advance(f.settings.refreshReuseGraceMs + 1);
-  await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
-  await f.refresh.execute({ refreshToken: other.refreshToken });
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
+  await f.refresh.execute(null, { refreshToken: other.refreshToken });
 });
 
 test('an expired refresh token is TOKEN_EXPIRED', async () => {
   const { f, pair } = await loggedIn();
   f.clock.advance(f.settings.refreshTokenTtlMs);
-  await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'TOKEN_EXPIRED');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'TOKEN_EXPIRED');
 });
 
 test('each refresh grants a full refresh lifetime again (sliding session)', async () => {
   const { f, pair } = await loggedIn();
   f.clock.advance(f.settings.refreshTokenTtlMs - 1000);
-  const next = await f.refresh.execute({ refreshToken: pair.refreshToken });
+  const next = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
   f.clock.advance(f.settings.refreshTokenTtlMs - 1000);
-  await f.refresh.execute({ refreshToken: next.refreshToken });
+  await f.refresh.execute(null, { refreshToken: next.refreshToken });
 });
 
 test('an unknown or garbage refresh token is INVALID_TOKEN', async () => {
   const { f } = await loggedIn();
-  await rejectsWith(f.refresh.execute({ refreshToken: 'garbage' }), 'INVALID_TOKEN');
-  await rejectsWith(f.refresh.execute({ refreshToken: '' }), 'INVALID_TOKEN');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: 'garbage' }), 'INVALID_TOKEN');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: '' }), 'INVALID_TOKEN');
 });
 
 test('after logout the refresh token no longer works', async () => {
   const { f, pair } = await loggedIn();
-  await f.logout.execute({ refreshToken: pair.refreshToken });
-  await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
-  await f.logout.execute({ refreshToken: pair.refreshToken });
-  await rejectsWith(f.logout.execute({ refreshToken: 'unknown' }), 'INVALID_TOKEN');
+  await f.logout.execute(null, { refreshToken: pair.refreshToken });
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
+  await f.logout.execute(null, { refreshToken: pair.refreshToken });
+  await rejectsWith(f.logout.execute(null, { refreshToken: 'unknown' }), 'INVALID_TOKEN');
 });
 
 test('suspending or deleting a user, or changing the password, ends refreshing', async () => {
   for (const change of ['suspend', 'password', 'delete'] as const) {
     const { f, user, pair } = await loggedIn();
     if (change === 'suspend')
-      await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, user.id, { status: 'suspended' });
+      await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, { id: user.id, changes: { status: 'suspended' } });
     if (change === 'password')
-      await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, user.id, { password: 'new password!' });
-    if (change === 'delete') await f.deleteUser.execute(SYSTEM_ACCOUNTABILITY, user.id);
-    await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
+      await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, {
+        id: user.id,
+        changes: { password: 'new password!' },
+      });
+    if (change === 'delete') await f.deleteUser.execute(SYSTEM_ACCOUNTABILITY, { id: user.id });
+    await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
   }
 });
 
@@ -92,14 +95,14 @@ test('a user suspended without revocation (changed in the database) cannot refre
   const stored = (await f.persistence.users.findById(user.id))!;
   stored.status = 'suspended';
   await f.persistence.users.save(stored);
-  await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'USER_SUSPENDED');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'USER_SUSPENDED');
 });
 
 test('changing one’s own password ends one’s sessions', async () => {
   const { f, user, pair } = await loggedIn();
   const caller = { user: user.id, role: user.role, admin: false, session: null };
   await f.updateCurrentUser.execute(caller, { password: 'another secret' });
-  await rejectsWith(f.refresh.execute({ refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
   await f.login.execute({ email: 'ada@example.com', password: 'another secret' });
 });
 

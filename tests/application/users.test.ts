@@ -26,10 +26,15 @@ test('administration needs an admin: anonymous callers are UNAUTHENTICATED, othe
 test('a user is shown without password and with the static token masked', async () => {
   const f = authFixture();
   const created = await f.user({ token: TOKEN });
-  const shown = await new GetUserHandler(f.persistence.users).execute(SYSTEM_ACCOUNTABILITY, created.id);
+  const shown = await new GetUserHandler(f.persistence.users).execute(SYSTEM_ACCOUNTABILITY, {
+    id: created.id,
+  });
   assert.is(shown.token, MASKED_TOKEN);
   assert.not.ok('password' in shown || 'passwordHash' in shown || 'password_hash' in shown);
-  const cleared = await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, created.id, { token: null });
+  const cleared = await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, {
+    id: created.id,
+    changes: { token: null },
+  });
   assert.is(cleared.token, null);
 });
 
@@ -78,19 +83,25 @@ test('two users cannot share an e-mail, whatever its case', async () => {
 test('updating or deleting a missing user is NOT_FOUND', async () => {
   const f = authFixture();
   const id = '00000000-0000-4000-8000-000000000000';
-  await rejectsWith(f.updateUser.execute(SYSTEM_ACCOUNTABILITY, id, { first_name: 'x' }), 'NOT_FOUND');
-  await rejectsWith(f.deleteUser.execute(SYSTEM_ACCOUNTABILITY, id), 'NOT_FOUND');
+  await rejectsWith(
+    f.updateUser.execute(SYSTEM_ACCOUNTABILITY, { id: id, changes: { first_name: 'x' } }),
+    'NOT_FOUND',
+  );
+  await rejectsWith(f.deleteUser.execute(SYSTEM_ACCOUNTABILITY, { id: id }), 'NOT_FOUND');
 });
 
 test('the CLI sets a static token, generating one when none is given', async () => {
   const f = authFixture();
   await f.user();
   const setToken = new SetStaticTokenHandler(f.persistence.users);
-  const generated = await setToken.execute({ email: 'Ada@example.com' });
+  const generated = await setToken.execute(null, { email: 'Ada@example.com' });
   assert.ok(generated.length >= 32);
-  assert.is((await f.resolve.execute({ token: generated })).admin, false);
-  await rejectsWith(setToken.execute({ email: 'ada@example.com', token: 'short' }), 'FAILED_VALIDATION');
-  await rejectsWith(setToken.execute({ email: 'nobody@example.com' }), 'NOT_FOUND');
+  assert.is((await f.resolve.execute(null, { token: generated })).admin, false);
+  await rejectsWith(
+    setToken.execute(null, { email: 'ada@example.com', token: 'short' }),
+    'FAILED_VALIDATION',
+  );
+  await rejectsWith(setToken.execute(null, { email: 'nobody@example.com' }), 'NOT_FOUND');
 });
 
 test.run();

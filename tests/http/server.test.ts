@@ -83,4 +83,27 @@ server('health answers 503 with status "error" when the database check fails', (
   ),
 );
 
+for (const profile of ['plain', 'directus']) {
+  server(`ping is public and answers the text pong, unwrapped, in the ${profile} profile`, () =>
+    withTestApp(
+      async (app) => {
+        for (const headers of [{}, { Authorization: 'Bearer broken' }] as Array<Record<string, string>>) {
+          const response = await fetch(`${app.url}/server/ping`, { headers });
+          assert.is(response.status, 200);
+          assert.is(response.headers.get('content-type'), 'text/plain; charset=utf-8');
+          assert.is(await response.text(), 'pong');
+        }
+      },
+      { env: { API_PROFILE: profile } },
+    ),
+  );
+}
+
+server('ping is in the OpenAPI document, callable without a token', async ({ app, tokens }) => {
+  const document = (await app.request('GET', '/server/specs/oas', { token: tokens.admin })).body as {
+    paths: Record<string, { get?: { security?: unknown[] } }>;
+  };
+  assert.equal(document.paths['/server/ping']?.get?.security, []);
+});
+
 server.run();

@@ -74,7 +74,7 @@ export function authFixture(overrides: Partial<AuthSettings> = {}, budgets = DEF
     /** The login handler, from CLIENT_ADDRESS unless the command names another address. */
     login: {
       execute: (command: Omit<LoginCommand, 'clientAddress'> & Partial<LoginCommand>) =>
-        loginHandler.execute({ clientAddress: CLIENT_ADDRESS, ...command }),
+        loginHandler.execute(null, { clientAddress: CLIENT_ADDRESS, ...command }),
     },
     refresh: new RefreshSessionHandler(refreshTokens, users, pairs, clock, settings),
     logout: new LogoutHandler(refreshTokens, clock),

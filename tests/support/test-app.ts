@@ -136,7 +136,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async seedAdmin() {
       const email = `admin-${++counter}@example.com`;
       const password = 'admin-password-123';
-      await container.get(BootstrapHandler).execute({ adminEmail: email, adminPassword: password });
+      await container.get(BootstrapHandler).execute(null, { adminEmail: email, adminPassword: password });
       const admin = await persistence.users.findByEmail(email);
       if (!admin) throw new Error('seedAdmin: bootstrap created no admin (one existed already?)');
       return { id: admin.id, email, password, role: admin.roleId };

@@ -17,7 +17,7 @@ export function authenticatedRoutes(
   allowQueryToken: boolean,
 ): Authenticated {
   return (route) => async (ctx) => {
-    const caller = await resolver.execute({ token: presentedToken(ctx, allowQueryToken) });
+    const caller = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
     ctx.state.caller = caller;
     await route(ctx, caller);
   };

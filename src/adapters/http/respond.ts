@@ -1,5 +1,5 @@
 import type { TokenPair } from '../../application/auth/token-pair.ts';
-import type { HttpSettings } from './http-app-dependencies.ts';
+import type { HttpSettings } from './http-settings.ts';
 import type { HttpContext } from './http-state.ts';
 
 /** Every successful answer goes through here, so the response profile is decided in one place. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Email } from '../../domain/email.ts';
 import { DomainError, invalidCredentials, tooManyRequests, userSuspended } from '../../domain/errors.ts';
+import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { LoginThrottle } from '../ports/login-throttle.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
@@ -14,7 +15,7 @@ export type LoginCommand = {
   clientAddress: string;
 };
 
-export class LoginHandler {
+export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
@@ -23,7 +24,7 @@ export class LoginHandler {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  async execute(command: LoginCommand): Promise<TokenPair> {
+  async execute(_caller: null, command: LoginCommand): Promise<TokenPair> {
     const email = parseEmailOrNull(command.email);
     const attempt = {
       email: email ?? command.email.trim().toLowerCase(),

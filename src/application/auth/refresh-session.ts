@@ -1,5 +1,6 @@
 import { invalidToken, tokenExpired, userSuspended } from '../../domain/errors.ts';
 import { decideRefresh } from '../../domain/refresh-rotation-policy.ts';
+import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
@@ -9,7 +10,7 @@ import type { TokenPair, TokenPairIssuer } from './token-pair.ts';
 
 export type RefreshSessionCommand = { refreshToken: string };
 
-export class RefreshSessionHandler {
+export class RefreshSessionHandler implements Handler<RefreshSessionCommand, TokenPair, null> {
   constructor(
     private readonly refreshTokens: RefreshTokenRepository,
     private readonly users: UserRepository,
@@ -18,7 +19,7 @@ export class RefreshSessionHandler {
     private readonly settings: AuthSettings,
   ) {}
 
-  async execute(command: RefreshSessionCommand): Promise<TokenPair> {
+  async execute(_caller: null, command: RefreshSessionCommand): Promise<TokenPair> {
     const presented = await this.refreshTokens.findByDigest(digestSecret(command.refreshToken));
     if (!presented) throw invalidToken();
     const now = this.clock.now();

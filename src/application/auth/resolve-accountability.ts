@@ -1,6 +1,7 @@
 import { type Accountability, PUBLIC_ACCOUNTABILITY } from '../../domain/accountability.ts';
 import { DomainError, invalidToken, userSuspended } from '../../domain/errors.ts';
 import type { User } from '../../domain/user.ts';
+import type { Handler } from '../handler.ts';
 import type { AccessTokens } from '../ports/access-tokens.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
@@ -15,7 +16,9 @@ export type ResolveAccountabilityQuery = { token: string | null };
  * Turns the presented token into the caller, once per request. Rights come from the user's
  * current record and role, never from token claims, so a role change or suspension applies at once.
  */
-export class ResolveAccountabilityHandler {
+export class ResolveAccountabilityHandler
+  implements Handler<ResolveAccountabilityQuery, Accountability, null>
+{
   constructor(
     private readonly accessTokens: AccessTokens,
     private readonly users: UserRepository,
@@ -25,7 +28,7 @@ export class ResolveAccountabilityHandler {
     private readonly settings: Pick<AuthSettings, 'checkSessionOnEachRequest'>,
   ) {}
 
-  async execute(query: ResolveAccountabilityQuery): Promise<Accountability> {
+  async execute(_caller: null, query: ResolveAccountabilityQuery): Promise<Accountability> {
     if (query.token === null) return PUBLIC_ACCOUNTABILITY;
     const now = this.clock.now();
     if (this.accessTokens.looksLikeAccessToken(query.token)) {

@@ -1,13 +1,14 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { SchemaEditor } from '../ports/schema-catalog.ts';
 import { type CollectionView, viewCollection } from './collection-view.ts';
 
 export type CreateCollectionCommand = { collection: string; fields: NewField[] };
 
 /** Creates a table; the editor validates names and types before any SQL and refreshes the catalog. */
-export class CreateCollectionHandler {
+export class CreateCollectionHandler implements Handler<CreateCollectionCommand, CollectionView> {
   constructor(private readonly editor: SchemaEditor) {}
 
   async execute(caller: Accountability, command: CreateCollectionCommand): Promise<CollectionView> {

@@ -2,19 +2,22 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import { type FieldView, viewField } from './collection-view.ts';
 
-export class CreateFieldHandler {
+export type CreateFieldCommand = { collection: string; field: NewField };
+
+export class CreateFieldHandler implements Handler<CreateFieldCommand, FieldView> {
   constructor(
     private readonly catalog: SchemaCatalog,
     private readonly editor: SchemaEditor,
   ) {}
 
-  async execute(caller: Accountability, collectionName: string, field: NewField): Promise<FieldView> {
+  async execute(caller: Accountability, { field, ...request }: CreateFieldCommand): Promise<FieldView> {
     requireAdmin(caller);
-    const collection = collectionFor(this.catalog, caller, collectionName);
+    const collection = collectionFor(this.catalog, caller, request.collection);
     const changed = await this.editor.addField(collection.name, field);
     return viewField(changed.name, fieldOf(changed, field.field)!);
   }

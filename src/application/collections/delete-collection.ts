@@ -1,17 +1,18 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 
 /** Drops the table and its data. Permissions naming it stay, and apply again if it is recreated. */
-export class DeleteCollectionHandler {
+export class DeleteCollectionHandler implements Handler<{ collection: string }, void> {
   constructor(
     private readonly catalog: SchemaCatalog,
     private readonly editor: SchemaEditor,
   ) {}
 
-  async execute(caller: Accountability, name: string): Promise<void> {
+  async execute(caller: Accountability, { collection }: { collection: string }): Promise<void> {
     requireAdmin(caller);
-    await this.editor.dropCollection(collectionFor(this.catalog, caller, name).name);
+    await this.editor.dropCollection(collectionFor(this.catalog, caller, collection).name);
   }
 }

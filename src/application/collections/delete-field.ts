@@ -2,19 +2,21 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
+import type { FieldAddress } from './get-field.ts';
 
-export class DeleteFieldHandler {
+export class DeleteFieldHandler implements Handler<FieldAddress, void> {
   constructor(
     private readonly catalog: SchemaCatalog,
     private readonly editor: SchemaEditor,
   ) {}
 
-  async execute(caller: Accountability, collectionName: string, name: string): Promise<void> {
+  async execute(caller: Accountability, request: FieldAddress): Promise<void> {
     requireAdmin(caller);
-    const collection = collectionFor(this.catalog, caller, collectionName);
-    if (!fieldOf(collection, name)) throw notFound('Field');
-    await this.editor.dropField(collection.name, name);
+    const collection = collectionFor(this.catalog, caller, request.collection);
+    if (!fieldOf(collection, request.field)) throw notFound('Field');
+    await this.editor.dropField(collection.name, request.field);
   }
 }

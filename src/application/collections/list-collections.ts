@@ -1,9 +1,10 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { type CollectionView, viewCollection } from './collection-view.ts';
 
-export class ListCollectionsHandler {
+export class ListCollectionsHandler implements Handler<void, CollectionView[]> {
   constructor(private readonly catalog: SchemaCatalog) {}
 
   async execute(caller: Accountability): Promise<CollectionView[]> {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 import type { CreatePermissionCommand } from './permission-command.ts';
 import type { PermissionValidator } from './permission-validator.ts';
 import { type PermissionView, viewPermission } from './permission-view.ts';
 
-export class CreatePermissionHandler {
+export class CreatePermissionHandler implements Handler<CreatePermissionCommand, PermissionView> {
   constructor(
     private readonly permissions: PermissionRepository,
     private readonly validator: PermissionValidator,

@@ -1,12 +1,13 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 
-export class DeletePermissionHandler {
+export class DeletePermissionHandler implements Handler<{ id: string }, void> {
   constructor(private readonly permissions: PermissionRepository) {}
 
-  async execute(caller: Accountability, id: string): Promise<void> {
+  async execute(caller: Accountability, { id }: { id: string }): Promise<void> {
     requireAdmin(caller);
     if (!(await this.permissions.delete(id))) throw notFound('Permission');
   }

@@ -1,12 +1,15 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 import type { UpdatePermissionCommand } from './permission-command.ts';
 import type { PermissionValidator } from './permission-validator.ts';
 import { type PermissionView, viewPermission } from './permission-view.ts';
 
-export class UpdatePermissionHandler {
+export type UpdatePermissionRequest = { id: string; changes: UpdatePermissionCommand };
+
+export class UpdatePermissionHandler implements Handler<UpdatePermissionRequest, PermissionView> {
   constructor(
     private readonly permissions: PermissionRepository,
     private readonly validator: PermissionValidator,
@@ -15,8 +18,7 @@ export class UpdatePermissionHandler {
   /** Given keys replace the stored ones (null clears); the result is checked whole, as a new one would be. */
   async execute(
     caller: Accountability,
-    id: string,
-    command: UpdatePermissionCommand,
+    { id, changes: command }: UpdatePermissionRequest,
   ): Promise<PermissionView> {
     requireAdmin(caller);
     const current = await this.permissions.findById(id);

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../../domain/accountability.ts';
 import { Role } from '../../domain/role.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import { parseRoleName } from './role-name.ts';
 import { type RoleView, viewRole } from './role-view.ts';
 
 export type CreateRoleCommand = { name: string; description?: string | null; admin_access?: boolean };
 
-export class CreateRoleHandler {
+export class CreateRoleHandler implements Handler<CreateRoleCommand, RoleView> {
   constructor(private readonly roles: RoleRepository) {}
 
   async execute(caller: Accountability, command: CreateRoleCommand): Promise<RoleView> {

@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import { parseRoleName } from './role-name.ts';
@@ -8,13 +9,15 @@ import { type RoleView, viewRole } from './role-view.ts';
 
 export type UpdateRoleCommand = { name?: string; description?: string | null; admin_access?: boolean };
 
-export class UpdateRoleHandler {
+export type UpdateRoleRequest = { id: string; changes: UpdateRoleCommand };
+
+export class UpdateRoleHandler implements Handler<UpdateRoleRequest, RoleView> {
   constructor(
     private readonly roles: RoleRepository,
     private readonly lastAdmin: LastAdminGuard,
   ) {}
 
-  async execute(caller: Accountability, id: string, command: UpdateRoleCommand): Promise<RoleView> {
+  async execute(caller: Accountability, { id, changes: command }: UpdateRoleRequest): Promise<RoleView> {
     requireAdmin(caller);
     const role = await this.roles.findById(id);
     if (!role) throw notFound('Role');

@@ -5,6 +5,7 @@ import { presetsOf, type WriteGrants } from '../../domain/permissions/write-gran
 import type { QueryLimits } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
+import type { Handler } from '../handler.ts';
 import type { ReadRules } from '../items/read-rules.ts';
 import type { WriteRules } from '../items/write-rules.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -56,7 +57,7 @@ export type ApiSettings = { version: string; limits: QueryLimits; batchMax: numb
  * answers come from the rules the item handlers enforce (read rules, write grants), so the document
  * never promises a field or an operation the API would refuse, and never reveals one it hides.
  */
-export class DescribeApiHandler {
+export class DescribeApiHandler implements Handler<void, ApiDescription> {
   constructor(
     private readonly catalog: SchemaCatalog,
     private readonly readRules: ReadRules,

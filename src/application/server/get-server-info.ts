@@ -1,10 +1,11 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 
 export type ServerInfo = { version: string; uptime: number; node: string };
 
-export class GetServerInfoHandler {
+export class GetServerInfoHandler implements Handler<void, ServerInfo> {
   constructor(
     private readonly version: string,
     private readonly startedAt: Date,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SYSTEM_ACCOUNTABILITY } from '../../domain/accountability.ts';
 import { Role } from '../../domain/role.ts';
 import { newOpaqueSecret } from '../auth/opaque-secret.ts';
+import type { Handler } from '../handler.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
 import type { CreateUserHandler } from '../users/create-user.ts';
@@ -17,14 +18,14 @@ export type BootstrapResult =
   | { created: true; email: string; generatedPassword: string | null };
 
 /** Makes a fresh installation usable: an Administrator role and a first admin, only while no admin exists. */
-export class BootstrapHandler {
+export class BootstrapHandler implements Handler<BootstrapCommand, BootstrapResult, null> {
   constructor(
     private readonly users: UserRepository,
     private readonly roles: RoleRepository,
     private readonly createUser: CreateUserHandler,
   ) {}
 
-  async execute(command: BootstrapCommand): Promise<BootstrapResult> {
+  async execute(_caller: null, command: BootstrapCommand): Promise<BootstrapResult> {
     if (await this.users.anyAdminExists()) return { created: false };
     const role = await this.adminRole();
     const generatedPassword = command.adminPassword ? null : newOpaqueSecret().slice(0, 24);

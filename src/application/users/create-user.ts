@@ -4,6 +4,7 @@ import { Email } from '../../domain/email.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import { User, type UserStatus } from '../../domain/user.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
@@ -21,7 +22,7 @@ export type CreateUserCommand = {
   token?: string | null;
 };
 
-export class CreateUserHandler {
+export class CreateUserHandler implements Handler<CreateUserCommand, UserView> {
   constructor(
     private readonly users: UserRepository,
     private readonly roles: RoleRepository,

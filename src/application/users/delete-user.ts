@@ -1,16 +1,17 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
 
-export class DeleteUserHandler {
+export class DeleteUserHandler implements Handler<{ id: string }, void> {
   constructor(
     private readonly users: UserRepository,
     private readonly lastAdmin: LastAdminGuard,
   ) {}
 
-  async execute(caller: Accountability, id: string): Promise<void> {
+  async execute(caller: Accountability, { id }: { id: string }): Promise<void> {
     requireAdmin(caller);
     await this.lastAdmin.assertUserChangeKeepsAnAdmin(id, null);
     if (!(await this.users.delete(id))) throw notFound('User');

@@ -1,10 +1,11 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { invalidToken } from '../../domain/errors.ts';
 import { requireUser } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
 import { type UserView, viewUser } from './user-view.ts';
 
-export class GetCurrentUserHandler {
+export class GetCurrentUserHandler implements Handler<void, UserView> {
   constructor(private readonly users: UserRepository) {}
 
   async execute(caller: Accountability): Promise<UserView> {

@@ -2,6 +2,7 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { invalidToken } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import { requireUser } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
@@ -15,7 +16,7 @@ export type UpdateCurrentUserCommand = {
   password?: string;
 };
 
-export class UpdateCurrentUserHandler {
+export class UpdateCurrentUserHandler implements Handler<UpdateCurrentUserCommand, UserView> {
   constructor(
     private readonly users: UserRepository,
     private readonly refreshTokens: RefreshTokenRepository,

@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import type { UserStatus } from '../../domain/user.ts';
 import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
 import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
@@ -23,8 +24,10 @@ export type UpdateUserCommand = {
   token?: string | null;
 };
 
+export type UpdateUserRequest = { id: string; changes: UpdateUserCommand };
+
 /** Changes a user; a new password or a suspension ends every session of that user at once. */
-export class UpdateUserHandler {
+export class UpdateUserHandler implements Handler<UpdateUserRequest, UserView> {
   constructor(
     private readonly users: UserRepository,
     private readonly roles: RoleRepository,
@@ -34,7 +37,7 @@ export class UpdateUserHandler {
     private readonly lastAdmin: LastAdminGuard,
   ) {}
 
-  async execute(caller: Accountability, id: string, command: UpdateUserCommand): Promise<UserView> {
+  async execute(caller: Accountability, { id, changes: command }: UpdateUserRequest): Promise<UserView> {
     requireAdmin(caller);
     const user = await this.users.findById(id);
     if (!user) throw notFound('User');

@@ -78,10 +78,10 @@ test('administration of permissions needs an admin', async () => {
     [member, 'FORBIDDEN'],
   ] as const) {
     await rejectsWith(f.list.execute(caller), code);
-    await rejectsWith(f.get.execute(caller, id), code);
+    await rejectsWith(f.get.execute(caller, { id }), code);
     await rejectsWith(f.create.execute(caller, readCargos), code);
-    await rejectsWith(f.update.execute(caller, id, { fields: ['*'] }), code);
-    await rejectsWith(f.remove.execute(caller, id), code);
+    await rejectsWith(f.update.execute(caller, { id, changes: { fields: ['*'] } }), code);
+    await rejectsWith(f.remove.execute(caller, { id }), code);
   }
   assert.is((await f.list.execute(SYSTEM_ACCOUNTABILITY)).length, 1);
 });
@@ -95,7 +95,7 @@ test('a created permission is stored and shown with its wire names; omitted part
     presets: { is_deleted: false },
     fields: ['id', 'description'],
   });
-  assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, full.id), full);
+  assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, { id: full.id }), full);
   assert.equal(Object.keys(full), [
     'id',
     'role',
@@ -187,14 +187,20 @@ test('update changes the given keys only, null clears, and the result is checked
     permissions: { owner: { _eq: '$CURRENT_USER' } },
     fields: ['id'],
   });
-  const updated = await f.update.execute(SYSTEM_ACCOUNTABILITY, created.id, {
-    permissions: null,
-    fields: ['*'],
+  const updated = await f.update.execute(SYSTEM_ACCOUNTABILITY, {
+    id: created.id,
+    changes: {
+      permissions: null,
+      fields: ['*'],
+    },
   });
   assert.equal(updated, { ...created, permissions: null, fields: ['*'] });
-  assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, created.id), updated);
+  assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, { id: created.id }), updated);
 
-  await refusedOn(f.update.execute(SYSTEM_ACCOUNTABILITY, created.id, { action: 'share' }), 'action');
+  await refusedOn(
+    f.update.execute(SYSTEM_ACCOUNTABILITY, { id: created.id, changes: { action: 'share' } }),
+    'action',
+  );
   // Moving the permission to another collection re-checks its filters against that one.
   const onArticles = await f.create.execute(SYSTEM_ACCOUNTABILITY, {
     ...readCargos,
@@ -202,24 +208,27 @@ test('update changes the given keys only, null clears, and the result is checked
     permissions: { author: { _eq: 'x' } },
   });
   await refusedOn(
-    f.update.execute(SYSTEM_ACCOUNTABILITY, onArticles.id, { collection: 'cargos' }),
+    f.update.execute(SYSTEM_ACCOUNTABILITY, { id: onArticles.id, changes: { collection: 'cargos' } }),
     'permissions',
   );
-  assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, created.id), updated);
+  assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, { id: created.id }), updated);
 });
 
 test('unknown permissions are NOT_FOUND for get, update and delete', async () => {
   const f = await fixture();
-  await rejectsWith(f.get.execute(SYSTEM_ACCOUNTABILITY, MISSING), 'NOT_FOUND');
-  await rejectsWith(f.update.execute(SYSTEM_ACCOUNTABILITY, MISSING, { fields: null }), 'NOT_FOUND');
-  await rejectsWith(f.remove.execute(SYSTEM_ACCOUNTABILITY, MISSING), 'NOT_FOUND');
+  await rejectsWith(f.get.execute(SYSTEM_ACCOUNTABILITY, { id: MISSING }), 'NOT_FOUND');
+  await rejectsWith(
+    f.update.execute(SYSTEM_ACCOUNTABILITY, { id: MISSING, changes: { fields: null } }),
+    'NOT_FOUND',
+  );
+  await rejectsWith(f.remove.execute(SYSTEM_ACCOUNTABILITY, { id: MISSING }), 'NOT_FOUND');
 });
 
 test('delete removes the permission', async () => {
   const f = await fixture();
   const created = await f.create.execute(SYSTEM_ACCOUNTABILITY, readCargos);
-  await f.remove.execute(SYSTEM_ACCOUNTABILITY, created.id);
-  await rejectsWith(f.get.execute(SYSTEM_ACCOUNTABILITY, created.id), 'NOT_FOUND');
+  await f.remove.execute(SYSTEM_ACCOUNTABILITY, { id: created.id });
+  await rejectsWith(f.get.execute(SYSTEM_ACCOUNTABILITY, { id: created.id }), 'NOT_FOUND');
 });
 
 test('deleting a role deletes its permissions', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { HttpContext } from '../../../src/adapters/http/http-state.ts';
-import { itemQuery } from '../../../src/adapters/http/routes/item-routes.ts';
+import { itemQuery } from '../../../src/adapters/http/item-query-string.ts';
 import { createInMemoryPersistence } from '../../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import { DomainError } from '../../../src/domain/errors.ts';
 import { bindDynamicValues } from '../../../src/domain/query/bind-dynamic-values.ts';

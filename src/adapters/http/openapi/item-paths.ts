@@ -1,11 +1,26 @@
 import type { DescribedCollection } from '../../../application/server/describe-api.ts';
 import { createSchema, itemSchema, keySchema, updateSchema } from './collection-schemas.ts';
+import { componentNames } from './component-names.ts';
 import { errorsOf } from './error-responses.ts';
 import { FIELDS_PARAMETER, LIST_PARAMETERS } from './item-query-parameters.ts';
+import type { OpenApiContext, OpenApiPart } from './openapi-part.ts';
 import type { JsonSchema, Operation, PathItem, Response } from './openapi-types.ts';
 import type { ProfileShapes } from './profile-shapes.ts';
 
-export type CollectionApi = { paths: Record<string, PathItem>; schemas: Record<string, JsonSchema> };
+type CollectionApi = { paths: Record<string, PathItem>; schemas: Record<string, JsonSchema> };
+
+/** The /items part of the document: the collections the caller may use, each under a tag of its name. */
+export function itemsApi({ description, shapes }: OpenApiContext): OpenApiPart {
+  const names = componentNames(description.collections.map((collection) => collection.name));
+  const part: Required<OpenApiPart> = { tags: [], paths: {}, schemas: {} };
+  for (const collection of description.collections) {
+    const api = collectionApi(collection, names.get(collection.name)!, shapes, description.limits.batchMax);
+    part.tags.push(collection.name);
+    Object.assign(part.paths, api.paths);
+    Object.assign(part.schemas, api.schemas);
+  }
+  return part;
+}
 
 /**
  * The /items operations of one collection that the caller may perform (API.md §4, §5), and the schemas
@@ -13,7 +28,7 @@ export type CollectionApi = { paths: Record<string, PathItem>; schemas: Record<s
  * for a component name, unique in the document; operation ids are `<component>_list` and so on (no `.`,
  * which Swagger UI escapes in its anchors), so they cannot meet the fixed ones, which have no `_`.
  */
-export function collectionApi(
+function collectionApi(
   collection: DescribedCollection,
   component: string,
   shapes: ProfileShapes,

@@ -1,14 +1,15 @@
 import type { ApiDescription } from '../../../application/server/describe-api.ts';
-import type { HttpSettings } from '../http-app-dependencies.ts';
-import { componentNames } from './component-names.ts';
+import type { HttpSettings } from '../http-settings.ts';
 import { ERROR_SCHEMA, errorResponses } from './error-responses.ts';
-import { fixedApi } from './fixed-paths.ts';
-import { collectionApi } from './item-paths.ts';
 import { itemQueryParameters } from './item-query-parameters.ts';
+import type { OpenApiContext, OpenApiPart } from './openapi-part.ts';
 import type { OpenApiDocument, SecurityScheme } from './openapi-types.ts';
 import { profileShapes } from './profile-shapes.ts';
 
 export type DocumentSettings = Pick<HttpSettings, 'profile' | 'allowQueryToken'>;
+
+/** One area's part of the document, written for the caller of the description. */
+export type OpenApiPartOf = (context: OpenApiContext) => OpenApiPart;
 
 const DESCRIPTION = [
   'The operations, collections and fields here are the ones the caller of this document may use.',
@@ -16,18 +17,21 @@ const DESCRIPTION = [
   'and fetch the document again to see what that user may do (the explorer at /docs does so on "Authorize").',
 ].join(' ');
 
-/** GET /server/specs/oas: the OpenAPI 3.1 document of what the caller may do. */
-export function openApiDocument(description: ApiDescription, settings: DocumentSettings): OpenApiDocument {
-  const shapes = profileShapes(settings.profile);
-  const fixed = fixedApi(shapes);
+/** GET /server/specs/oas: the OpenAPI 3.1 document of what the caller may do, the areas' parts in order. */
+export function openApiDocument(
+  description: ApiDescription,
+  settings: DocumentSettings,
+  parts: ReadonlyArray<OpenApiPartOf>,
+): OpenApiDocument {
+  const context: OpenApiContext = { description, shapes: profileShapes(settings.profile) };
   const schemes = securitySchemes(settings.allowQueryToken);
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: { title: 'datagate', version: description.version, description: DESCRIPTION },
-    tags: [{ name: 'auth' }, { name: 'users' }, { name: 'server' }],
-    paths: { ...fixed.paths },
+    tags: [],
+    paths: {},
     components: {
-      schemas: { Error: ERROR_SCHEMA, ...fixed.schemas },
+      schemas: { Error: ERROR_SCHEMA },
       parameters: itemQueryParameters(description.limits),
       responses: errorResponses(),
       securitySchemes: schemes,
@@ -35,12 +39,11 @@ export function openApiDocument(description: ApiDescription, settings: DocumentS
     // `{}` first: every operation may be called without a token, as the public role.
     security: [{}, ...Object.keys(schemes).map((name) => ({ [name]: [] }))],
   };
-  const names = componentNames(description.collections.map((collection) => collection.name));
-  for (const collection of description.collections) {
-    const api = collectionApi(collection, names.get(collection.name)!, shapes, description.limits.batchMax);
-    document.tags.push({ name: collection.name });
-    Object.assign(document.paths, api.paths);
-    Object.assign(document.components.schemas, api.schemas);
+  for (const part of parts) {
+    const { tags = [], paths, schemas = {} } = part(context);
+    document.tags.push(...tags.map((name) => ({ name })));
+    Object.assign(document.paths, paths);
+    Object.assign(document.components.schemas, schemas);
   }
   return document;
 }

@@ -1,4 +1,4 @@
-import type { HttpSettings } from '../http-app-dependencies.ts';
+import type { HttpSettings } from '../http-settings.ts';
 import type { JsonSchema, Response } from './openapi-types.ts';
 
 /** How 2xx bodies look in the configured response profile (API.md §1). */

@@ -1,0 +1,15 @@
+import type { CorsSettings } from './cors.ts';
+
+export type HttpSettings = {
+  profile: 'plain' | 'directus';
+  /** Access-token lifetime: the directus profile answers it as `expires`. */
+  accessTokenTtlMs: number;
+  /** Largest JSON body accepted, in koa-bodyparser's notation (`1mb`) or bytes. */
+  bodyLimit: string | number;
+  allowQueryToken: boolean;
+  /** Bytes of query string accepted (API.md §4a); longer is 414. */
+  maxQueryLength: number;
+  /** Take the client address from `X-Forwarded-For` (Koa's `proxy`). */
+  trustProxy: boolean;
+  cors: CorsSettings;
+};

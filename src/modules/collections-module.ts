@@ -1,0 +1,142 @@
+import { ContainerModule } from 'inversify';
+import { z } from 'zod';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { ClearSchemaCacheHandler } from '../application/collections/clear-schema-cache.ts';
+import { CreateCollectionHandler } from '../application/collections/create-collection.ts';
+import { CreateFieldHandler } from '../application/collections/create-field.ts';
+import { DeleteCollectionHandler } from '../application/collections/delete-collection.ts';
+import { DeleteFieldHandler } from '../application/collections/delete-field.ts';
+import { GetCollectionHandler } from '../application/collections/get-collection.ts';
+import { GetFieldHandler } from '../application/collections/get-field.ts';
+import { ListCollectionsHandler } from '../application/collections/list-collections.ts';
+import { ListFieldsHandler } from '../application/collections/list-fields.ts';
+import { CREATABLE_FIELD_TYPES } from '../domain/schema/field-type.ts';
+import { factoryBinder } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+const newField = z
+  .strictObject({
+    field: z.string(),
+    type: z.enum(CREATABLE_FIELD_TYPES),
+    schema: z
+      .strictObject({
+        is_primary_key: z.boolean().optional(),
+        is_nullable: z.boolean().optional(),
+        is_unique: z.boolean().optional(),
+        default_value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
+        max_length: z.number().int().min(1).max(10_485_760).optional(),
+      })
+      .optional(),
+  })
+  .transform(({ field, type, schema = {} }) => ({
+    field,
+    type,
+    isPrimaryKey: schema.is_primary_key,
+    isNullable: schema.is_nullable,
+    isUnique: schema.is_unique,
+    defaultValue: schema.default_value,
+    maxLength: schema.max_length,
+  }));
+
+const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
+
+/** API.md §7: /collections, /fields and /utils/cache/clear, all for admins. */
+export const collectionsModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  bind(ListCollectionsHandler, (get) => new ListCollectionsHandler(get(TYPES.SchemaCatalog)));
+  bind(GetCollectionHandler, (get) => new GetCollectionHandler(get(TYPES.SchemaCatalog)));
+  bind(CreateCollectionHandler, (get) => new CreateCollectionHandler(get(TYPES.SchemaEditor)));
+  bind(
+    DeleteCollectionHandler,
+    (get) => new DeleteCollectionHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  bind(ListFieldsHandler, (get) => new ListFieldsHandler(get(TYPES.SchemaCatalog)));
+  bind(GetFieldHandler, (get) => new GetFieldHandler(get(TYPES.SchemaCatalog)));
+  bind(
+    CreateFieldHandler,
+    (get) => new CreateFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  bind(
+    DeleteFieldHandler,
+    (get) => new DeleteFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  bind(ClearSchemaCacheHandler, (get) => new ClearSchemaCacheHandler(get(TYPES.SchemaCatalog)));
+
+  bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const listCollections = get(ListCollectionsHandler);
+    const getCollection = get(GetCollectionHandler);
+    const createCollection = get(CreateCollectionHandler);
+    const deleteCollection = get(DeleteCollectionHandler);
+    const listFields = get(ListFieldsHandler);
+    const getField = get(GetFieldHandler);
+    const createField = get(CreateFieldHandler);
+    const deleteField = get(DeleteFieldHandler);
+    const clearSchemaCache = get(ClearSchemaCacheHandler);
+    return {
+      register(router, { readBody, authenticated, respond }) {
+        router.get(
+          '/collections',
+          authenticated(async (ctx, caller) => respond.send(ctx, await listCollections.execute(caller))),
+        );
+        router.post(
+          '/collections',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, createCollectionBody);
+            respond.send(ctx, await createCollection.execute(caller, body));
+          }),
+        );
+        router.get(
+          '/collections/:collection',
+          authenticated(async (ctx, caller) =>
+            respond.send(ctx, await getCollection.execute(caller, { collection: ctx.params.collection! })),
+          ),
+        );
+        router.delete(
+          '/collections/:collection',
+          authenticated(async (ctx, caller) => {
+            await deleteCollection.execute(caller, { collection: ctx.params.collection! });
+            respond.noContent(ctx);
+          }),
+        );
+        router.get(
+          '/fields/:collection',
+          authenticated(async (ctx, caller) =>
+            respond.send(ctx, await listFields.execute(caller, { collection: ctx.params.collection! })),
+          ),
+        );
+        router.post(
+          '/fields/:collection',
+          authenticated(async (ctx, caller) => {
+            const field = await readBody(ctx, newField);
+            respond.send(
+              ctx,
+              await createField.execute(caller, { collection: ctx.params.collection!, field }),
+            );
+          }),
+        );
+        router.get(
+          '/fields/:collection/:field',
+          authenticated(async (ctx, caller) => {
+            const { collection, field } = ctx.params;
+            respond.send(ctx, await getField.execute(caller, { collection: collection!, field: field! }));
+          }),
+        );
+        router.delete(
+          '/fields/:collection/:field',
+          authenticated(async (ctx, caller) => {
+            const { collection, field } = ctx.params;
+            await deleteField.execute(caller, { collection: collection!, field: field! });
+            respond.noContent(ctx);
+          }),
+        );
+        router.post(
+          '/utils/cache/clear',
+          authenticated(async (ctx, caller) => {
+            await clearSchemaCache.execute(caller);
+            respond.noContent(ctx);
+          }),
+        );
+      },
+    };
+  });
+});

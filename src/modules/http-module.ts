@@ -1,0 +1,42 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { createHttpApp, type HttpApp } from '../adapters/http/create-http-app.ts';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { HttpSettings } from '../adapters/http/http-settings.ts';
+import { ResolveAccountabilityHandler } from '../application/auth/resolve-accountability.ts';
+import type { Readiness } from '../application/server/readiness.ts';
+import { TYPES } from './service-identifiers.ts';
+
+/** The HTTP app: every area module's routes, behind the adapter's middleware, configured from AppConfig. */
+export const httpModule = new ContainerModule((options) => {
+  options
+    .bind<HttpApp>(TYPES.HttpApp)
+    .toDynamicValue((context) =>
+      createHttpApp({
+        routes: context.getAll<HttpRoutes>(TYPES.HttpRoutes),
+        resolveCaller: context.get(ResolveAccountabilityHandler),
+        readiness: context.get<Readiness>(TYPES.Readiness),
+        logger: context.get<Logger>(TYPES.Logger),
+        settings: httpSettings(context.get<AppConfig>(TYPES.Config)),
+      }),
+    )
+    .inSingletonScope();
+});
+
+function httpSettings(config: AppConfig): HttpSettings {
+  return {
+    profile: config.http.profile,
+    accessTokenTtlMs: config.auth.accessTokenTTL,
+    bodyLimit: config.http.bodyLimit,
+    allowQueryToken: config.auth.allowQueryToken,
+    maxQueryLength: config.http.maxQueryLength,
+    trustProxy: config.http.trustProxy,
+    cors: {
+      enabled: config.http.cors.enabled,
+      origins: config.http.cors.origins,
+      credentials: config.http.cors.credentials,
+      maxAgeMs: config.http.cors.maxAge,
+    },
+  };
+}

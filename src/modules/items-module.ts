@@ -1,0 +1,202 @@
+import { ContainerModule } from 'inversify';
+import { z } from 'zod';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { HttpContext } from '../adapters/http/http-state.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
+import { itemsApi } from '../adapters/http/openapi/item-paths.ts';
+import { CreateItemsHandler } from '../application/items/create-items.ts';
+import { DeleteItemsHandler } from '../application/items/delete-items.ts';
+import { GetItemHandler } from '../application/items/get-item.ts';
+import { ListItemsHandler } from '../application/items/list-items.ts';
+import { ReadBack } from '../application/items/read-back.ts';
+import { ReadRules } from '../application/items/read-rules.ts';
+import { UpdateItemsHandler } from '../application/items/update-items.ts';
+import { WriteRules } from '../application/items/write-rules.ts';
+import type { Accountability } from '../domain/accountability.ts';
+import type { RawItemQuery } from '../domain/query/parse-item-query.ts';
+import { factoryBinder, type Resolve } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+/** Item bodies are schemaless here: the handlers check them against the collection's columns. */
+const anyJson = z.unknown();
+
+/**
+ * Directus's SEARCH (`withSearch` in @directus/sdk): the list parameters of GET as JSON in the body, for
+ * queries that would not fit in a URL. Values are those of the query string (API.md §4), JSON-typed.
+ */
+const searchBody = z.strictObject({ query: z.record(z.string(), z.unknown()) });
+
+/** The SDK sends `fields: []` when none were asked for; Directus reads that as the default, `*`. */
+function searchQuery({ query }: z.output<typeof searchBody>): RawItemQuery {
+  const { fields, ...rest } = query;
+  return Array.isArray(fields) && fields.length === 0 ? rest : query;
+}
+
+/**
+ * /items/:collection: reading and writing the rows of the user's tables, within the caller's permissions.
+ * The read and write rules are bound here; the server module's API description uses them too.
+ */
+export const itemsModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  const batchMax = (get: Resolve) => get<AppConfig>(TYPES.Config).query.batchMax;
+  bind(ReadRules, (get) => new ReadRules(get(TYPES.PermissionRepository)));
+  bind(WriteRules, (get) => new WriteRules(get(TYPES.PermissionRepository)));
+  bind(ReadBack, (get) => new ReadBack(get(ReadRules), get(TYPES.ItemStore), get(TYPES.QueryLimits)));
+  bind(
+    ListItemsHandler,
+    (get) =>
+      new ListItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        get(TYPES.QueryLimits),
+      ),
+  );
+  bind(
+    GetItemHandler,
+    (get) =>
+      new GetItemHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        get(TYPES.QueryLimits),
+      ),
+  );
+  bind(
+    CreateItemsHandler,
+    (get) =>
+      new CreateItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(ReadBack),
+        get(TYPES.Clock),
+        batchMax(get),
+      ),
+  );
+  bind(
+    UpdateItemsHandler,
+    (get) =>
+      new UpdateItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(ReadBack),
+        get(TYPES.Clock),
+        batchMax(get),
+      ),
+  );
+  bind(
+    DeleteItemsHandler,
+    (get) =>
+      new DeleteItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        batchMax(get),
+      ),
+  );
+
+  bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const listItems = get(ListItemsHandler);
+    const getItem = get(GetItemHandler);
+    const createItems = get(CreateItemsHandler);
+    const updateItems = get(UpdateItemsHandler);
+    const deleteItems = get(DeleteItemsHandler);
+    return {
+      register(router, { readBody, authenticated, respond }) {
+        const list = async (ctx: HttpContext, caller: Accountability, query: RawItemQuery) => {
+          const result = await listItems.execute(caller, { collection: ctx.params.collection!, query });
+          respond.sendJson(ctx, result.json, {
+            total_count: result.totalCount,
+            filter_count: result.filterCount,
+          });
+        };
+        router.get(
+          '/items/:collection',
+          authenticated((ctx, caller) => list(ctx, caller, itemQuery(ctx))),
+        );
+        router.register(
+          '/items/:collection',
+          ['SEARCH'],
+          authenticated(async (ctx, caller) =>
+            list(ctx, caller, searchQuery(await readBody(ctx, searchBody))),
+          ),
+        );
+        router.get(
+          '/items/:collection/:key',
+          authenticated(async (ctx, caller) => {
+            const item = await getItem.execute(caller, {
+              collection: ctx.params.collection!,
+              id: ctx.params.key!,
+              query: itemQuery(ctx),
+            });
+            respond.sendJson(ctx, item);
+          }),
+        );
+        router.post(
+          '/items/:collection',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, anyJson);
+            const result = await createItems.execute(caller, {
+              collection: ctx.params.collection!,
+              body,
+              query: itemQuery(ctx),
+            });
+            respond.written(ctx, result);
+          }),
+        );
+        router.patch(
+          '/items/:collection',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, anyJson);
+            const result = await updateItems.execute(caller, {
+              collection: ctx.params.collection!,
+              body,
+              query: itemQuery(ctx),
+            });
+            respond.written(ctx, result);
+          }),
+        );
+        router.patch(
+          '/items/:collection/:key',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, anyJson);
+            const result = await updateItems.execute(caller, {
+              collection: ctx.params.collection!,
+              key: ctx.params.key!,
+              body,
+              query: itemQuery(ctx),
+            });
+            respond.written(ctx, result);
+          }),
+        );
+        router.delete(
+          '/items/:collection',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, anyJson);
+            await deleteItems.execute(caller, { collection: ctx.params.collection!, body });
+            respond.noContent(ctx);
+          }),
+        );
+        router.delete(
+          '/items/:collection/:key',
+          authenticated(async (ctx, caller) => {
+            await deleteItems.execute(caller, {
+              collection: ctx.params.collection!,
+              key: ctx.params.key!,
+            });
+            respond.noContent(ctx);
+          }),
+        );
+      },
+      openApi: itemsApi,
+    };
+  });
+});

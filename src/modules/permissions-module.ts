@@ -1,0 +1,92 @@
+import { ContainerModule } from 'inversify';
+import { z } from 'zod';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { UUID_PATTERN } from '../adapters/http/uuid.ts';
+import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
+import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
+import { GetPermissionHandler } from '../application/permissions/get-permission.ts';
+import { ListPermissionsHandler } from '../application/permissions/list-permissions.ts';
+import { PermissionValidator } from '../application/permissions/permission-validator.ts';
+import { UpdatePermissionHandler } from '../application/permissions/update-permission.ts';
+import { parseFilter } from '../domain/query/parse-filter.ts';
+import { factoryBinder } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+const jsonObject = z.record(z.string(), z.unknown()).nullable().optional();
+
+// Only the wire shape is checked here (INVALID_PAYLOAD). Whether the action is one, the role exists and
+// the filters fit the collection are domain rules, answered FAILED_VALIDATION by the handlers.
+const createPermissionBody = z.strictObject({
+  role: z.string().regex(UUID_PATTERN, 'Must be a role id (UUID) or null.').nullable(),
+  collection: z.string(),
+  action: z.string(),
+  permissions: jsonObject,
+  validation: jsonObject,
+  presets: jsonObject,
+  fields: z.array(z.string()).nullable().optional(),
+});
+
+const updatePermissionBody = createPermissionBody.partial();
+
+/** /permissions, for admins: who may do what to which rows and fields of a collection. */
+export const permissionsModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  bind(
+    PermissionValidator,
+    (get) => new PermissionValidator(get(TYPES.RoleRepository), get(TYPES.SchemaCatalog), parseFilter),
+  );
+  bind(ListPermissionsHandler, (get) => new ListPermissionsHandler(get(TYPES.PermissionRepository)));
+  bind(GetPermissionHandler, (get) => new GetPermissionHandler(get(TYPES.PermissionRepository)));
+  bind(
+    CreatePermissionHandler,
+    (get) => new CreatePermissionHandler(get(TYPES.PermissionRepository), get(PermissionValidator)),
+  );
+  bind(
+    UpdatePermissionHandler,
+    (get) => new UpdatePermissionHandler(get(TYPES.PermissionRepository), get(PermissionValidator)),
+  );
+  bind(DeletePermissionHandler, (get) => new DeletePermissionHandler(get(TYPES.PermissionRepository)));
+
+  bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const listPermissions = get(ListPermissionsHandler);
+    const getPermission = get(GetPermissionHandler);
+    const createPermission = get(CreatePermissionHandler);
+    const updatePermission = get(UpdatePermissionHandler);
+    const deletePermission = get(DeletePermissionHandler);
+    return {
+      register(router, { readBody, authenticated, respond }) {
+        router.get(
+          '/permissions',
+          authenticated(async (ctx, caller) => respond.send(ctx, await listPermissions.execute(caller))),
+        );
+        router.post(
+          '/permissions',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, createPermissionBody);
+            respond.send(ctx, await createPermission.execute(caller, body));
+          }),
+        );
+        router.get(
+          '/permissions/:id',
+          authenticated(async (ctx, caller) =>
+            respond.send(ctx, await getPermission.execute(caller, { id: ctx.params.id! })),
+          ),
+        );
+        router.patch(
+          '/permissions/:id',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, updatePermissionBody);
+            respond.send(ctx, await updatePermission.execute(caller, { id: ctx.params.id!, changes: body }));
+          }),
+        );
+        router.delete(
+          '/permissions/:id',
+          authenticated(async (ctx, caller) => {
+            await deletePermission.execute(caller, { id: ctx.params.id! });
+            respond.noContent(ctx);
+          }),
+        );
+      },
+    };
+  });
+});

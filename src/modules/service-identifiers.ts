@@ -1,0 +1,27 @@
+/**
+ * Identifiers of the ports, settings and HTTP parts; handlers are identified by their own classes.
+ * A test swaps an adapter with `container.rebind(TYPES.X).toConstantValue(fake)` before first use.
+ */
+export const TYPES = {
+  Config: Symbol.for('Config'),
+  Logger: Symbol.for('Logger'),
+  Clock: Symbol.for('Clock'),
+  UserRepository: Symbol.for('UserRepository'),
+  RoleRepository: Symbol.for('RoleRepository'),
+  RefreshTokenRepository: Symbol.for('RefreshTokenRepository'),
+  DatabaseHealth: Symbol.for('DatabaseHealth'),
+  PermissionRepository: Symbol.for('PermissionRepository'),
+  SchemaCatalog: Symbol.for('SchemaCatalog'),
+  SchemaEditor: Symbol.for('SchemaEditor'),
+  ItemStore: Symbol.for('ItemStore'),
+  QueryLimits: Symbol.for('QueryLimits'),
+  PasswordHasher: Symbol.for('PasswordHasher'),
+  LoginThrottle: Symbol.for('LoginThrottle'),
+  AccessTokens: Symbol.for('AccessTokens'),
+  AuthSettings: Symbol.for('AuthSettings'),
+  StartedAt: Symbol.for('StartedAt'),
+  Readiness: Symbol.for('Readiness'),
+  /** One per area module, all resolved together (`getAll`) by the HTTP app. */
+  HttpRoutes: Symbol.for('HttpRoutes'),
+  HttpApp: Symbol.for('HttpApp'),
+} as const;

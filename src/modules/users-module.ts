@@ -1,0 +1,211 @@
+import { ContainerModule } from 'inversify';
+import { z } from 'zod';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { errorsOf } from '../adapters/http/openapi/error-responses.ts';
+import { jsonBody, schemaRef } from '../adapters/http/openapi/openapi-part.ts';
+import { UUID_PATTERN } from '../adapters/http/uuid.ts';
+import { requireUser } from '../application/access.ts';
+import { LastAdminGuard } from '../application/last-admin-guard.ts';
+import { BootstrapHandler } from '../application/setup/bootstrap.ts';
+import { CreateUserHandler } from '../application/users/create-user.ts';
+import { DeleteUserHandler } from '../application/users/delete-user.ts';
+import { GetCurrentUserHandler } from '../application/users/get-current-user.ts';
+import { GetUserHandler } from '../application/users/get-user.ts';
+import { ListUsersHandler } from '../application/users/list-users.ts';
+import { SetStaticTokenHandler } from '../application/users/set-static-token.ts';
+import { UpdateCurrentUserHandler } from '../application/users/update-current-user.ts';
+import { UpdateUserHandler } from '../application/users/update-user.ts';
+import { DomainError } from '../domain/errors.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.ts';
+import { USER_STATUSES } from '../domain/user.ts';
+import { factoryBinder } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+const optionalName = z.string().nullable().optional();
+
+// Lengths and formats (e-mail, password, token) are domain rules and answer FAILED_VALIDATION from
+// the handlers; this schema only refuses what is not the wire shape (INVALID_PAYLOAD).
+const createUserBody = z.strictObject({
+  email: z.string(),
+  password: z.string(),
+  role: z.string().regex(UUID_PATTERN, 'Must be a role id (UUID) or null.').nullable(),
+  status: z.enum(USER_STATUSES).optional(),
+  first_name: optionalName,
+  last_name: optionalName,
+  token: z.string().nullable().optional(),
+});
+
+const updateUserBody = createUserBody.partial();
+
+/** What a user may change about themselves (API.md §7); every other user field stays with an admin. */
+const SELF_EDITABLE = new Set(['first_name', 'last_name', 'password']);
+
+/**
+ * /users, the caller's own user, and the operator's work on users: the first admin (bootstrap) and
+ * static tokens. The last-admin guard lives here; the roles module uses it too.
+ */
+export const usersModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  bind(LastAdminGuard, (get) => new LastAdminGuard(get(TYPES.UserRepository), get(TYPES.RoleRepository)));
+  bind(ListUsersHandler, (get) => new ListUsersHandler(get(TYPES.UserRepository)));
+  bind(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository)));
+  bind(
+    CreateUserHandler,
+    (get) =>
+      new CreateUserHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RoleRepository),
+        get(TYPES.PasswordHasher),
+        get(TYPES.Clock),
+      ),
+  );
+  bind(
+    UpdateUserHandler,
+    (get) =>
+      new UpdateUserHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RoleRepository),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.PasswordHasher),
+        get(TYPES.Clock),
+        get(LastAdminGuard),
+      ),
+  );
+  bind(DeleteUserHandler, (get) => new DeleteUserHandler(get(TYPES.UserRepository), get(LastAdminGuard)));
+  bind(GetCurrentUserHandler, (get) => new GetCurrentUserHandler(get(TYPES.UserRepository)));
+  bind(
+    UpdateCurrentUserHandler,
+    (get) =>
+      new UpdateCurrentUserHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.PasswordHasher),
+        get(TYPES.Clock),
+      ),
+  );
+  bind(SetStaticTokenHandler, (get) => new SetStaticTokenHandler(get(TYPES.UserRepository)));
+  bind(
+    BootstrapHandler,
+    (get) =>
+      new BootstrapHandler(get(TYPES.UserRepository), get(TYPES.RoleRepository), get(CreateUserHandler)),
+  );
+
+  bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const listUsers = get(ListUsersHandler);
+    const getUser = get(GetUserHandler);
+    const createUser = get(CreateUserHandler);
+    const updateUser = get(UpdateUserHandler);
+    const deleteUser = get(DeleteUserHandler);
+    const getCurrentUser = get(GetCurrentUserHandler);
+    const updateCurrentUser = get(UpdateCurrentUserHandler);
+    return {
+      register(router, { readBody, authenticated, respond }) {
+        router.get(
+          '/users',
+          authenticated(async (ctx, caller) => respond.send(ctx, await listUsers.execute(caller))),
+        );
+        router.post(
+          '/users',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, createUserBody);
+            respond.send(ctx, await createUser.execute(caller, body));
+          }),
+        );
+        // Registered before /users/:id so that "me" is never taken for an id.
+        router.get(
+          '/users/me',
+          authenticated(async (ctx, caller) => respond.send(ctx, await getCurrentUser.execute(caller))),
+        );
+        router.patch(
+          '/users/me',
+          authenticated(async (ctx, caller) => {
+            // Authentication before the field check below, so an anonymous caller hears 401, not 403.
+            requireUser(caller);
+            const body = await readBody(ctx, updateUserBody);
+            // A known user field the caller may not change is a permission question (403 naming the field,
+            // as for item fields in API.md §5); a field that does not exist at all is a payload error (400).
+            const refused = Object.keys(body).find((field) => !SELF_EDITABLE.has(field));
+            if (refused) {
+              throw new DomainError('FORBIDDEN', `You may not change "${refused}" of your own user.`, {
+                field: refused,
+              });
+            }
+            const { first_name, last_name, password } = body;
+            respond.send(ctx, await updateCurrentUser.execute(caller, { first_name, last_name, password }));
+          }),
+        );
+        router.get(
+          '/users/:id',
+          authenticated(async (ctx, caller) =>
+            respond.send(ctx, await getUser.execute(caller, { id: ctx.params.id! })),
+          ),
+        );
+        router.patch(
+          '/users/:id',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, updateUserBody);
+            respond.send(ctx, await updateUser.execute(caller, { id: ctx.params.id!, changes: body }));
+          }),
+        );
+        router.delete(
+          '/users/:id',
+          authenticated(async (ctx, caller) => {
+            await deleteUser.execute(caller, { id: ctx.params.id! });
+            respond.noContent(ctx);
+          }),
+        );
+      },
+      // Only the caller's own user: the rest of /users is administration, which the document leaves out.
+      openApi: ({ shapes }) => ({
+        tags: ['users'],
+        schemas: {
+          User: {
+            type: 'object',
+            required: ['id', 'email', 'first_name', 'last_name', 'role', 'status', 'token'],
+            properties: {
+              id: { type: 'string', format: 'uuid' },
+              email: { type: 'string' },
+              first_name: { type: ['string', 'null'] },
+              last_name: { type: ['string', 'null'] },
+              role: { type: ['string', 'null'], format: 'uuid' },
+              status: { type: 'string', enum: USER_STATUSES },
+              token: { type: ['string', 'null'], description: 'Masked when a static token is set.' },
+            },
+          },
+        },
+        paths: {
+          '/users/me': {
+            get: {
+              operationId: 'readMe',
+              summary: 'The user the token belongs to',
+              tags: ['users'],
+              responses: { 200: shapes.ok('The current user.', schemaRef('User')), ...errorsOf(401) },
+            },
+            patch: {
+              operationId: 'updateMe',
+              summary: 'Change your own names or password',
+              tags: ['users'],
+              requestBody: jsonBody({
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  first_name: { type: ['string', 'null'] },
+                  last_name: { type: ['string', 'null'] },
+                  password: {
+                    type: 'string',
+                    minLength: PASSWORD_MIN_LENGTH,
+                    maxLength: PASSWORD_MAX_LENGTH,
+                  },
+                },
+              }),
+              responses: {
+                200: shapes.ok('The current user.', schemaRef('User')),
+                ...errorsOf(400, 401, 403),
+              },
+            },
+          },
+        },
+      }),
+    };
+  });
+});
