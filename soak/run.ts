@@ -474,7 +474,7 @@ class VirtualClient {
   private async act(action: Action): Promise<void> {
     switch (action) {
       case 'expired_token': {
-        // An access token past its `expires` (API.md §3: exact cut-off) → 401, whatever the session.
+        // An access token past its `expires` (docs/api.md §3: exact cut-off) → 401, whatever the session.
         const old = this.stale;
         if (!old || old.expires > Date.now() - 1000) return this.act('me');
         this.stale = null;
@@ -940,7 +940,7 @@ async function main(): Promise<boolean> {
   await waitFor(`${base}/server/health`, server);
   const rssIdle = rssMb(server.pid);
 
-  // `user_created` makes "own rows" a permission: the server fills it on create (API.md §5).
+  // `user_created` makes "own rows" a permission: the server fills it on create (docs/api.md §5).
   await expectOk(base, 'POST', '/fields/cargos', {
     token: adminToken,
     body: { field: 'user_created', type: 'uuid' },

@@ -1,4 +1,4 @@
-/** Machine codes of the wire contract (API.md §2); the HTTP adapter maps each to its status. */
+/** Machine codes of the wire contract (docs/api.md §2); the HTTP adapter maps each to its status. */
 export type ErrorCode =
   | 'INVALID_PAYLOAD'
   | 'INVALID_QUERY'

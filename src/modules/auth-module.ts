@@ -12,7 +12,7 @@ import { TokenPairIssuer } from '../application/auth/token-pair.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
-// API.md §3: "json" is the only mode until cookie mode exists. Other unknown keys (e.g. the `otp`
+// docs/api.md §3: "json" is the only mode until cookie mode exists. Other unknown keys (e.g. the `otp`
 // that @directus/sdk sends) are stripped, not refused, hence plain `z.object`.
 const mode = z.literal('json', { error: 'Only mode "json" is supported.' }).optional();
 const loginBody = z.object({ email: z.string(), password: z.string(), mode });

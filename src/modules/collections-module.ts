@@ -40,7 +40,7 @@ const newField = z
 
 const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
 
-/** API.md §7: /collections, /fields and /utils/cache/clear, all for admins. */
+/** docs/api.md §7: /collections, /fields and /utils/cache/clear, all for admins. */
 export const collectionsModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   bind(ListCollectionsHandler, (get) => new ListCollectionsHandler(get(TYPES.SchemaCatalog)));

@@ -23,7 +23,7 @@ const anyJson = z.unknown();
 
 /**
  * Directus's SEARCH (`withSearch` in @directus/sdk): the list parameters of GET as JSON in the body, for
- * queries that would not fit in a URL. Values are those of the query string (API.md §4), JSON-typed.
+ * queries that would not fit in a URL. Values are those of the query string (docs/api.md §4), JSON-typed.
  */
 const searchBody = z.strictObject({ query: z.record(z.string(), z.unknown()) });
 

@@ -37,7 +37,7 @@ const createUserBody = z.strictObject({
 
 const updateUserBody = createUserBody.partial();
 
-/** What a user may change about themselves (API.md §7); every other user field stays with an admin. */
+/** What a user may change about themselves (docs/api.md §7); every other user field stays with an admin. */
 const SELF_EDITABLE = new Set(['first_name', 'last_name', 'password']);
 
 /**
@@ -123,7 +123,7 @@ export const usersModule = new ContainerModule((options) => {
             requireUser(caller);
             const body = await readBody(ctx, updateUserBody);
             // A known user field the caller may not change is a permission question (403 naming the field,
-            // as for item fields in API.md §5); a field that does not exist at all is a payload error (400).
+            // as for item fields in docs/api.md §5); a field that does not exist at all is a payload error (400).
             const refused = Object.keys(body).find((field) => !SELF_EDITABLE.has(field));
             if (refused) {
               throw new DomainError('FORBIDDEN', `You may not change "${refused}" of your own user.`, {

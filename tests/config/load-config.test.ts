@@ -28,7 +28,7 @@ function refuses(env: NodeJS.ProcessEnv, key: string, configDir?: string) {
   assert.unreachable(`accepted a bad ${key}`);
 }
 
-test('defaults follow the contract (API.md §8)', () => {
+test('defaults follow the contract (docs/api.md §8)', () => {
   const config = loadConfig({ env: {} });
   assert.is(config.http.host, '127.0.0.1');
   assert.is(config.http.port, 8055);

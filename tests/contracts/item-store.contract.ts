@@ -9,7 +9,7 @@ import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
 
 type Context = { collections: Collections };
 
-/** Every column type of API.md §4, one row per edge. */
+/** Every column type of docs/api.md §4, one row per edge. */
 const VALUES_FIELDS: ReadonlyArray<NewField> = [
   { field: 'id', type: 'integer', isPrimaryKey: true },
   { field: 'key', type: 'uuid' },
@@ -79,7 +79,7 @@ const VALUE_ROWS: ReadonlyArray<SeedRow> = [
   { id: 4, big: '-9223372036854775808', price: '-0.000001', doc: 42 },
 ];
 
-/** Values as API.md §4 puts them on the wire. */
+/** Values as docs/api.md §4 puts them on the wire. */
 const EXPECTED_VALUES = [
   {
     id: 1,
@@ -179,7 +179,7 @@ const or = (...nodes: BoundFilterNode[]): BoundFilterNode => ({ kind: 'or', node
 const all = (collection: CollectionSchema): SelectedField[] =>
   collection.fields.map((f) => ({ field: f.name, visibleWhen: null }));
 
-/** ItemStore as the read handlers rely on it (API.md §4), for every backend. */
+/** ItemStore as the read handlers rely on it (docs/api.md §4), for every backend. */
 export function itemStoreContract(target: CollectionsTarget) {
   const test = suiteOn<Context>(`ItemStore on ${target.name}`, target);
   test.before.each(async (context) => {
@@ -236,7 +236,7 @@ export function itemStoreContract(target: CollectionsTarget) {
     return items.map((item) => item.id);
   }
 
-  test('every column type is formatted as API.md §4 says', async ({ collections }) => {
+  test('every column type is formatted as docs/api.md §4 says', async ({ collections }) => {
     const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
     assert.equal(
       await list(collections, values, { sort: [{ field: 'id', direction: 'asc' }] }),

@@ -88,7 +88,7 @@ const cond = (field: string, operator: '_eq' | '_gt', value: ScalarValue): Bound
   value,
 });
 
-/** ItemStore.write and its ItemWriter as the write handlers rely on them (API.md §5), for every backend. */
+/** ItemStore.write and its ItemWriter as the write handlers rely on them (docs/api.md §5), for every backend. */
 export function itemWriterContract(target: CollectionsTarget) {
   const test = suiteOn<Context>(`ItemWriter on ${target.name}`, target);
   test.before.each(async (context) => {

@@ -42,7 +42,7 @@ const EVERY_TYPE: ReadonlyArray<NewField> = [
   { field: 'doc', type: 'json' },
 ];
 
-/** SchemaCatalog + SchemaEditor as the API relies on them (API.md §7), for every backend. */
+/** SchemaCatalog + SchemaEditor as the API relies on them (docs/api.md §7), for every backend. */
 export function schemaContract(target: CollectionsTarget) {
   const test = suiteOn<{ collections: Collections }>(
     `SchemaCatalog and SchemaEditor on ${target.name}`,
@@ -80,7 +80,7 @@ export function schemaContract(target: CollectionsTarget) {
     assert.is(field(created, 'body').isUnique, false);
   });
 
-  test('created columns have the SQL types of API.md §7, as PostgreSQL prints them', async ({
+  test('created columns have the SQL types of docs/api.md §7, as PostgreSQL prints them', async ({
     collections: { editor },
   }) => {
     const created = await editor.createCollection('things', EVERY_TYPE);

@@ -62,7 +62,7 @@ export const ROWS: ReadonlyArray<Cargo> = [
 /** What the Operator role may read: everything but `is_deleted`. */
 export const OPERATOR_READ = ['id', 'date_created', 'date_updated', 'description', 'temperature'];
 
-/** 32+ characters, as API.md §3 requires of static tokens. */
+/** 32+ characters, as docs/api.md §3 requires of static tokens. */
 export const ADMIN_STATIC_TOKEN = 'admin-static-token-0123456789abcdef';
 
 const CARGOS_FIELDS = [

@@ -88,7 +88,7 @@ for (const [target, auth] of suitePerBackend<Context>(
     assert.is(await client.getToken(), null);
   });
 
-  auth('the SDK’s default cookie mode is refused as API.md §3 says', async ({ scenario }) => {
+  auth('the SDK’s default cookie mode is refused as docs/api.md §3 says', async ({ scenario }) => {
     const cookie = createDirectus(scenario.app.url).with(rest()).with(authentication());
     const error = await sdkError(
       cookie.login({ email: scenario.operator.email, password: scenario.operator.password }),

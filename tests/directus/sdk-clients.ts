@@ -42,7 +42,7 @@ export class SdkClients {
   }
 }
 
-/** The SDK's rejection of `pending`, checked to carry our error body (API.md §2) and the answer's status. */
+/** The SDK's rejection of `pending`, checked to carry our error body (docs/api.md §2) and the answer's status. */
 export async function sdkError(
   pending: Promise<unknown>,
   status: number,

@@ -29,7 +29,7 @@ export async function call(
   };
 }
 
-/** Exactly the contract's 503 body (API.md §2): code and message, nothing from the driver. */
+/** Exactly the contract's 503 body (docs/api.md §2): code and message, nothing from the driver. */
 export function assertUnavailable(answer: Answer): void {
   assert.is(answer.status, 503, answer.text);
   assert.equal(answer.body, {

@@ -35,7 +35,7 @@ const plain = (type: string, data_type: string): Expected => ({
   max_length: null,
 });
 
-/** Every field type of API.md §7, each with what POST sends and what the view must then say. */
+/** Every field type of docs/api.md §7, each with what POST sends and what the view must then say. */
 const COLUMNS: Array<{ body: Record<string, unknown>; expected: Expected }> = [
   {
     body: { field: 'id', type: 'integer', schema: { is_primary_key: true } },

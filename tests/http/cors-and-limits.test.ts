@@ -93,7 +93,7 @@ cors('error answers keep the CORS headers, so the browser script can read the er
 
 cors.run();
 
-const queryLength = suite('query-string length (API.md §4a)');
+const queryLength = suite('query-string length (docs/api.md §4a)');
 
 queryLength('over http.maxQueryLength → 414 URI_TOO_LONG, before any parsing', () =>
   withTestApp(

@@ -294,7 +294,7 @@ profiles('the directus profile wraps 2xx bodies in { data } and leaves errors as
       assert.is(login.status, 200);
       const { data } = login.body as { data: { access_token: string; expires: number } };
       assert.type(data.access_token, 'string');
-      assert.is(data.expires, 5 * 60_000, 'expires is the lifetime in ms (API.md §1)');
+      assert.is(data.expires, 5 * 60_000, 'expires is the lifetime in ms (docs/api.md §1)');
       const me = await app.request('GET', '/users/me', { token: data.access_token });
       assert.is((me.body as { data: { id: string } }).data.id, admin.id);
       assertError(await app.request('GET', '/users/me'), 401, 'UNAUTHENTICATED');

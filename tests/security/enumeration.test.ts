@@ -34,7 +34,7 @@ const NO_THROTTLE = { LOGIN_THROTTLE: 'false' };
 
 type Context = { app: TestApp; admin: string; user: SeededUser; suspended: SeededUser; member: string };
 
-const test = suite<Context>('user enumeration (API.md §2: same message, same timing)');
+const test = suite<Context>('user enumeration (docs/api.md §2: same message, same timing)');
 
 test.before(async (context) => {
   context.app = await startTestApp({ env: NO_THROTTLE });

@@ -24,10 +24,10 @@ import {
 } from './attack-kit.ts';
 
 /**
- * API.md §4a: the limits no caller can lift, whoever they are (these run as the admin, who can lift
+ * docs/api.md §4a: the limits no caller can lift, whoever they are (these run as the admin, who can lift
  * nothing either); then the headers every answer carries, and what the access log never holds.
  */
-const limits = suite<{ arena: Arena }>('limits no caller can lift (API.md §4a)');
+const limits = suite<{ arena: Arena }>('limits no caller can lift (docs/api.md §4a)');
 
 limits.before(async (context) => {
   const persistence = createInMemoryPersistence();

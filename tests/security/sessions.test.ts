@@ -4,12 +4,12 @@ import { type SeededUser, startTestApp, type TestApp, type TokenPairBody } from 
 import { expectError } from './attack-kit.ts';
 
 /**
- * Stolen or stale credentials after the account or the session changed (API.md §3, §3a). Each test gets a
+ * Stolen or stale credentials after the account or the session changed (docs/api.md §3, §3a). Each test gets a
  * fresh app, since most of them move the clock.
  */
 type Context = { app: TestApp; admin: string; user: SeededUser };
 
-const test = suite<Context>('sessions that must be dead (API.md §3, §3a)');
+const test = suite<Context>('sessions that must be dead (docs/api.md §3, §3a)');
 
 const STATIC_TOKEN = 'static-token-of-a-server-0123456789abcdef';
 

@@ -28,7 +28,7 @@ type Context = {
   userToken: string;
 };
 
-const test = suite<Context>('forged and stale access tokens (API.md §3)');
+const test = suite<Context>('forged and stale access tokens (docs/api.md §3)');
 
 const ISSUER = 'datagate';
 const KEY = new TextEncoder().encode(TEST_SECRET);

@@ -10,7 +10,7 @@ import type { ItemStore } from '../../src/application/ports/item-store.ts';
 import type { SchemaCatalog, SchemaEditor } from '../../src/application/ports/schema-catalog.ts';
 import { fieldOf } from '../../src/domain/schema/collection-schema.ts';
 
-/** A row to seed: canonical scalars (API.md §4 forms, big numbers as strings), JSON values for json fields. */
+/** A row to seed: canonical scalars (docs/api.md §4 forms, big numbers as strings), JSON values for json fields. */
 export type SeedRow = Readonly<Record<string, unknown>>;
 
 /** The collection-side ports of one backend, with no collections in it. */

@@ -23,7 +23,7 @@ import { FixedClock } from './fakes/fixed-clock.ts';
 export const TEST_SECRET = 'test-secret-of-at-least-32-characters-0123456789';
 
 export type TestAppOptions = {
-  /** Environment-variable overrides fed to `loadConfig` (API.md §8), e.g. `{ ACCESS_TOKEN_TTL: '5m' }`. */
+  /** Environment-variable overrides fed to `loadConfig` (docs/api.md §8), e.g. `{ ACCESS_TOKEN_TTL: '5m' }`. */
   env?: Record<string, string>;
   /** In-memory by default; pass another (e.g. PGlite) to run the same tests against it. */
   persistence?: Persistence;

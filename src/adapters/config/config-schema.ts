@@ -66,14 +66,14 @@ export const configSchema = z
           .enum(['plain', 'directus'])
           .default('plain')
           .describe(
-            'Shape of answers: `plain` as API.md; `directus` wraps 2xx bodies in `data` and lists counts in `meta`, so `@directus/sdk` works.',
+            'Shape of answers: `plain` as docs/api.md; `directus` wraps 2xx bodies in `data` and lists counts in `meta`, so `@directus/sdk` works.',
           ),
         bodyLimit: byteSize.default('1mb').describe('Largest request body; a larger one gets 413.'),
         maxQueryLength: integer
           .min(1024)
           .default(16 * 1024)
           .describe(
-            'Longest query string in bytes; a longer one gets 414 `URI_TOO_LONG` before any parsing (API.md §4a).',
+            'Longest query string in bytes; a longer one gets 414 `URI_TOO_LONG` before any parsing (docs/api.md §4a).',
           ),
         trustProxy: flag
           .default(false)
@@ -247,7 +247,7 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type ParsedConfig = z.output<typeof configSchema>;
 export type AppConfig = ParsedConfig & { auth: ParsedConfig['auth'] & { secret: string } };
 
-/** Environment variable → config key (API.md §8). Environment wins over every file. */
+/** Environment variable → config key (docs/api.md §8). Environment wins over every file. */
 export const ENV_KEYS: Record<string, string> = {
   HOST: 'http.host',
   PORT: 'http.port',

@@ -3,7 +3,7 @@ import { type HttpOnlyCode, HttpProblem } from './http-problem.ts';
 
 type WireCode = ErrorCode | HttpOnlyCode | 'INTERNAL';
 
-/** API.md §2: the one place where a machine code becomes an HTTP status. */
+/** docs/api.md §2: the one place where a machine code becomes an HTTP status. */
 const STATUS: Record<WireCode, number> = {
   INVALID_PAYLOAD: 400,
   INVALID_QUERY: 400,

@@ -1,4 +1,4 @@
-/** Codes that only the HTTP layer produces; the rest of API.md §2 comes from `DomainError`. */
+/** Codes that only the HTTP layer produces; the rest of docs/api.md §2 comes from `DomainError`. */
 export type HttpOnlyCode =
   | 'METHOD_NOT_ALLOWED'
   | 'REQUEST_TOO_LARGE'
@@ -23,7 +23,7 @@ export const methodNotAllowed = (method: string, allow: string) =>
 
 export const requestTooLarge = () => new HttpProblem('REQUEST_TOO_LARGE', 'Request body is too large.');
 
-/** API.md §4a: the query string has a cap no caller can lift. */
+/** docs/api.md §4a: the query string has a cap no caller can lift. */
 export const uriTooLong = () => new HttpProblem('URI_TOO_LONG', 'The query string is too long.');
 
 export const unsupportedMediaType = () =>

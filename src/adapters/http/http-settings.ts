@@ -7,7 +7,7 @@ export type HttpSettings = {
   /** Largest JSON body accepted, in koa-bodyparser's notation (`1mb`) or bytes. */
   bodyLimit: string | number;
   allowQueryToken: boolean;
-  /** Bytes of query string accepted (API.md §4a); longer is 414. */
+  /** Bytes of query string accepted (docs/api.md §4a); longer is 414. */
   maxQueryLength: number;
   /** Take the client address from `X-Forwarded-For` (Koa's `proxy`). */
   trustProxy: boolean;

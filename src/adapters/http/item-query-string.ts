@@ -5,7 +5,7 @@ import type { HttpContext } from './http-state.ts';
 
 /**
  * Bracket forms (`filter[temperature][_gt]=10`) need a nested parser; the limits keep a hostile query
- * string from building huge objects. Depth stays above the filter's own nesting limit (API.md §4a), so
+ * string from building huge objects. Depth stays above the filter's own nesting limit (docs/api.md §4a), so
  * the domain gives the precise INVALID_QUERY rather than qs silently flattening the rest.
  */
 export function itemQuery(ctx: HttpContext): RawItemQuery {

@@ -13,13 +13,13 @@ export type Respond = {
   tokenPair(ctx: HttpContext, pair: TokenPair): void;
 };
 
-/** List counts (API.md §4 `meta`): headers in the plain profile, a `meta` object in the directus one. */
+/** List counts (docs/api.md §4 `meta`): headers in the plain profile, a `meta` object in the directus one. */
 export type ListMeta = { total_count?: number; filter_count?: number };
 
 export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond {
   const write = (ctx: HttpContext, status: number, body: unknown) => {
     ctx.status = status;
-    // API.md §1: the directus profile wraps 2xx bodies (only those) so @directus/sdk can read them.
+    // docs/api.md §1: the directus profile wraps 2xx bodies (only those) so @directus/sdk can read them.
     ctx.body = profile === 'directus' && status < 300 ? { data: body } : body;
   };
   const sendJson: Respond['sendJson'] = (ctx, json, meta = {}) => {
@@ -49,7 +49,7 @@ export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond 
     tokenPair: (ctx, pair) =>
       write(ctx, 200, {
         access_token: pair.accessToken,
-        // API.md §1: the seed's `expires` is the expiry instant; Directus clients expect the lifetime.
+        // docs/api.md §1: the seed's `expires` is the expiry instant; Directus clients expect the lifetime.
         expires: profile === 'directus' ? accessTokenTtlMs : pair.expires,
         refresh_token: pair.refreshToken,
       }),

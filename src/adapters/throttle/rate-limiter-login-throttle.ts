@@ -76,7 +76,7 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
     return byPair.refused ? waitFor(byPair.result, byAddress.result) : 0;
   }
 
-  /** A store that cannot be reached answers 503, as the rest of the database does (API.md §2). */
+  /** A store that cannot be reached answers 503, as the rest of the database does (docs/api.md §2). */
   private async reachingStore<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();

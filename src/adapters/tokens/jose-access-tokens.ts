@@ -22,7 +22,7 @@ const TYP = 'at+jwt';
 /** Three base64url segments; a shape test only, so static tokens skip signature verification. */
 const JWS_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
-/** HS256 JWT access tokens (API.md §3) with jose. */
+/** HS256 JWT access tokens (docs/api.md §3) with jose. */
 export class JoseAccessTokens implements AccessTokens {
   private readonly secret: Uint8Array;
   private key?: Promise<webcrypto.CryptoKey>;

@@ -4,7 +4,7 @@ import { refusal } from '../../domain/permissions/refusal.ts';
 
 /**
  * Runs a permission check that refuses with FORBIDDEN, turning that into the caller's refusal: an
- * anonymous caller hears 401 (API.md §2: "the public role may not do this"), others 403, field kept.
+ * anonymous caller hears 401 (docs/api.md §2: "the public role may not do this"), others 403, field kept.
  */
 export function asCaller(caller: Accountability, check: () => void): void {
   try {

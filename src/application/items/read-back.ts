@@ -15,7 +15,7 @@ export type ReadBackPlan = {
 } | null;
 
 /**
- * The written items as the caller may read them (API.md §5), in the order written, shaped by `fields`,
+ * The written items as the caller may read them (docs/api.md §5), in the order written, shaped by `fields`,
  * each as the JSON text the store built (handed on unparsed, as reads are). Planned before the write, so
  * a bad or forbidden `fields` is refused before anything is written; read after it. Null when the caller
  * may read none of them: the write then answers 204 No Content. A write that touched nothing (an update

@@ -1,6 +1,6 @@
 import { invalidPayload } from '../../domain/errors.ts';
 
-/** The shapes of a batch update or delete body (API.md §5). */
+/** The shapes of a batch update or delete body (docs/api.md §5). */
 export type BatchTarget =
   | { kind: 'keys'; keys: unknown[] }
   | { kind: 'query'; filter: unknown }

@@ -2,7 +2,7 @@
 export type WriteResult = { json: string } | null;
 
 /**
- * One item for a single write, an array for a batch (API.md §5), from the items' JSON texts as the store
+ * One item for a single write, an array for a batch (docs/api.md §5), from the items' JSON texts as the store
  * built them: joined, never parsed.
  */
 export function writeResult(many: boolean, items: ReadonlyArray<string> | null): WriteResult {

@@ -1,6 +1,6 @@
 import type { Permission, PermissionAction, RawFilter } from '../../domain/permissions/permission.ts';
 
-/** API.md §6, as the admin endpoints show it. */
+/** docs/api.md §6, as the admin endpoints show it. */
 export type PermissionView = {
   id: string;
   role: string | null;

@@ -25,7 +25,7 @@ export type ItemListRequest = {
 };
 
 export type ItemListResult = {
-  /** The page as a JSON array text, values formatted per API.md §4, fields in `select` order. */
+  /** The page as a JSON array text, values formatted per docs/api.md §4, fields in `select` order. */
   readonly json: string;
   readonly totalCount?: number;
   readonly filterCount?: number;

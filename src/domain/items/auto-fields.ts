@@ -15,7 +15,7 @@ export type AutoFieldContext = { readonly user: string | null; readonly now: Dat
 type AutoField = { readonly on: WriteKind; readonly holds: 'time' | 'user' };
 
 /**
- * The columns the server sets by name (API.md §5). Like Directus, `date_updated` is set on updates only:
+ * The columns the server sets by name (docs/api.md §5). Like Directus, `date_updated` is set on updates only:
  * it stays as the database leaves it on create (usually null), so "never updated" remains visible.
  */
 const AUTO_FIELDS: ReadonlyMap<string, AutoField> = new Map([

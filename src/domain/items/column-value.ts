@@ -4,7 +4,7 @@ import type { ScalarValue } from '../query/filter.ts';
 import type { FieldSchema } from '../schema/collection-schema.ts';
 
 /**
- * A value written into one column (API.md §5), in canonical form (filter.ts, ScalarValue), or null for
+ * A value written into one column (docs/api.md §5), in canonical form (filter.ts, ScalarValue), or null for
  * SQL NULL. Refusals are FAILED_VALIDATION naming the field: the value does not fit the column, which is
  * a different answer from a bad filter operand (INVALID_QUERY), though the type rules are the same
  * coerceValue — whatever is accepted here PostgreSQL accepts too, so a bad value never reaches the SQL.

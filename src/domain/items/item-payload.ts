@@ -6,7 +6,7 @@ import { isAutoField } from './auto-fields.ts';
 import { columnValue } from './column-value.ts';
 
 /**
- * One item of a write body (API.md §5), checked against the collection before any SQL: a plain JSON
+ * One item of a write body (docs/api.md §5), checked against the collection before any SQL: a plain JSON
  * object whose keys are all fields of the collection (else INVALID_PAYLOAD naming the key), each value
  * fitting its column (else FAILED_VALIDATION naming the field, see columnValue). Returns the canonical
  * values, keys in payload order.

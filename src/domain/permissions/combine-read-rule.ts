@@ -12,7 +12,7 @@ export type ReadGrant = {
 };
 
 /**
- * Combines the read permissions of one role for one collection with OR (API.md §6) into the rule the read
+ * Combines the read permissions of one role for one collection with OR (docs/api.md §6) into the rule the read
  * side applies; null when they grant nothing.
  *
  * A permission that shows no field of the collection (no fields, only unknown names, or a filter matching
@@ -54,7 +54,7 @@ function grantedFields(names: ReadonlyArray<string> | null, collection: Collecti
   return new Set(names.filter((name) => known.has(name)));
 }
 
-/** `admin_access` bypasses every permission (API.md §6): every row, every field, no condition. */
+/** `admin_access` bypasses every permission (docs/api.md §6): every row, every field, no condition. */
 export function adminReadRule(collection: CollectionSchema): ReadRule {
   return {
     rows: null,

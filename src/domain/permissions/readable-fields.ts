@@ -12,7 +12,7 @@ export function allowedFields(rule: ReadRule): string[] {
 }
 
 /**
- * The fields a read returns (API.md §4): `*` silently narrows to what the rule allows; an explicitly
+ * The fields a read returns (docs/api.md §4): `*` silently narrows to what the rule allows; an explicitly
  * requested field the rule does not allow is refused, naming it. A field shown on some rows only is
  * allowed: on the other rows it reads as null, which reveals nothing.
  */
@@ -40,7 +40,7 @@ export function queryableFields(rule: ReadRule): string[] {
   return [...rule.fields].filter(([, condition]) => condition === null).map(([field]) => field);
 }
 
-/** API.md §4: filtering, sorting or searching on a field the caller may not query is refused, naming it. */
+/** docs/api.md §4: filtering, sorting or searching on a field the caller may not query is refused, naming it. */
 export function assertFieldsQueryable(
   caller: Accountability,
   rule: ReadRule,

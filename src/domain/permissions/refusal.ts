@@ -2,7 +2,7 @@ import type { Accountability } from '../accountability.ts';
 import { type DomainError, forbidden, unauthenticated } from '../errors.ts';
 
 /**
- * The error for something the caller's permissions do not allow (API.md §2): an anonymous caller is asked
+ * The error for something the caller's permissions do not allow (docs/api.md §2): an anonymous caller is asked
  * to log in (401), anyone else is refused (403). Naming `field` tells the caller which part of their own
  * request was refused; it reveals nothing they did not send.
  */

@@ -6,7 +6,7 @@ import type { CollectionSchema } from '../schema/collection-schema.ts';
 import type { WriteGrants } from './write-grant.ts';
 
 /*
- * The permission checks of a write (API.md §5, §6). They throw FORBIDDEN rather than refusal(caller):
+ * The permission checks of a write (docs/api.md §5, §6). They throw FORBIDDEN rather than refusal(caller):
  * the handler knows the caller and turns it into UNAUTHENTICATED for the public caller. Items are
  * canonical values (CanonicalItem, the same forms as the store's StoredItem); a field missing from an
  * item reads as null, so check the item as it is, or will be, stored — database defaults included.

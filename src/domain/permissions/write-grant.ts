@@ -7,7 +7,7 @@ export type WriteAction = 'create' | 'update' | 'delete';
 export type BindWriteFilter = (node: FilterNode) => BoundFilterNode;
 
 /**
- * One create, update or delete permission as the write checks need it (API.md §6), for one caller and
+ * One create, update or delete permission as the write checks need it (docs/api.md §6), for one caller and
  * one collection: filters parsed and bound, presets coerced. Several grants combine with OR.
  */
 export type WriteGrant = {
@@ -23,5 +23,5 @@ export type WriteGrant = {
   readonly presets: Readonly<Record<string, ScalarValue | null>>;
 };
 
-/** What an admin may write: everything, unchecked (API.md §6 `admin_access`). */
+/** What an admin may write: everything, unchecked (docs/api.md §6 `admin_access`). */
 export type WriteGrants = ReadonlyArray<WriteGrant> | 'all';

@@ -1,5 +1,5 @@
 /**
- * The filter language (API.md §4) after parsing: field names checked against the collection, operators
+ * The filter language (docs/api.md §4) after parsing: field names checked against the collection, operators
  * known, values coerced to the field's type. Adapters translate this tree and nothing else.
  */
 export const COMPARISON_OPERATORS = [

@@ -2,11 +2,11 @@ import type { FilterNode } from './filter.ts';
 
 export type SortField = { readonly field: string; readonly direction: 'asc' | 'desc' };
 
-/** What the caller asked for (API.md §4), parsed and checked against the collection's schema. */
+/** What the caller asked for (docs/api.md §4), parsed and checked against the collection's schema. */
 export type ItemQuery = {
   /**
    * `'*'` for all the caller may read, or the requested names; a list may hold `'*'` beside names
-   * (`*,owner`): everything readable, and each name must be readable (API.md §4: asking for a hidden
+   * (`*,owner`): everything readable, and each name must be readable (docs/api.md §4: asking for a hidden
    * field is refused, even next to `*`).
    */
   readonly fields: ReadonlyArray<string> | '*';

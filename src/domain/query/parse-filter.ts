@@ -14,7 +14,7 @@ import {
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import { supportsOperator } from './operator-support.ts';
 
-/** API.md §4a: limits no caller can lift. */
+/** docs/api.md §4a: limits no caller can lift. */
 export type FilterLimits = {
   /** The top-level object is depth 1; each `_and`/`_or` level adds one. */
   readonly maxDepth: number;
@@ -29,7 +29,7 @@ const OPERATORS: ReadonlySet<string> = new Set(COMPARISON_OPERATORS);
 const INDEX_KEY = /^(?:0|[1-9]\d{0,5})$/;
 
 /**
- * Parses a Directus-style filter (API.md §4) against a collection: `{ field: { _op: value } }`, several
+ * Parses a Directus-style filter (docs/api.md §4) against a collection: `{ field: { _op: value } }`, several
  * fields or operators in one object meaning AND, `_and`/`_or` taking lists. Accepts the JSON text of
  * `?filter={…}` and the nested object of the bracket form (`?filter[a][_eq]=1`, values as strings).
  * Every refusal is INVALID_QUERY; dynamic values stay unresolved (see bindDynamicValues).
@@ -147,7 +147,7 @@ class FilterParser {
       case '_nin': {
         const values = this.list(field, operator, raw);
         // No SQL spelling needed for an empty list: `_in []` matches no row, and `_nin []` every row but
-        // those with null — a null field matches no negation (API.md §4).
+        // those with null — a null field matches no negation (docs/api.md §4).
         if (values.length === 0) return operator === '_in' ? MATCH_NONE : { ...base, operator: '_nnull' };
         return { ...base, operator, values };
       }

@@ -8,10 +8,10 @@ import { parseFilter } from './parse-filter.ts';
 /** The query string as `qs` parsed it: strings, arrays of strings, nested objects (bracket form). */
 export type RawItemQuery = Readonly<Record<string, unknown>>;
 
-/** `query.limitDefault` / `query.limitMax` (API.md §8); -1 means "no limit". */
+/** `query.limitDefault` / `query.limitMax` (docs/api.md §8); -1 means "no limit". */
 export type QueryLimits = { readonly limitDefault: number; readonly limitMax: number };
 
-/** API.md §4a. Counted in code points, so an emoji is one character as a user would count it. */
+/** docs/api.md §4a. Counted in code points, so an emoji is one character as a user would count it. */
 export const MAX_SEARCH_LENGTH = 256;
 
 /**
@@ -25,7 +25,7 @@ const META_VALUES = new Set(['total_count', 'filter_count', '*']);
 const INTEGER_TEXT = /^-?\d{1,15}$/;
 
 /**
- * Parses the list/read parameters of API.md §4 against a collection. Every refusal is INVALID_QUERY —
+ * Parses the list/read parameters of docs/api.md §4 against a collection. Every refusal is INVALID_QUERY —
  * including a scalar parameter given twice (`limit=1&limit=2`), which `qs` turns into an array.
  */
 export function parseItemQuery(

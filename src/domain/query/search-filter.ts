@@ -4,7 +4,7 @@ import { anyOf } from './combine-filters.ts';
 import { type BoundFilterNode, MATCH_NONE } from './filter.ts';
 
 /**
- * `?search=term` (API.md §4): a case-insensitive, literal substring match on any of the given fields.
+ * `?search=term` (docs/api.md §4): a case-insensitive, literal substring match on any of the given fields.
  * The caller passes the text/varchar fields the user may read; other types are skipped defensively.
  * With no such field nothing can match, so the search matches no row (rather than every row).
  */

@@ -6,7 +6,7 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const NUMERIC_SCALE = /^numeric\(\d+,(\d+)\)$/;
 
 /**
- * A canonical value as JSON text, per API.md §4 "Value formats": int8 as a number when it is a safe
+ * A canonical value as JSON text, per docs/api.md §4 "Value formats": int8 as a number when it is a safe
  * integer (|v| ≤ 2^53 − 1), else a string; numeric as a number when its text survives a round trip
  * through a double (`0.1`, `19.99`, `1.10` → 1.1), else its exact text (`"12345678901234567.89"`, padded to the column's
  * scale as PostgreSQL prints it); json as the JSON value itself; everything else as its canonical form.

@@ -1,5 +1,5 @@
 /**
- * The API's field types (API.md §7) — what a column means to a client, independent of the SQL spelling.
+ * The API's field types (docs/api.md §7) — what a column means to a client, independent of the SQL spelling.
  * Introspection maps PostgreSQL types onto these; `unknown` columns (arrays, geometry, enums…) are
  * readable as text but cannot be filtered by value or written.
  */

@@ -1,6 +1,6 @@
 import type { CreatableFieldType } from './field-type.ts';
 
-/** A column a client asks to create (API.md §7 `fields`), before any check. */
+/** A column a client asks to create (docs/api.md §7 `fields`), before any check. */
 export type NewField = {
   field: string;
   type: CreatableFieldType;

@@ -85,7 +85,7 @@ test('anonymous callers get the public permissions', () => {
   assert.equal([...(rule?.fields.keys() ?? [])], ['id', 'description']);
 });
 
-test('a user without a role gets the public permissions (API.md §6), and nothing else', () => {
+test('a user without a role gets the public permissions (docs/api.md §6), and nothing else', () => {
   const rule = ruleOf(roleless, [
     permission({ role: null, fields: ['description'] }),
     permission({ fields: ['temperature'] }),

@@ -56,7 +56,7 @@ test('list returns the rows in insertion order, fields in select order, as a JSO
   assert.equal(Object.keys(result), ['json'], 'no counts unless asked');
 });
 
-test('values are formatted per API.md §4', async () => {
+test('values are formatted per docs/api.md §4', async () => {
   const { store } = seeded();
   const fields = cargosSchema.fields.map((field) => field.name);
   const items = JSON.parse((await store.list(request({ select: select(...fields) }))).json) as Array<

@@ -1,6 +1,6 @@
 import type { JsonSchema, Reference, Response } from './openapi-types.ts';
 
-/** API.md §2: every error, in every profile. */
+/** docs/api.md §2: every error, in every profile. */
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['errors'],

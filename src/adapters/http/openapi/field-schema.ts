@@ -4,7 +4,7 @@ import type { JsonSchema, JsonType } from './openapi-types.ts';
 export type FieldShape = { type: FieldType; dbType: string; maxLength: number | null };
 
 /**
- * A column's values as JSON Schema, in the forms API.md §4 answers them. Values without a zone (`timestamp`,
+ * A column's values as JSON Schema, in the forms docs/api.md §4 answers them. Values without a zone (`timestamp`,
  * `time`) get no `format`: RFC 3339's date-time and time require an offset, which these never carry.
  */
 export function fieldSchema({ type, dbType, maxLength }: FieldShape): JsonSchema {

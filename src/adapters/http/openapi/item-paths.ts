@@ -23,7 +23,7 @@ export function itemsApi({ description, shapes }: OpenApiContext): OpenApiPart {
 }
 
 /**
- * The /items operations of one collection that the caller may perform (API.md §4, §5), and the schemas
+ * The /items operations of one collection that the caller may perform (docs/api.md §4, §5), and the schemas
  * they use, named `<component>.Item`, `.Create`, `.Update`. `component` is the collection's name made fit
  * for a component name, unique in the document; operation ids are `<component>_list` and so on (no `.`,
  * which Swagger UI escapes in its anchors), so they cannot meet the fixed ones, which have no `_`.

@@ -2,7 +2,7 @@ import type { QueryLimits } from '../../../domain/query/parse-item-query.ts';
 import { MAX_SEARCH_LENGTH } from '../../../domain/query/parse-item-query.ts';
 import type { JsonSchema, Parameter, Reference } from './openapi-types.ts';
 
-/** components.parameters: the item query parameters of API.md §4, with this server's limits. */
+/** components.parameters: the item query parameters of docs/api.md §4, with this server's limits. */
 export function itemQueryParameters({ limitDefault, limitMax }: QueryLimits): Record<string, Parameter> {
   const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
     name,

@@ -1,7 +1,7 @@
 import type { HttpSettings } from '../http-settings.ts';
 import type { JsonSchema, Response } from './openapi-types.ts';
 
-/** How 2xx bodies look in the configured response profile (API.md §1). */
+/** How 2xx bodies look in the configured response profile (docs/api.md §1). */
 export type ProfileShapes = {
   /** A 2xx JSON answer carrying `schema`. */
   ok(description: string, schema: JsonSchema): Response;

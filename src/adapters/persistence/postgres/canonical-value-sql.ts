@@ -7,7 +7,7 @@ import { jsonValueSql } from './json-value-sql.ts';
 
 /**
  * Stored values read back in their canonical forms (filter.ts, ScalarValue), as the write path needs them
- * to check permission filters on locked rows — not the API.md §4 wire forms of json-value-sql.ts.
+ * to check permission filters on locked rows — not the docs/api.md §4 wire forms of json-value-sql.ts.
  *
  * A column is selected as `canonicalValueSql(field)`, rendered to JSON by PostgreSQL (`row_to_json`,
  * `to_json`), parsed, and finished by `canonicalValueOf`. PostgreSQL's JSON already gives the canonical

@@ -3,7 +3,7 @@ import type { CreatableFieldType, FieldType } from '../../../domain/schema/field
 import { DEFAULT_STRING_LENGTH } from '../../../domain/schema/new-field.ts';
 
 /**
- * How PostgreSQL types and the API's field types (API.md §7) translate, in both directions. All SQL type
+ * How PostgreSQL types and the API's field types (docs/api.md §7) translate, in both directions. All SQL type
  * names here are constants: they are spliced into statements, so they must never come from a caller.
  */
 
@@ -63,7 +63,7 @@ export function parameterTypeOf(field: Pick<FieldSchema, 'type' | 'dbType'>): st
   return field.dbType === 'real' ? 'float4' : PARAMETER_TYPE[field.type];
 }
 
-/** Column types of created fields (API.md §7). `decimal` has no fixed precision: it keeps what it is given. */
+/** Column types of created fields (docs/api.md §7). `decimal` has no fixed precision: it keeps what it is given. */
 const COLUMN_TYPE: Readonly<Record<Exclude<CreatableFieldType, 'string'>, string>> = {
   uuid: 'uuid',
   text: 'text',

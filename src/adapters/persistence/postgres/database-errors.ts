@@ -53,7 +53,7 @@ export type WriteErrorContext = {
 type ErrorReport = { schema?: string; table?: string; column?: string; constraint?: string };
 
 /**
- * A write's database error as the contract error a client gets (API.md §2), never a 500 for bad data:
+ * A write's database error as the contract error a client gets (docs/api.md §2), never a 500 for bad data:
  * - 23505 unique → RECORD_NOT_UNIQUE naming the first column of the index that refused the row;
  * - 23502 not-null → FAILED_VALIDATION naming the column; 22001 too long → FAILED_VALIDATION naming the
  *   string field whose written value exceeds its length; other class 22 (out of range, invalid text,

@@ -13,7 +13,7 @@ import { parameterTypeOf } from './column-types.ts';
  * caller decides which relation they come from). Every identifier goes through `sql.id`, every value is a
  * bound parameter cast to its field's type, so no caller text ever becomes SQL.
  *
- * Null semantics are SQL's, which is what API.md §4 asks for: a null column makes `=`, `<>`, `like`,
+ * Null semantics are SQL's, which is what docs/api.md §4 asks for: a null column makes `=`, `<>`, `like`,
  * `between` and their negations unknown, so it matches nothing but `_null` and `_empty`.
  */
 export function filterSql(node: BoundFilterNode, collection: CollectionSchema): RawBuilder<boolean> {

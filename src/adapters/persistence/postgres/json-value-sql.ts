@@ -5,7 +5,7 @@ import type { FieldSchema } from '../../../domain/schema/collection-schema.ts';
 const MAX_SAFE_INTEGER = '9007199254740991';
 
 /**
- * A column as the SQL expression whose JSON rendering (by `row_to_json`/`json_agg`) is its API.md §4 wire
+ * A column as the SQL expression whose JSON rendering (by `row_to_json`/`json_agg`) is its docs/api.md §4 wire
  * form. Most types already render right; verified on PostgreSQL 15 and PGlite (18):
  * - timestamp → `"2024-01-02T03:04:05"`, a fraction only when stored (`…05.5`); date `"2024-01-02"`;
  *   time `"13:01:02.25"`; ±infinity as `"infinity"`/`"-infinity"`;

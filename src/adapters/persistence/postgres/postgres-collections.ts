@@ -13,7 +13,7 @@ export type PostgresCollections = {
 
 /**
  * Builds them on the system store's ORM, sharing its pool (or PGlite connection). `schema` is the
- * PostgreSQL schema whose tables are the collections (API.md §4), `public` unless configured.
+ * PostgreSQL schema whose tables are the collections (docs/api.md §4), `public` unless configured.
  */
 export function createPostgresCollections(
   orm: MikroORM,

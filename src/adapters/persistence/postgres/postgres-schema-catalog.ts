@@ -69,7 +69,7 @@ export class PostgresSchemaCatalog implements SchemaCatalog {
   private started = 0;
   private applied = 0;
 
-  /** `schema`: the PostgreSQL schema whose tables are the collections (API.md §4). */
+  /** `schema`: the PostgreSQL schema whose tables are the collections (docs/api.md §4). */
   constructor(
     private readonly db: Kysely<unknown>,
     readonly schema = 'public',

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Permissions (API.md §6). A role's permissions go with the role (`on delete cascade`); `role` null is the
+ * Permissions (docs/api.md §6). A role's permissions go with the role (`on delete cascade`); `role` null is the
  * public role. Filters, presets and field lists are JSON as an admin wrote them, parsed when used.
  */
 export class Migration0002Permissions extends Migration {
