@@ -93,7 +93,7 @@ export function buildContainer(
   );
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());
   dynamic<LoginThrottle>(TYPES.LoginThrottle, () =>
-    createLoginThrottle(config.auth.throttle, config.database),
+    createLoginThrottle(config.auth.throttle, config.database, config.auth.secret),
   );
   dynamic<PasswordHasher>(
     TYPES.PasswordHasher,

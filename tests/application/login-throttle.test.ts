@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DomainError } from '../../src/domain/errors.ts';
-import { authFixture, rejectsWith } from '../support/auth-fixture.ts';
+import { authFixture, DEFAULT_LOGIN_BUDGETS, rejectsWith } from '../support/auth-fixture.ts';
 
 type Fixture = ReturnType<typeof authFixture>;
 type Attempt = Parameters<Fixture['login']['execute']>[0];
@@ -90,7 +90,10 @@ test('failures at another address do not lock the user out at theirs', async () 
 
 test('the address budget stops a spray of guesses over many e-mails', async () => {
   const window = 15 * MINUTE;
-  const f = authFixture({}, { emailAndAddress: { failures: 5, window }, address: { failures: 3, window } });
+  const f = authFixture(
+    {},
+    { ...DEFAULT_LOGIN_BUDGETS, emailAndAddress: { failures: 5, window }, address: { failures: 3, window } },
+  );
   await f.user();
   for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
     await rejectsWith(f.login.execute({ email, password: 'guess' }), 'INVALID_CREDENTIALS');
@@ -124,6 +127,88 @@ test("a suspended user's right password is no failure", async () => {
   }
   await failTimes(f, 5);
   await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+/** Fails with `times` unknown e-mails from the fixture's address, each a guess the address budget counts. */
+async function spray(f: Fixture, times: number) {
+  for (let guess = 0; guess < times; guess++) {
+    const email = `sprayed-${guess}@example.com`;
+    await refusal(f.login.execute({ email, password: 'guess' }));
+  }
+}
+
+const SMALL_ADDRESS_BUDGET = {
+  ...DEFAULT_LOGIN_BUDGETS,
+  address: { failures: 3, window: 15 * MINUTE },
+};
+
+test('a user who logged in from an address is not locked out by a flood of failures from it', async () => {
+  const f = authFixture();
+  await f.user();
+  await f.login.execute(ADA);
+  await spray(f, 150);
+  await rejectsWith(f.login.execute({ email: 'nobody@example.com', password: 'guess' }), 'TOO_MANY_REQUESTS');
+  await f.login.execute(ADA);
+});
+
+test('a known user who never logged in from that address is refused like an unknown e-mail', async () => {
+  const f = authFixture({}, SMALL_ADDRESS_BUDGET);
+  await f.user();
+  await f.user({ email: 'bob@example.com' });
+  await f.login.execute({ ...ADA, clientAddress: '198.51.100.7' });
+  await spray(f, 3);
+  const refusals = [
+    await refusal(f.login.execute(ADA)),
+    await refusal(f.login.execute({ email: 'bob@example.com', password: 'correct horse' })),
+    await refusal(f.login.execute({ email: 'nobody@example.com', password: 'guess' })),
+  ];
+  for (const refused of refusals) {
+    assert.is(refused.code, 'TOO_MANY_REQUESTS');
+    assert.equal(refused.extensions, refusals[0]?.extensions);
+  }
+});
+
+test('a failure at a known e-mail takes the same point from the address as one at an unknown e-mail', async () => {
+  for (const guessed of ['ada@example.com', 'nobody@example.com']) {
+    const f = authFixture({}, SMALL_ADDRESS_BUDGET);
+    await f.user();
+    await failTimes(f, 3, { email: guessed, password: 'wrong' });
+    await rejectsWith(
+      f.login.execute({ email: 'carol@example.com', password: 'guess' }),
+      'TOO_MANY_REQUESTS',
+    );
+  }
+});
+
+test('the e-mail of a recent login keeps its own budget at a spent address', async () => {
+  const f = authFixture();
+  await f.user();
+  await f.login.execute(ADA);
+  await spray(f, 150);
+  await failTimes(f, 5);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+test('a login from an address is remembered for auth.throttle.rememberLogin after the last one', async () => {
+  const f = authFixture();
+  await f.user();
+  await f.login.execute(ADA);
+  f.clock.advance(DEFAULT_LOGIN_BUDGETS.rememberLogin - MINUTE);
+  await f.login.execute(ADA);
+  f.clock.advance(DEFAULT_LOGIN_BUDGETS.rememberLogin - MINUTE);
+  await spray(f, 150);
+  // A failure, not a login: a success would remember the login again.
+  await rejectsWith(f.login.execute(WRONG), 'INVALID_CREDENTIALS');
+  f.clock.advance(MINUTE);
+  await rejectsWith(f.login.execute(ADA), 'TOO_MANY_REQUESTS');
+});
+
+test("a suspended user's right password makes the login recent: it proves the password", async () => {
+  const f = authFixture();
+  await f.user({ status: 'suspended' });
+  await rejectsWith(f.login.execute(ADA), 'USER_SUSPENDED');
+  await spray(f, 150);
+  await rejectsWith(f.login.execute(ADA), 'USER_SUSPENDED');
 });
 
 test.run();

@@ -25,6 +25,7 @@ export type ThrottleTarget = {
 const BUDGETS: LoginBudgets = {
   emailAndAddress: { failures: 3, window: 1000 },
   address: { failures: 6, window: 2000 },
+  rememberLogin: 2000,
 };
 
 const from = (email: string, clientAddress = '192.0.2.1'): LoginAttempt => ({ email, clientAddress });
@@ -119,6 +120,7 @@ export function loginThrottleContract(target: ThrottleTarget) {
 
   test('an attempt the address refuses is no guess at the e-mail', async (context) => {
     const budgets = {
+      ...BUDGETS,
       emailAndAddress: { failures: 2, window: 2000 },
       address: { failures: 3, window: 1000 },
     };
@@ -132,6 +134,7 @@ export function loginThrottleContract(target: ThrottleTarget) {
 
   test('refused by the address, the wait also covers a spent e-mail+address budget', async (context) => {
     const budgets = {
+      ...BUDGETS,
       emailAndAddress: { failures: 2, window: 2000 },
       address: { failures: 3, window: 1000 },
     };
@@ -142,6 +145,7 @@ export function loginThrottleContract(target: ThrottleTarget) {
 
   test('refused by the e-mail+address, the wait also covers a spent address budget', async (context) => {
     const budgets = {
+      ...BUDGETS,
       emailAndAddress: { failures: 1, window: 1000 },
       address: { failures: 2, window: 2000 },
     };
@@ -163,6 +167,84 @@ export function loginThrottleContract(target: ThrottleTarget) {
     const long = from(`${'x'.repeat(10_000)}@example.com`);
     await admitsEach(throttle, long, long, long);
     assert.ok((await throttle.admit(long)) > 0);
+  });
+
+  /** Other e-mails from ada's address fail until its budget is spent; one more is then refused. */
+  const spendAddress = async (throttle: LoginThrottle, failures = BUDGETS.address.failures) => {
+    for (let user = 0; user < failures; user++) {
+      await admitsEach(throttle, from(`sprayed-${user}@example.com`));
+    }
+    assert.ok((await throttle.admit(from('sprayed-next@example.com'))) > 0, 'the address is spent');
+  };
+
+  test('after a success, a spent address still admits that e-mail', async (context) => {
+    const { throttle } = await open(context);
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    await spendAddress(throttle);
+    await admitsEach(throttle, ada);
+  });
+
+  test('a spent address refuses an e-mail that succeeded only from elsewhere', async (context) => {
+    const { throttle } = await open(context);
+    const adaElsewhere = from(ada.email, '192.0.2.2');
+    await admitsEach(throttle, adaElsewhere);
+    await throttle.succeeded(adaElsewhere);
+    await spendAddress(throttle);
+    near(await throttle.admit(ada), 2000);
+  });
+
+  test('a recent login is still counted by its own e-mail+address budget', async (context) => {
+    const { throttle } = await open(context);
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    await spendAddress(throttle);
+    await admitsEach(throttle, ada, ada, ada);
+    near(await throttle.admit(ada), 1000);
+  });
+
+  test('the failures of a recent login take nothing from the address budget', async (context) => {
+    const { throttle } = await open(context);
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    await admitsEach(throttle, ada, ada, ada);
+    await spendAddress(throttle);
+  });
+
+  test('the success of a recent login gives the address no point back', async (context) => {
+    const { throttle } = await open(context);
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    for (let login = 0; login < 3; login++) {
+      await admitsEach(throttle, ada);
+      await throttle.succeeded(ada);
+    }
+    await spendAddress(throttle);
+  });
+
+  test('a login stops being recent after rememberLogin', async (context) => {
+    const { throttle, pass } = await open(context, { ...BUDGETS, rememberLogin: 1000 });
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    await pass(1100);
+    await spendAddress(throttle);
+    assert.ok((await throttle.admit(ada)) > 0);
+  });
+
+  test('every success remembers the login for the whole rememberLogin again', async (context) => {
+    const { throttle, pass } = await open(context, {
+      ...BUDGETS,
+      address: { failures: 6, window: 3000 },
+      rememberLogin: 1000,
+    });
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    await pass(700);
+    await admitsEach(throttle, ada);
+    await throttle.succeeded(ada);
+    await pass(700);
+    await spendAddress(throttle);
+    await admitsEach(throttle, ada);
   });
 
   return test;

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { LoginKeys } from '../../src/adapters/throttle/login-keys.ts';
 import { memoryLoginThrottle } from '../../src/adapters/throttle/memory-login-throttle.ts';
 import { postgresLoginThrottle } from '../../src/adapters/throttle/postgres-login-throttle.ts';
 import { postgresSkip, testDatabaseUrl } from '../support/databases.ts';
@@ -21,6 +22,8 @@ const fake: ThrottleTarget = {
   dispose: async () => {},
 };
 
+const KEYS = new LoginKeys('contract-secret-of-at-least-32-characters');
+
 /** Real stores read the wall clock; sleeps can overrun, so waits are compared with some slack. */
 const WALL_CLOCK_SLACK = 200;
 
@@ -28,7 +31,7 @@ const memory: ThrottleTarget = {
   name: 'rate-limiter-flexible memory',
   slack: WALL_CLOCK_SLACK,
   async create(budgets) {
-    const throttle = memoryLoginThrottle(budgets);
+    const throttle = memoryLoginThrottle(budgets, KEYS);
     return { throttle, pass: async (ms) => void (await sleep(ms)), close: () => throttle.close() };
   },
   dispose: async () => {},
@@ -51,6 +54,7 @@ function postgres(): ThrottleTarget {
       await created;
       const throttle = postgresLoginThrottle(
         budgets,
+        KEYS,
         { url: url.toString(), connectTimeout: 5000, queryTimeout: 5000 },
         `login_throttle_${++tables}`,
       );

@@ -191,6 +191,11 @@ export const configSchema = z
               ),
             emailAndAddress: budget(5, '15m').describe('Failed logins per e-mail and client address'),
             address: budget(100, '15m').describe('Failed logins per client address, whatever the e-mail'),
+            rememberLogin: duration
+              .default(ms('30d'))
+              .describe(
+                'After a successful login, how long that e-mail is counted at that client address by its own budget only, not the address budget: failures flooding a shared address (an office NAT, a proxy without `trustProxy`) cannot lock out the users who log in from it.',
+              ),
           })
           .strict()
           .prefault({}),
@@ -276,6 +281,7 @@ export const ENV_KEYS: Record<string, string> = {
   HASH_CONCURRENCY: 'auth.hashConcurrency',
   LOGIN_THROTTLE: 'auth.throttle.enabled',
   LOGIN_THROTTLE_STORE: 'auth.throttle.store',
+  LOGIN_THROTTLE_REMEMBER_LOGIN: 'auth.throttle.rememberLogin',
   QUERY_LIMIT_DEFAULT: 'query.limitDefault',
   QUERY_LIMIT_MAX: 'query.limitMax',
   QUERY_BATCH_MAX: 'query.batchMax',

@@ -1,17 +1,23 @@
 import type { LoginThrottle } from '../../application/ports/login-throttle.ts';
 import type { AppConfig } from '../config/config-schema.ts';
+import { LoginKeys } from './login-keys.ts';
 import { memoryLoginThrottle } from './memory-login-throttle.ts';
 import { NoLoginThrottle } from './no-login-throttle.ts';
 import { postgresLoginThrottle } from './postgres-login-throttle.ts';
 
-/** The configured login throttle; refuses, at start, a PostgreSQL store without a PostgreSQL database. */
+/**
+ * The configured login throttle, its keys derived from the server secret (every instance sharing a
+ * PostgreSQL store shares the secret too); refuses, at start, a PostgreSQL store without a PostgreSQL database.
+ */
 export function createLoginThrottle(
   settings: AppConfig['auth']['throttle'],
   database: AppConfig['database'],
+  secret: AppConfig['auth']['secret'],
 ): LoginThrottle {
   if (!settings.enabled) return new NoLoginThrottle();
-  if (settings.store === 'memory') return memoryLoginThrottle(settings);
+  const keys = new LoginKeys(secret);
+  if (settings.store === 'memory') return memoryLoginThrottle(settings, keys);
   const { url } = database;
   if (!url) throw new Error('auth.throttle.store: postgres needs database.url');
-  return postgresLoginThrottle(settings, { ...database, url });
+  return postgresLoginThrottle(settings, keys, { ...database, url });
 }

@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/config-schema.ts';
+import { LimiterRecentLogins } from './limiter-recent-logins.ts';
 import type { LoginBudgets } from './login-budgets.ts';
+import type { LoginKeys } from './login-keys.ts';
 import {
   type LoginLimiters,
   limiterOptions,
@@ -21,6 +23,7 @@ export type ThrottleDatabase = Pick<AppConfig['database'], 'connectTimeout' | 'q
  */
 export function postgresLoginThrottle(
   budgets: LoginBudgets,
+  keys: LoginKeys,
   database: ThrottleDatabase,
   tableName = LOGIN_THROTTLE_TABLE,
 ): RateLimiterLoginThrottle {
@@ -46,32 +49,34 @@ export function postgresLoginThrottle(
     });
     return ready;
   };
-  return new RateLimiterLoginThrottle(limiters, () => pool.end());
+  return new RateLimiterLoginThrottle(limiters, keys, () => pool.end());
 }
 
 /**
  * The library creates its own table (`CREATE TABLE IF NOT EXISTS`, tolerating two instances racing to do
  * it): its upserts rely on exactly that shape (key varchar(255) primary key, points, expire in epoch ms),
  * so its DDL is the one that stays in step with its queries across upgrades. The table holds only
- * short-lived counters (losing it merely resets the budgets), so it needs no migration. Without a callback the library would throw a failed
- * creation from a promise nobody awaits (an unhandled rejection); with one, the failure reaches the login.
+ * counters and recent logins that expire (losing it merely resets the budgets and makes every address
+ * count every e-mail again), so it needs no migration. Without a callback the library would throw a
+ * failed creation from a promise nobody awaits (an unhandled rejection); with one, the failure reaches
+ * the login.
  */
 function createLimiters(pool: pg.Pool, budgets: LoginBudgets, tableName: string): Promise<LoginLimiters> {
   const options = limiterOptions(budgets);
   const store = { storeClient: pool, storeType: 'pool', tableName };
+  const onCreatedTable = (kind: keyof LoginLimiters) =>
+    new RateLimiterPostgres({ ...store, ...options[kind], tableCreated: true, clearExpiredByTimeout: false });
   return new Promise((resolve, reject) => {
     const emailAndAddress = new RateLimiterPostgres(
       // One sweeper per table: every 5 minutes it deletes rows expired an hour ago, on an unref'd timer.
       { ...store, ...options.emailAndAddress, clearExpiredByTimeout: true },
       (error) => {
         if (error) return reject(error);
-        const address = new RateLimiterPostgres({
-          ...store,
-          ...options.address,
-          tableCreated: true,
-          clearExpiredByTimeout: false,
-        });
-        resolve({ emailAndAddress, address });
+        const recentLogins = new LimiterRecentLogins(
+          onCreatedTable('recentLogins'),
+          options.recentLogins.duration,
+        );
+        resolve({ emailAndAddress, address: onCreatedTable('address'), recentLogins });
       },
     );
   });

@@ -36,7 +36,9 @@ export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
     // Always one verification, against a dummy hash when there is no user: same answer, same time.
     const passwordMatches = await this.hasher.verify(user?.passwordHash ?? null, command.password);
     if (!user || !passwordMatches) throw invalidCredentials();
-    // The right password, even of a suspended user, is no guess to count.
+    // The right password, even of a suspended user, is no guess to count; it also makes the login recent,
+    // which takes this e-mail at this address out of the address budget (proof of the password, not of
+    // the e-mail's existence: failures are counted alike for known and unknown e-mails).
     await this.throttle.succeeded(attempt);
     if (!user.isActive) throw userSuspended();
     return this.pairs.issue(user, randomUUID(), this.clock.now());

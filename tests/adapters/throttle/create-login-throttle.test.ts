@@ -5,17 +5,22 @@ import { createLoginThrottle } from '../../../src/adapters/throttle/create-login
 import { NoLoginThrottle } from '../../../src/adapters/throttle/no-login-throttle.ts';
 import { RateLimiterLoginThrottle } from '../../../src/adapters/throttle/rate-limiter-login-throttle.ts';
 
+const SECRET = 'test-secret-of-at-least-32-characters-0123456789';
+
 const configured = (throttle: Record<string, unknown>, database: Record<string, unknown> = {}) =>
   configSchema.parse({ auth: { throttle }, database });
 
 test('the default is rate-limiter-flexible in memory', () => {
   const config = configured({});
-  assert.instance(createLoginThrottle(config.auth.throttle, config.database), RateLimiterLoginThrottle);
+  assert.instance(
+    createLoginThrottle(config.auth.throttle, config.database, SECRET),
+    RateLimiterLoginThrottle,
+  );
 });
 
 test('disabled, every attempt is admitted and nothing counted', async () => {
   const config = configured({ enabled: false });
-  const throttle = createLoginThrottle(config.auth.throttle, config.database);
+  const throttle = createLoginThrottle(config.auth.throttle, config.database, SECRET);
   assert.instance(throttle, NoLoginThrottle);
   for (let attempt = 0; attempt < 20; attempt++) {
     assert.is(await throttle.admit({ email: 'ada@example.com', clientAddress: '192.0.2.1' }), 0);
@@ -25,14 +30,14 @@ test('disabled, every attempt is admitted and nothing counted', async () => {
 test('the PostgreSQL store without a database URL is refused at start', () => {
   const config = configured({ store: 'postgres' });
   assert.throws(
-    () => createLoginThrottle(config.auth.throttle, config.database),
+    () => createLoginThrottle(config.auth.throttle, config.database, SECRET),
     /auth\.throttle\.store: postgres needs database\.url/,
   );
 });
 
 test('with a database URL the PostgreSQL store is chosen', async () => {
   const config = configured({ store: 'postgres' }, { url: 'postgresql://postgres@127.0.0.1:1/none' });
-  const throttle = createLoginThrottle(config.auth.throttle, config.database);
+  const throttle = createLoginThrottle(config.auth.throttle, config.database, SECRET);
   assert.instance(throttle, RateLimiterLoginThrottle);
   await (throttle as RateLimiterLoginThrottle).close();
 });

@@ -6,12 +6,14 @@ type Count = { attempts: number; endsAt: number };
 
 /**
  * The budgets of `RateLimiterLoginThrottle` (fixed windows from a key's first attempt, the address asked
- * first) on the injected clock, which rate-limiter-flexible cannot read: tests move time instead of
- * sleeping. It keeps every key until that key is counted again after its window.
+ * first, recent logins exempt from it) on the injected clock, which rate-limiter-flexible cannot read:
+ * tests move time instead of sleeping. It keeps every key until that key is counted again after its window.
  */
 export class FakeLoginThrottle implements LoginThrottle {
   private readonly pairs = new Map<string, Count>();
   private readonly addresses = new Map<string, Count>();
+  /** E-mail+address → when its login stops being recent. */
+  private readonly recentLogins = new Map<string, number>();
 
   constructor(
     private readonly budgets: LoginBudgets,
@@ -20,7 +22,11 @@ export class FakeLoginThrottle implements LoginThrottle {
 
   async admit(attempt: LoginAttempt): Promise<number> {
     const now = this.clock.now().getTime();
-    const pairKey = JSON.stringify([attempt.email, attempt.clientAddress]);
+    const pairKey = pairKeyOf(attempt);
+    if (this.isRecent(pairKey, now)) {
+      const pair = this.count(this.pairs, pairKey, this.budgets.emailAndAddress.window, now);
+      return waitAt(pair, this.budgets.emailAndAddress.failures, now);
+    }
     const address = this.count(this.addresses, attempt.clientAddress, this.budgets.address.window, now);
     const addressWait = waitAt(address, this.budgets.address.failures, now);
     if (addressWait > 0) {
@@ -34,9 +40,15 @@ export class FakeLoginThrottle implements LoginThrottle {
 
   async succeeded(attempt: LoginAttempt): Promise<void> {
     const now = this.clock.now().getTime();
-    this.pairs.delete(JSON.stringify([attempt.email, attempt.clientAddress]));
+    const pairKey = pairKeyOf(attempt);
+    this.pairs.delete(pairKey);
     const address = this.live(this.addresses, attempt.clientAddress, now);
-    if (address) address.attempts--;
+    if (address && !this.isRecent(pairKey, now)) address.attempts--;
+    this.recentLogins.set(pairKey, now + this.budgets.rememberLogin);
+  }
+
+  private isRecent(pairKey: string, now: number): boolean {
+    return (this.recentLogins.get(pairKey) ?? 0) > now;
   }
 
   private count(counts: Map<string, Count>, key: string, window: number, now: number): Count {
@@ -50,6 +62,10 @@ export class FakeLoginThrottle implements LoginThrottle {
     const count = counts.get(key);
     return count && count.endsAt > now ? count : undefined;
   }
+}
+
+function pairKeyOf(attempt: LoginAttempt): string {
+  return JSON.stringify([attempt.email, attempt.clientAddress]);
 }
 
 /** Milliseconds until the window ends when more than `allowed` attempts were counted in it, else 0. */
