@@ -1,6 +1,6 @@
 /**
  * One refresh token ever issued. Tokens of one login share a `sessionId` (the family):
- * each refresh spends the presented token and issues its successor in the same family.
+ * each refresh spends the presented token and issues its one successor in the same family.
  */
 export type RefreshTokenProps = {
   id: string;
@@ -12,6 +12,11 @@ export type RefreshTokenProps = {
   expiresAt: Date;
   rotatedAt: Date | null;
   revokedAt: Date | null;
+  /**
+   * Set together with `rotatedAt`: the token pair this token was spent for, encrypted under a key only a
+   * holder of this token can derive, so that a replay within the grace period answers that same pair.
+   */
+  sealedSuccessor: string | null;
 };
 
 export class RefreshToken {
@@ -23,6 +28,7 @@ export class RefreshToken {
   expiresAt: Date;
   rotatedAt: Date | null;
   revokedAt: Date | null;
+  sealedSuccessor: string | null;
 
   constructor(props: RefreshTokenProps) {
     this.id = props.id;
@@ -33,5 +39,6 @@ export class RefreshToken {
     this.expiresAt = props.expiresAt;
     this.rotatedAt = props.rotatedAt;
     this.revokedAt = props.revokedAt;
+    this.sealedSuccessor = props.sealedSuccessor;
   }
 }

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { errorsOf } from '../adapters/http/openapi/error-responses.ts';
 import { jsonBody, NO_TOKEN, schemaRef } from '../adapters/http/openapi/openapi-part.ts';
@@ -8,6 +9,7 @@ import { LoginHandler } from '../application/auth/login.ts';
 import { LogoutHandler } from '../application/auth/logout.ts';
 import { RefreshSessionHandler } from '../application/auth/refresh-session.ts';
 import { ResolveAccountabilityHandler } from '../application/auth/resolve-accountability.ts';
+import { SuccessorSeal } from '../application/auth/successor-seal.ts';
 import { TokenPairIssuer } from '../application/auth/token-pair.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -54,6 +56,7 @@ export const authModule = new ContainerModule((options) => {
         get(TYPES.RefreshTokenRepository),
         get(TYPES.UserRepository),
         get(TokenPairIssuer),
+        new SuccessorSeal(get<AppConfig>(TYPES.Config).auth.secret),
         get(TYPES.Clock),
         get(TYPES.AuthSettings),
       ),

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { digestSecret } from '../../src/application/auth/opaque-secret.ts';
 import { SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
 import { authFixture, rejectsWith } from '../support/auth-fixture.ts';
 
@@ -21,13 +22,57 @@ test('refresh rotates: a new pair in the same session, the old refresh token spe
   assert.is(after.session, before.session);
 });
 
-test('refresh reuse inside the grace period succeeds (two tabs refreshing at once)', async () => {
+test('refresh reuse inside the grace period answers the same pair (two tabs refreshing at once)', async () => {
   const { f, pair } = await loggedIn();
   const first = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
   f.clock.advance(f.settings.refreshReuseGraceMs);
   const second = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
+  assert.equal(second, first);
   await f.refresh.execute(null, { refreshToken: first.refreshToken });
-  await f.refresh.execute(null, { refreshToken: second.refreshToken });
+});
+
+test('concurrent refreshes of one token all answer one pair', async () => {
+  const { f, pair } = await loggedIn();
+  const pairs = await Promise.all(
+    Array.from({ length: 10 }, () => f.refresh.execute(null, { refreshToken: pair.refreshToken })),
+  );
+  for (const each of pairs) assert.equal(each, pairs[0]);
+});
+
+test('a refresh that loses the race answers the pair of the one that won', async () => {
+  const { f, pair } = await loggedIn();
+  // Both read the token while it is unspent; the second one's rotation then finds it spent.
+  const [first, second] = await Promise.all([
+    f.refresh.execute(null, { refreshToken: pair.refreshToken }),
+    f.refresh.execute(null, { refreshToken: pair.refreshToken }),
+  ]);
+  assert.equal(second, first);
+  const spent = await f.persistence.refreshTokens.findByDigest(digestSecret(pair.refreshToken));
+  assert.ok(spent?.rotatedAt);
+});
+
+test('a successor is stored sealed: the spent row holds neither of its tokens', async () => {
+  const { f, pair } = await loggedIn();
+  const next = await f.refresh.execute(null, { refreshToken: pair.refreshToken });
+  const spent = await f.persistence.refreshTokens.findByDigest(digestSecret(pair.refreshToken));
+  const stored = JSON.stringify(spent);
+  assert.ok(spent?.sealedSuccessor);
+  for (const secret of [pair.refreshToken, next.refreshToken, next.accessToken]) {
+    assert.not.ok(stored.includes(secret));
+  }
+});
+
+test('a replay within the grace is refused once the session is revoked or the user suspended', async () => {
+  const { f, user, pair } = await loggedIn();
+  await f.refresh.execute(null, { refreshToken: pair.refreshToken });
+  const stored = (await f.persistence.users.findById(user.id))!;
+  stored.status = 'suspended';
+  await f.persistence.users.save(stored);
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'USER_SUSPENDED');
+  stored.status = 'active';
+  await f.persistence.users.save(stored);
+  await f.logout.execute(null, { refreshToken: pair.refreshToken });
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
 });
 
 test('refresh reuse after the grace period revokes the whole session family', async () => {

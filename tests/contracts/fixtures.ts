@@ -51,6 +51,7 @@ export function aRefreshToken(
     expiresAt: at(HOUR),
     rotatedAt: null,
     revokedAt: null,
+    sealedSuccessor: null,
     ...props,
   });
 }

@@ -20,7 +20,12 @@ export function refreshTokenRepositoryContract(target: PersistenceTarget) {
 
   test('an added token comes back whole, with Dates', async ({ persistence: { refreshTokens }, user }) => {
     const fresh = aRefreshToken({ userId: user.id });
-    const spent = aRefreshToken({ userId: user.id, rotatedAt: at(60_000), revokedAt: at(120_001) });
+    const spent = aRefreshToken({
+      userId: user.id,
+      rotatedAt: at(60_000),
+      revokedAt: at(120_001),
+      sealedSuccessor: 'sealed pair',
+    });
     await refreshTokens.add(fresh);
     await refreshTokens.add(spent);
     const found = await refreshTokens.findByDigest(fresh.tokenDigest);
@@ -35,32 +40,69 @@ export function refreshTokenRepositoryContract(target: PersistenceTarget) {
     assert.is(await refreshTokens.findByDigest(digest('ff')), null);
   });
 
-  test('markRotated succeeds once, for the first caller only', async ({
+  test('rotate spends the token with its sealed successor and adds the successor, once', async ({
     persistence: { refreshTokens },
     user,
   }) => {
-    const token = aRefreshToken({ userId: user.id });
-    await refreshTokens.add(token);
-    assert.is(await refreshTokens.markRotated(token.id, at(1000)), true);
-    assert.is(await refreshTokens.markRotated(token.id, at(2000)), false);
-    assert.equal((await refreshTokens.findByDigest(token.tokenDigest))?.rotatedAt, at(1000));
+    const spent = aRefreshToken({ userId: user.id });
+    await refreshTokens.add(spent);
+    const successor = aRefreshToken({ userId: user.id, sessionId: spent.sessionId, createdAt: at(1000) });
+    assert.is(await refreshTokens.rotate(spent.id, successor, 'sealed pair', at(1000)), true);
+    assert.equal(
+      await refreshTokens.findByDigest(spent.tokenDigest),
+      new RefreshToken({ ...spent, rotatedAt: at(1000), sealedSuccessor: 'sealed pair' }),
+    );
+    assert.equal(await refreshTokens.findByDigest(successor.tokenDigest), successor);
+
+    const second = aRefreshToken({ userId: user.id, sessionId: spent.sessionId });
+    assert.is(await refreshTokens.rotate(spent.id, second, 'another pair', at(2000)), false);
+    assert.is(await refreshTokens.findByDigest(second.tokenDigest), null);
+    const after = await refreshTokens.findByDigest(spent.tokenDigest);
+    assert.equal([after?.rotatedAt, after?.sealedSuccessor], [at(1000), 'sealed pair']);
   });
 
-  test('concurrent markRotated calls let exactly one win', async ({
+  test('concurrent rotations of one token let exactly one win and add exactly one successor', async ({
     persistence: { refreshTokens },
     user,
   }) => {
-    const token = aRefreshToken({ userId: user.id });
-    await refreshTokens.add(token);
+    const spent = aRefreshToken({ userId: user.id });
+    await refreshTokens.add(spent);
+    const successors = Array.from({ length: 10 }, () =>
+      aRefreshToken({ userId: user.id, sessionId: spent.sessionId }),
+    );
     const outcomes = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => refreshTokens.markRotated(token.id, at(i))),
+      successors.map((successor, i) => refreshTokens.rotate(spent.id, successor, `pair ${i}`, at(i))),
     );
     assert.is(outcomes.filter(Boolean).length, 1);
+    const winner = outcomes.indexOf(true);
+    const stored = await Promise.all(
+      successors.map((successor) => refreshTokens.findByDigest(successor.tokenDigest)),
+    );
+    assert.equal(
+      stored.map((found) => found !== null),
+      outcomes,
+      'only the winner’s successor exists',
+    );
+    assert.is((await refreshTokens.findByDigest(spent.tokenDigest))?.sealedSuccessor, `pair ${winner}`);
   });
 
-  test('markRotated of an unknown token is false', async ({ persistence: { refreshTokens } }) => {
-    assert.is(await refreshTokens.markRotated(randomUUID(), at(0)), false);
-    assert.is(await refreshTokens.markRotated('not-a-uuid', at(0)), false);
+  test('a revoked token is not rotated', async ({ persistence: { refreshTokens }, user }) => {
+    const revoked = aRefreshToken({ userId: user.id, revokedAt: at(0) });
+    await refreshTokens.add(revoked);
+    const successor = aRefreshToken({ userId: user.id, sessionId: revoked.sessionId });
+    assert.is(await refreshTokens.rotate(revoked.id, successor, 'sealed pair', at(1)), false);
+    assert.is(await refreshTokens.findByDigest(successor.tokenDigest), null);
+    assert.equal(await refreshTokens.findByDigest(revoked.tokenDigest), revoked);
+  });
+
+  test('rotating an unknown token is false and adds nothing', async ({
+    persistence: { refreshTokens },
+    user,
+  }) => {
+    const successor = aRefreshToken({ userId: user.id });
+    assert.is(await refreshTokens.rotate(randomUUID(), successor, 'sealed pair', at(0)), false);
+    assert.is(await refreshTokens.rotate('not-a-uuid', successor, 'sealed pair', at(0)), false);
+    assert.is(await refreshTokens.findByDigest(successor.tokenDigest), null);
   });
 
   test('revokeSession revokes that session only, keeping the first revocation time', async ({

@@ -14,6 +14,7 @@ const token = (changes: Partial<RefreshToken> = {}) =>
     expiresAt: at('01:00:00'),
     rotatedAt: null,
     revokedAt: null,
+    sealedSuccessor: null,
     ...changes,
   });
 const GRACE = 10_000;
@@ -27,9 +28,9 @@ test('a token is expired from its expiry instant on', () => {
   assert.is(decideRefresh(token(), at('01:00:00'), GRACE).kind, 'expired');
 });
 
-test('a spent token is accepted up to and including the grace period, then it is theft', () => {
+test('a spent token replays its successor up to and including the grace period, then it is theft', () => {
   const spent = token({ rotatedAt: at('00:30:00') });
-  assert.is(decideRefresh(spent, at('00:30:10'), GRACE).kind, 'rotate-within-grace');
+  assert.is(decideRefresh(spent, at('00:30:10'), GRACE).kind, 'replay-successor');
   assert.is(decideRefresh(spent, new Date(at('00:30:10').getTime() + 1), GRACE).kind, 'reuse-detected');
 });
 

@@ -6,6 +6,7 @@ import { type LoginCommand, LoginHandler } from '../../src/application/auth/logi
 import { LogoutHandler } from '../../src/application/auth/logout.ts';
 import { RefreshSessionHandler } from '../../src/application/auth/refresh-session.ts';
 import { ResolveAccountabilityHandler } from '../../src/application/auth/resolve-accountability.ts';
+import { SuccessorSeal } from '../../src/application/auth/successor-seal.ts';
 import { TokenPairIssuer } from '../../src/application/auth/token-pair.ts';
 import { LastAdminGuard } from '../../src/application/last-admin-guard.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
@@ -29,6 +30,9 @@ export const SETTINGS: AuthSettings = {
   refreshReuseGraceMs: 10_000,
   checkSessionOnEachRequest: false,
 };
+
+/** The server secret the fixture's successor seal derives its keys with. */
+const SECRET = 'auth-fixture-secret-of-at-least-32-characters';
 
 /** The configured defaults (5 per e-mail and address, 100 per address, 15 minutes each). */
 export const DEFAULT_LOGIN_BUDGETS: LoginBudgets = configSchema.parse({}).auth.throttle;
@@ -76,7 +80,14 @@ export function authFixture(overrides: Partial<AuthSettings> = {}, budgets = DEF
       execute: (command: Omit<LoginCommand, 'clientAddress'> & Partial<LoginCommand>) =>
         loginHandler.execute(null, { clientAddress: CLIENT_ADDRESS, ...command }),
     },
-    refresh: new RefreshSessionHandler(refreshTokens, users, pairs, clock, settings),
+    refresh: new RefreshSessionHandler(
+      refreshTokens,
+      users,
+      pairs,
+      new SuccessorSeal(SECRET),
+      clock,
+      settings,
+    ),
     logout: new LogoutHandler(refreshTokens, clock),
     resolve: new ResolveAccountabilityHandler(accessTokens, users, roles, refreshTokens, clock, settings),
     createUser,

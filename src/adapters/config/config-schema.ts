@@ -157,7 +157,7 @@ export const configSchema = z
         refreshReuseGrace: duration
           .default(ms('10s'))
           .describe(
-            'A refresh token used again within this time gets another successor (two tabs refreshing at once); later, its whole session is revoked.',
+            'A refresh token used again within this time answers the same successor pair as its first use (two tabs refreshing at once); later, its whole session is revoked.',
           ),
         tokenFormat: z
           .enum(['jwt', 'paseto'])

@@ -54,9 +54,12 @@ export class CachingRefreshTokenRepository implements RefreshTokenRepository {
     return this.inner.findByDigest(digest);
   }
 
-  /** Passed through: a spent token still keeps its session active until it expires or is revoked. */
-  markRotated(id: string, at: Date) {
-    return this.inner.markRotated(id, at);
+  async rotate(spentId: string, successor: RefreshToken, sealedSuccessor: string, at: Date) {
+    try {
+      return await this.inner.rotate(spentId, successor, sealedSuccessor, at);
+    } finally {
+      this.forget(successor.sessionId);
+    }
   }
 
   async revokeSession(sessionId: string, at: Date) {

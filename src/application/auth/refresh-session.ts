@@ -1,26 +1,36 @@
 import { invalidToken, tokenExpired, userSuspended } from '../../domain/errors.ts';
 import { decideRefresh } from '../../domain/refresh-rotation-policy.ts';
+import type { RefreshToken } from '../../domain/refresh-token.ts';
+import type { User } from '../../domain/user.ts';
 import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
 import type { AuthSettings } from './auth-settings.ts';
 import { digestSecret } from './opaque-secret.ts';
+import type { SuccessorSeal } from './successor-seal.ts';
 import type { TokenPair, TokenPairIssuer } from './token-pair.ts';
 
 export type RefreshSessionCommand = { refreshToken: string };
 
+/**
+ * Trades a refresh token for its successor pair (docs/api.md §3). A token has at most one successor: the
+ * first use mints and stores it, and every use within the grace period, concurrent ones included,
+ * answers that same pair, so a session never branches.
+ */
 export class RefreshSessionHandler implements Handler<RefreshSessionCommand, TokenPair, null> {
   constructor(
     private readonly refreshTokens: RefreshTokenRepository,
     private readonly users: UserRepository,
     private readonly pairs: TokenPairIssuer,
+    private readonly successors: SuccessorSeal,
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
   ) {}
 
-  async execute(_caller: null, command: RefreshSessionCommand): Promise<TokenPair> {
-    const presented = await this.refreshTokens.findByDigest(digestSecret(command.refreshToken));
+  async execute(_caller: null, { refreshToken }: RefreshSessionCommand): Promise<TokenPair> {
+    const digest = digestSecret(refreshToken);
+    const presented = await this.refreshTokens.findByDigest(digest);
     if (!presented) throw invalidToken();
     const now = this.clock.now();
     const decision = decideRefresh(presented, now, this.settings.refreshReuseGraceMs);
@@ -32,17 +42,39 @@ export class RefreshSessionHandler implements Handler<RefreshSessionCommand, Tok
       case 'reuse-detected':
         await this.refreshTokens.revokeSession(presented.sessionId, now);
         throw invalidToken();
-      case 'rotate':
-        // Losing this race means a concurrent request spent the token a moment ago: that is
-        // the within-grace case, which also succeeds, so the result is not needed.
-        await this.refreshTokens.markRotated(presented.id, now);
-        break;
-      case 'rotate-within-grace':
-        break;
+      case 'replay-successor':
+        await this.activeUser(presented.userId);
+        return this.successorOf(presented, refreshToken);
+      case 'rotate': {
+        const user = await this.activeUser(presented.userId);
+        const minted = await this.pairs.mint(user, presented.sessionId, now);
+        const sealed = this.successors.seal(minted.pair, refreshToken);
+        if (await this.refreshTokens.rotate(presented.id, minted.refreshToken, sealed, now))
+          return minted.pair;
+        // A concurrent refresh of this token won the rotation a moment ago: answer the pair it stored,
+        // not this one, which was never stored. A revocation that won instead reads as revoked.
+        const spent = await this.refreshTokens.findByDigest(digest);
+        if (!spent) throw invalidToken();
+        return this.successorOf(spent, refreshToken);
+      }
     }
-    const user = await this.users.findById(presented.userId);
+  }
+
+  private async activeUser(id: string): Promise<User> {
+    const user = await this.users.findById(id);
     if (!user) throw invalidToken();
     if (!user.isActive) throw userSuspended();
-    return this.pairs.issue(user, presented.sessionId, now);
+    return user;
+  }
+
+  /**
+   * The pair `spent` was rotated into. A token spent without one (by a version before sealed successors)
+   * or revoked since has none to give.
+   */
+  private successorOf(spent: RefreshToken, refreshToken: string): TokenPair {
+    if (spent.revokedAt !== null || spent.sealedSuccessor === null) throw invalidToken();
+    const pair = this.successors.open(spent.sealedSuccessor, refreshToken);
+    if (!pair) throw invalidToken();
+    return pair;
   }
 }

@@ -13,6 +13,9 @@ export type TokenPair = {
   refreshToken: string;
 };
 
+/** A pair not handed out yet, with the row its refresh token will be stored as. */
+export type MintedPair = { pair: TokenPair; refreshToken: RefreshToken };
+
 /** Mints an access token plus the next refresh token of a login session; shared by login and refresh. */
 export class TokenPairIssuer {
   constructor(
@@ -21,10 +24,20 @@ export class TokenPairIssuer {
     private readonly settings: AuthSettings,
   ) {}
 
+  /** A pair whose refresh token is stored at once: the first of a new session. */
   async issue(user: User, sessionId: string, now: Date): Promise<TokenPair> {
+    const minted = await this.mint(user, sessionId, now);
+    await this.refreshTokens.add(minted.refreshToken);
+    return minted.pair;
+  }
+
+  /** A pair whose refresh token is not stored yet: a refresh stores it only if it wins the rotation. */
+  async mint(user: User, sessionId: string, now: Date): Promise<MintedPair> {
     const refreshToken = newOpaqueSecret();
-    await this.refreshTokens.add(
-      new RefreshToken({
+    const access = await this.accessTokens.issue({ sub: user.id, role: user.roleId, sid: sessionId }, now);
+    return {
+      pair: { accessToken: access.token, expires: access.expiresAt.getTime(), refreshToken },
+      refreshToken: new RefreshToken({
         id: randomUUID(),
         sessionId,
         userId: user.id,
@@ -33,9 +46,8 @@ export class TokenPairIssuer {
         expiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),
         rotatedAt: null,
         revokedAt: null,
+        sealedSuccessor: null,
       }),
-    );
-    const access = await this.accessTokens.issue({ sub: user.id, role: user.roleId, sid: sessionId }, now);
-    return { accessToken: access.token, expires: access.expiresAt.getTime(), refreshToken };
+    };
   }
 }

@@ -4,10 +4,13 @@ export interface RefreshTokenRepository {
   add(token: RefreshToken): Promise<void>;
   findByDigest(digest: string): Promise<RefreshToken | null>;
   /**
-   * Marks the token spent, only if it was not spent yet.
-   * Returns false when another request spent it first (the caller then treats it as a concurrent use).
+   * Spends token `spentId` and adds its one successor, all or nothing, and only while `spentId` is neither
+   * spent nor revoked: its `rotatedAt` becomes `at` and its `sealedSuccessor` is kept with it. Atomic
+   * across processes: of concurrent calls for one token exactly one succeeds. Returns false, changing
+   * nothing, when another request spent the token first (the caller then answers that request's
+   * successor) or it was revoked meanwhile.
    */
-  markRotated(id: string, at: Date): Promise<boolean>;
+  rotate(spentId: string, successor: RefreshToken, sealedSuccessor: string, at: Date): Promise<boolean>;
   /** Revokes every token of one login session (logout, reuse detection). */
   revokeSession(sessionId: string, at: Date): Promise<void>;
   /** Revokes every token of a user (suspension, password change). */

@@ -15,10 +15,13 @@ export class InMemoryRefreshTokenRepository implements RefreshTokenRepository {
     return null;
   }
 
-  async markRotated(id: string, at: Date) {
-    const token = this.tokens.get(id);
-    if (!token || token.rotatedAt !== null) return false;
-    token.rotatedAt = at;
+  /** Atomic because nothing between the check and the writes awaits. */
+  async rotate(spentId: string, successor: RefreshToken, sealedSuccessor: string, at: Date) {
+    const spent = this.tokens.get(spentId);
+    if (!spent || spent.rotatedAt !== null || spent.revokedAt !== null) return false;
+    spent.rotatedAt = at;
+    spent.sealedSuccessor = sealedSuccessor;
+    this.tokens.set(successor.id, copy(successor));
     return true;
   }
 

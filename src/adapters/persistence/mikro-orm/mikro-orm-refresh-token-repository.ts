@@ -25,6 +25,7 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
             expires_at: token.expiresAt.toISOString(),
             rotated_at: token.rotatedAt?.toISOString() ?? null,
             revoked_at: token.revokedAt?.toISOString() ?? null,
+            sealed_successor: token.sealedSuccessor,
           })
           .execute(),
       UNIQUE,
@@ -38,18 +39,41 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
     return row ? toRefreshToken(row) : null;
   }
 
-  async markRotated(id: string, at: Date) {
-    if (!isUuid(id)) return false;
-    // One statement, so two concurrent refreshes cannot both spend the token: the second one matches no row.
-    const result = await this.database.run((db) =>
-      db
-        .updateTable('datagate_sessions')
-        .set({ rotated_at: at.toISOString() })
-        .where('id', '=', id)
-        .where('rotated_at', 'is', null)
-        .executeTakeFirst(),
+  async rotate(spentId: string, successor: RefreshToken, sealedSuccessor: string, at: Date) {
+    if (!isUuid(spentId)) return false;
+    // One statement: the successor is inserted only from the row the update spent. A concurrent refresh
+    // waits on that row's lock, then finds it spent (PostgreSQL re-checks the condition on the updated
+    // row), so it spends nothing and inserts nothing.
+    const result = await this.database.run(
+      (db) =>
+        db
+          .with('spent', (cte) =>
+            cte
+              .updateTable('datagate_sessions')
+              .set({ rotated_at: at.toISOString(), sealed_successor: sealedSuccessor })
+              .where('id', '=', spentId)
+              .where('rotated_at', 'is', null)
+              .where('revoked_at', 'is', null)
+              .returning('id'),
+          )
+          .insertInto('datagate_sessions')
+          .columns(['id', 'session_id', 'user_id', 'token_digest', 'created_at', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('spent')
+              .select([
+                eb.val(successor.id).as('id'),
+                eb.val(successor.sessionId).as('session_id'),
+                eb.val(successor.userId).as('user_id'),
+                eb.val(successor.tokenDigest).as('token_digest'),
+                eb.val(successor.createdAt.toISOString()).as('created_at'),
+                eb.val(successor.expiresAt.toISOString()).as('expires_at'),
+              ]),
+          )
+          .executeTakeFirst(),
+      UNIQUE,
     );
-    return result.numUpdatedRows > 0n;
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
   async revokeSession(sessionId: string, at: Date) {
@@ -107,5 +131,6 @@ function toRefreshToken(row: Selectable<SystemTables['datagate_sessions']>): Ref
     expiresAt: toDate(row.expires_at),
     rotatedAt: toNullableDate(row.rotated_at),
     revokedAt: toNullableDate(row.revoked_at),
+    sealedSuccessor: row.sealed_successor,
   });
 }

@@ -33,6 +33,7 @@ export type SystemTables = {
     expires_at: string;
     rotated_at: string | null;
     revoked_at: string | null;
+    sealed_successor: string | null;
   };
   /** The jsonb columns take JSON text on the way in and come back parsed (pg and PGlite alike). */
   datagate_permissions: {
