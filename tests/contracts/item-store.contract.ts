@@ -5,7 +5,8 @@ import type { SortField } from '../../src/domain/query/item-query.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections, SeedRow } from '../support/collections.ts';
-import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
+import type { CollectionsTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 
 type Context = { collections: Collections };
 
@@ -181,7 +182,7 @@ const all = (collection: CollectionSchema): SelectedField[] =>
 
 /** ItemStore as the read handlers rely on it (docs/api.md §4), for every backend. */
 export function itemStoreContract(target: CollectionsTarget) {
-  const test = suiteOn<Context>(`ItemStore on ${target.name}`, target);
+  const test = skippableSuite<Context>(`ItemStore on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.collections = await target.fresh();
   });
