@@ -54,7 +54,8 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
 
 /**
  * A write's database error as the contract error a client gets (docs/api.md §2), never a 500 for bad data:
- * - 23505 unique → RECORD_NOT_UNIQUE naming the first column of the index that refused the row;
+ * - 23505 unique → RECORD_NOT_UNIQUE naming the first column of the index that refused the row, and
+ *   carrying all of them (UniqueClash) for the handler's check that the clash is with a readable row;
  * - 23502 not-null → FAILED_VALIDATION naming the column; 22001 too long → FAILED_VALIDATION naming the
  *   string field whose written value exceeds its length; other class 22 (out of range, invalid text,
  *   datetime overflow) → FAILED_VALIDATION;
@@ -83,7 +84,7 @@ export async function translateWriteError(
   switch (state) {
     case '23505': {
       const columns = await lookUp(indexColumns, db, where);
-      return uniqueViolation(columns[0] ?? context?.collection.primaryKey ?? undefined);
+      return uniqueViolation(columns, context?.collection.primaryKey ?? undefined);
     }
     case '23502':
       return notNullViolation(report.column);
