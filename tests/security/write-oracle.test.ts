@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { borrowed } from '../support/databases.ts';
+import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { borrowed, mikroOrmTargets } from '../support/databases.ts';
 import { suitePerBackend } from '../support/optional-suites.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../support/test-app.ts';
 import { expectError } from './attack-kit.ts';
@@ -198,6 +201,83 @@ for (const [target, test] of suitePerBackend<Context>(
       { token: clerk, method: 'DELETE', body: [ID.shown, ID.hidden] },
     ]);
     expectError(answer, 404, 'NOT_FOUND');
+  });
+
+  test.run();
+}
+
+/**
+ * Foreign keys exist only on tables made outside the API, so only the database backends have them. The
+ * clerk may delete any dock but `Locked`, and reads the berths that are not hidden: a dock a hidden berth
+ * still refers to must answer as the locked one does, not as one a visible berth refers to.
+ */
+const DOCKS = 'oracle_docks';
+const BERTHS = 'oracle_berths';
+
+for (const target of mikroOrmTargets()) {
+  const test = suite<{ app: TestApp; admin: string; clerk: string; orm: MikroOrmPersistence['orm'] }>(
+    `write oracle on ${target.name}: a refused delete says nothing about referring rows the caller cannot read`,
+  );
+  test.before(async (context) => {
+    const persistence = await target.fresh();
+    context.orm = persistence.orm;
+    const db = persistence.orm.em.fork().getKysely();
+    await sql`drop table if exists ${sql.id(BERTHS)}, ${sql.id(DOCKS)}`.execute(db);
+    await sql`create table ${sql.id(DOCKS)} (id integer primary key, name text not null)`.execute(db);
+    await sql`create table ${sql.id(BERTHS)} (id integer primary key,
+      dock bigint references ${sql.id(DOCKS)} (id), is_hidden boolean not null default false)`.execute(db);
+    await sql`insert into ${sql.id(DOCKS)} values (1, 'Seen'), (2, 'Hidden'), (3, 'Locked'), (4, 'Free')`.execute(
+      db,
+    );
+    await sql`insert into ${sql.id(BERTHS)} values (1, 1, false), (2, 2, true), (3, 3, false)`.execute(db);
+    const app = await startTestApp({ persistence: borrowed(persistence) });
+    context.app = app;
+    context.admin = (await app.login(await app.seedAdmin())).access_token;
+    const clerk = await app.createRole({ name: 'Clerk' });
+    const grant = async (body: Record<string, unknown>) => {
+      const response = await app.request('POST', '/permissions', {
+        token: context.admin,
+        body: { role: clerk.id, fields: ['*'], ...body },
+      });
+      assert.is(response.status, 200, response.text);
+    };
+    await grant({ collection: DOCKS, action: 'read' });
+    await grant({ collection: DOCKS, action: 'delete', permissions: { name: { _neq: 'Locked' } } });
+    await grant({ collection: BERTHS, action: 'read', permissions: { is_hidden: { _eq: false } } });
+    context.clerk = (await app.login(await app.createUser({ role: clerk.id }))).access_token;
+  });
+  test.after(async ({ app, orm }) => {
+    await sql`drop table if exists ${sql.id(BERTHS)}, ${sql.id(DOCKS)}`.execute(orm.em.fork().getKysely());
+    await app.close();
+    await target.dispose();
+  });
+
+  test('deleting a row only hidden rows refer to answers as a row outside the delete permission', async ({
+    app,
+    clerk,
+  }) => {
+    const hidden = await app.request('DELETE', `/items/${DOCKS}/2`, { token: clerk });
+    const locked = await app.request('DELETE', `/items/${DOCKS}/3`, { token: clerk });
+    assert.equal(visible(hidden), visible(locked));
+    expectError(hidden, 403, 'FORBIDDEN');
+    const batch = await app.request('DELETE', `/items/${DOCKS}`, { token: clerk, body: [1, 2] });
+    assert.equal(visible(batch), visible(locked));
+  });
+
+  test('deleting a row readable rows refer to: 400 saying so; admins always hear it', async ({
+    app,
+    admin,
+    clerk,
+  }) => {
+    const seen = await app.request('DELETE', `/items/${DOCKS}/1`, { token: clerk });
+    expectError(seen, 400, 'FAILED_VALIDATION');
+    assert.match(seen.text, /still refer/);
+    const asAdmin = await app.request('DELETE', `/items/${DOCKS}/2`, { token: admin });
+    expectError(asAdmin, 400, 'FAILED_VALIDATION');
+    const free = await app.request('DELETE', `/items/${DOCKS}/4`, { token: clerk });
+    assert.is(free.status, 204, free.text);
+    const left = await app.request('GET', `/items/${DOCKS}?sort=id&fields=id`, { token: admin });
+    assert.equal(left.body, [{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 
   test.run();

@@ -19,6 +19,7 @@ import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
 import { type BatchTarget, parseUpdateBody } from './write-body.ts';
 import { withClashAnswered } from './write-clash.ts';
+import { withReferencesAnswered } from './write-references.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
 import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
@@ -40,7 +41,8 @@ type Targets = { changes: Change[]; rows: Map<string, StoredItem> };
  * written: a key that does not exist or that the caller may not read is 404 (as for GET), a row outside
  * the update permission or a field it does not grant is 403, a failed validation 400; the first such key
  * fails the whole request and nothing is written. Only then may the database refuse: a unique clash is
- * answered as withClashAnswered says, so a value held by a row the caller cannot read stays unrevealed.
+ * answered as withClashAnswered says, so a value held by a row the caller cannot read stays unrevealed,
+ * and rows still referring to a changed value as withReferencesAnswered says.
  */
 export class UpdateItemsHandler {
   constructor(
@@ -63,6 +65,7 @@ export class UpdateItemsHandler {
     const auto = autoFields(collection, 'update', { user: caller.user, now });
 
     const single = command.key !== undefined;
+    const targets: StoredItem[] = [];
     const written: CanonicalItem[] = [];
     const write = () =>
       this.items.write(async (writer) => {
@@ -86,12 +89,18 @@ export class UpdateItemsHandler {
           if (grants !== 'all') {
             asCaller(caller, () => authorizeUpdate(grants, existing, merged, Object.keys(change.payload)));
           }
+          targets.push(existing);
           written.push(merged);
         }
         await this.apply(writer, collection, changes, auto);
         return changes.map((change) => change.key);
       });
-    const keys = await withClashAnswered(this.items, write, () => ({ caller, collection, rule, written }));
+    const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
+    const keys = await withReferencesAnswered(
+      deps,
+      () => withClashAnswered(this.items, write, () => ({ caller, collection, rule, written })),
+      () => ({ caller, collection, targets, now }),
+    );
     return writeResult(!single, await this.readBack.read(plan, keys));
   }
 

@@ -1,4 +1,5 @@
 import { DomainError, failedValidation } from '../../../domain/errors.ts';
+import { type Referrers, StillReferenced } from '../../../domain/items/still-referenced.ts';
 import { UniqueClash } from '../../../domain/items/unique-clash.ts';
 
 /**
@@ -36,8 +37,11 @@ export const missingReference = (field: string | undefined) =>
       : 'The item refers to an item that does not exist.',
   );
 
-/** Rows of some table (possibly this one) still refer to the deleted or re-keyed item. */
-export const stillReferenced = () => refusal(undefined, 'Other items still refer to this item.');
+/**
+ * Rows of some table (possibly this one) still refer to the deleted or re-keyed item; `referrers` says
+ * which, when they are a collection of the API, for the handler's check that the caller may read them.
+ */
+export const stillReferenced = (referrers: Referrers | null = null) => new StillReferenced(referrers);
 
 /** Columns of types the API does not model (field type `unknown`) can be read as text but never written. */
 export const notWritable = (field: string) =>
