@@ -54,6 +54,8 @@ export class DeleteItemsHandler {
     const targets: StoredItem[] = [];
     const write = () =>
       this.items.write(async (writer) => {
+        // What the error answer judges: rebuilt on every run, should a store run the work again.
+        targets.length = 0;
         const { keys, rows } = await this.lockTargets(
           caller,
           collection,
