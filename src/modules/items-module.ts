@@ -70,6 +70,7 @@ export const itemsModule = new ContainerModule((options) => {
     (get) =>
       new CreateItemsHandler(
         get(TYPES.SchemaCatalog),
+        get(ReadRules),
         get(WriteRules),
         get(TYPES.ItemStore),
         get(ReadBack),

@@ -163,7 +163,15 @@ export async function writeFixture() {
   const writeRules = new WriteRules(persistence.permissions);
   const readBack = new ReadBack(readRules, persistence.items, LIMITS);
   const { schema, items } = persistence;
-  const createItems = new CreateItemsHandler(schema, writeRules, items, readBack, clock, BATCH_MAX);
+  const createItems = new CreateItemsHandler(
+    schema,
+    readRules,
+    writeRules,
+    items,
+    readBack,
+    clock,
+    BATCH_MAX,
+  );
   const updateItems = new UpdateItemsHandler(
     schema,
     readRules,

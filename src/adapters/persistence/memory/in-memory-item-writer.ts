@@ -4,7 +4,7 @@ import {
   StaleSchemaError,
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
-import { DomainError, recordNotUnique } from '../../../domain/errors.ts';
+import { DomainError } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
@@ -16,6 +16,7 @@ import {
   invalidFieldValue,
   notNullViolation,
   notWritable,
+  uniqueViolation,
   valueTooLong,
 } from '../postgres/write-refusals.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
@@ -277,7 +278,7 @@ export function assertUnique(schema: CollectionSchema, rows: ReadonlyArray<Store
       const value = row[field.name] ?? null;
       if (value === null) continue;
       const text = `${typeof value}:${value}`;
-      if (seen.has(text)) throw recordNotUnique(field.name);
+      if (seen.has(text)) throw uniqueViolation([field.name]);
       seen.add(text);
     }
   }
