@@ -258,6 +258,22 @@ for (const [target, test] of suitePerBackend<{ arena: Arena }>(
     await assertIntact(arena, 'NUL in paths');
   });
 
+  test('a path segment that does not percent-decode (%FF, an encoded lone surrogate) → 400 INVALID_PAYLOAD, never read as literal text', async ({
+    arena,
+  }) => {
+    for (const escaped of ['%FF', '%ED%A0%80', '%ED%B3%BF', '%C3%28', '%', '%G1']) {
+      for (const path of [
+        `/items/cargos/${escaped}`,
+        `/items/${escaped}`,
+        `/roles/${escaped}`,
+        `/${escaped}`,
+      ]) {
+        const response = await arena.app.request('GET', path, { token: arena.admin });
+        expectNamed(response, 'INVALID_PAYLOAD', 'path', path);
+      }
+    }
+  });
+
   test('a NUL in a header → 400: from the HTTP parser, and from the app behind a lenient parser', async ({
     arena,
   }) => {

@@ -11,10 +11,11 @@ const SHOWN_NAME = 64;
 /**
  * docs/api.md §4a: no text with a NUL character or a lone surrogate gets past the edge, whatever the endpoint,
  * so that no handler has to remember it and nothing reaches PostgreSQL to fail there (or be altered to
- * U+FFFD). This middleware covers the query string and the headers; `wellFormedParameter` the path, and the
- * JSON body reader the bodies.
+ * U+FFFD). This middleware covers the path's percent-encoding, the query string and the headers;
+ * `wellFormedParameter` the decoded path parameters, and the JSON body reader the bodies.
  */
 export const wellFormedInput: HttpMiddleware = async (ctx, next) => {
+  assertDecodablePath(ctx.path);
   assertWellFormedQuery(ctx.querystring);
   for (const [name, value] of Object.entries(ctx.headers)) {
     for (const text of Array.isArray(value) ? value : [value ?? '']) {
@@ -25,6 +26,19 @@ export const wellFormedInput: HttpMiddleware = async (ctx, next) => {
   }
   await next();
 };
+
+/**
+ * The router keeps a segment it cannot decode (`%FF`, `%ED%A0%80`: an encoded lone surrogate) as its literal
+ * text, so `/items/t/%FF` would look up the key "%FF"; such a path is refused, as such a query string is.
+ */
+function assertDecodablePath(path: string) {
+  if (!path.includes('%')) return;
+  try {
+    decodeURIComponent(path);
+  } catch {
+    throw invalidPayload('The path is not valid percent-encoded UTF-8.', 'path');
+  }
+}
 
 /**
  * Every key and value as a reader would decode it. Node's lenient decoding (Koa's `ctx.query`) is used, as it
