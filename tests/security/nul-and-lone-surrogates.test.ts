@@ -4,8 +4,8 @@ import * as assert from 'uvu/assert';
 import type { HttpApp } from '../../src/adapters/http/create-http-app.ts';
 import { TYPES } from '../../src/container.ts';
 import type { ErrorBody } from '../http/scenario.ts';
-import { borrowed } from '../support/databases.ts';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestResponse } from '../support/test-app.ts';
 import {
   type Arena,
@@ -78,6 +78,7 @@ const EVERY_ROUTE: ReadonlyArray<[string, string]> = [
 ];
 
 for (const [target, test] of suitePerBackend<{ arena: Arena }>(
+  backends(),
   (backend) => `NUL characters and lone surrogates on ${backend}`,
 )) {
   test.before(async (context) => {
