@@ -52,15 +52,15 @@ export class CreateItemsHandler {
       requireCreatableFields(row, collection);
       return { row, payloadFields: Object.keys(payload) };
     });
-    const keys = await this.items.write(async (writer) => {
+    const written = await this.items.write(async (writer) => {
       const keys = await writer.insert(
         collection,
         drafts.map((draft) => draft.row),
       );
       if (grants !== 'all') await this.authorize(caller, writer, collection, grants, drafts, keys);
-      return keys;
+      return this.readBack.read(writer, plan, keys);
     });
-    return writeResult(many, await this.readBack.read(plan, keys));
+    return writeResult(many, written);
   }
 
   /**

@@ -60,7 +60,7 @@ export class UpdateItemsHandler {
     const auto = autoFields(collection, 'update', { user: caller.user, now });
 
     const single = command.key !== undefined;
-    const keys = await this.items.write(async (writer) => {
+    const written = await this.items.write(async (writer) => {
       const { changes, rows } = single
         ? await this.lockKeyed(writer, collection, keyField, rule, [
             this.change(itemKey(keyField, command.key), command.body, collection, keyField),
@@ -80,9 +80,13 @@ export class UpdateItemsHandler {
         if (grants !== 'all') asCaller(caller, () => authorize(grants, existing, change.payload, auto));
       }
       await this.apply(writer, collection, changes, auto);
-      return changes.map((change) => change.key);
+      return this.readBack.read(
+        writer,
+        plan,
+        changes.map((change) => change.key),
+      );
     });
-    return writeResult(!single, await this.readBack.read(plan, keys));
+    return writeResult(!single, written);
   }
 
   /**
