@@ -34,7 +34,10 @@ import { FailedStatement, PostgresItemWriter } from './postgres-item-writer.ts';
  *   5.3k/s at 0.21 ms; PGlite: 2.5k/s vs 1.4k/s.
  * - One caller at a time, PostgreSQL: json_agg 0.37 ms vs stringify 0.28 ms per page (1000-row pages:
  *   2.3 vs 1.8 ms) — the server's JSON work shows in latency; PGlite: 0.41 vs 0.75 ms (1000 rows: 3.0 vs 7.9).
- * Kept json_agg: Node's single thread is what limits a server, and it does 2.5× less work per page.
+ * Kept JSON built in SQL: Node's single thread is what limits a server, and it does 2.5× less work per page.
+ * The page is now `string_agg` of `row_to_json` texts, measured against the byte budget in the same
+ * statement (item-read-statements.ts; docs/decisions/0010): about 0.9 ms more PostgreSQL time per
+ * 1000-row page, the same Node work.
  */
 export class PostgresItemStore implements ItemStore {
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
