@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'COLLECTION_NOT_FOUND'
   | 'RECORD_NOT_UNIQUE'
   | 'TOO_MANY_REQUESTS'
+  | 'RESPONSE_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE';
 
 export type ErrorExtensions = {
@@ -20,6 +21,9 @@ export type ErrorExtensions = {
   reason?: string;
   /** Whole seconds until a throttled caller may try again; the HTTP adapter also sends it as `Retry-After`. */
   retryAfter?: number;
+  /** RESPONSE_TOO_LARGE: the response byte budget, and the size of the answer that was refused. */
+  maxBytes?: number;
+  bytes?: number;
 };
 
 /** A refusal the caller may see: its message must never carry secrets, SQL or stack traces. */
@@ -63,6 +67,17 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   new DomainError('TOO_MANY_REQUESTS', 'Too many attempts. Try again later.', {
     retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
   });
+
+/**
+ * The answer's JSON text would exceed the response byte budget (`query.responseMaxBytes`). The caller can
+ * only see its own readable data's size here, and can ask again for fewer rows (`limit`) or fields.
+ */
+export const responseTooLarge = (bytes: number, maxBytes: number) =>
+  new DomainError(
+    'RESPONSE_TOO_LARGE',
+    `The answer would be ${bytes} bytes, over the limit of ${maxBytes}: ask for fewer items or fields.`,
+    { maxBytes, bytes },
+  );
 
 /** The database does not answer; the message names no host, port or driver detail. */
 export const serviceUnavailable = () =>

@@ -52,8 +52,20 @@ const budget = (failures: number, window: string) =>
     .strict()
     .prefault({});
 
-const byteSize = z
-  .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)])
+const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
+
+const byteSize = z.union([z.number().int().positive(), z.string().regex(SIZE_TEXT)]).meta({ type: 'size' });
+
+const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** A size read as a number of bytes; the units as `http.bodyLimit` reads them (1kb = 1024 bytes). */
+const byteCount = z
+  .union([z.number().int().positive(), z.string().regex(SIZE_TEXT)])
+  .transform((value) => {
+    if (typeof value === 'number') return value;
+    const [, amount, unit] = value.match(SIZE_TEXT)!;
+    return Math.floor(Number(amount) * UNIT_BYTES[(unit ?? 'b').toLowerCase()]!);
+  })
   .meta({ type: 'size' });
 
 export const configSchema = z
@@ -215,6 +227,11 @@ export const configSchema = z
           .describe(
             'Most items one write may touch, in every form (rows matched by a query too); more is 400.',
           ),
+        responseMaxBytes: byteCount
+          .default(16 * 1024 ** 2)
+          .describe(
+            "Largest item answer (a page, an item, a write's read-back) as JSON text, in bytes (16 MiB); a larger one is refused with 400 `RESPONSE_TOO_LARGE`, a write's then rolled back. Measured in the database, so a larger answer never reaches the server's memory.",
+          ),
       })
       .strict()
       .prefault({}),
@@ -285,6 +302,7 @@ export const ENV_KEYS: Record<string, string> = {
   QUERY_LIMIT_DEFAULT: 'query.limitDefault',
   QUERY_LIMIT_MAX: 'query.limitMax',
   QUERY_BATCH_MAX: 'query.batchMax',
+  QUERY_RESPONSE_MAX_BYTES: 'query.responseMaxBytes',
   ADMIN_EMAIL: 'bootstrap.adminEmail',
   ADMIN_PASSWORD: 'bootstrap.adminPassword',
   LOG_LEVEL: 'log.level',

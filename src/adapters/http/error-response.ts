@@ -7,6 +7,7 @@ type WireCode = ErrorCode | HttpOnlyCode | 'INTERNAL';
 const STATUS: Record<WireCode, number> = {
   INVALID_PAYLOAD: 400,
   INVALID_QUERY: 400,
+  RESPONSE_TOO_LARGE: 400,
   FAILED_VALIDATION: 400,
   INVALID_CREDENTIALS: 401,
   INVALID_TOKEN: 401,

@@ -66,7 +66,7 @@ export class CreateItemsHandler {
     for (const { stored, payloadFields } of drafts) {
       asCaller(caller, () => authorizeCreateDraft(grants, stored.item, stored.unknown, payloadFields));
     }
-    const keys = await withClashAnswered(
+    const written = await withClashAnswered(
       this.items,
       () =>
         this.items.write(async (writer) => {
@@ -75,7 +75,7 @@ export class CreateItemsHandler {
             drafts.map((draft) => draft.row),
           );
           if (grants !== 'all') await this.authorize(caller, writer, collection, grants, drafts, keys);
-          return keys;
+          return this.readBack.read(writer, plan, keys);
         }),
       async () => ({
         caller,
@@ -84,7 +84,7 @@ export class CreateItemsHandler {
         written: drafts.map((draft) => draft.stored.item),
       }),
     );
-    return writeResult(many, await this.readBack.read(plan, keys));
+    return writeResult(many, written);
   }
 
   /**

@@ -96,15 +96,19 @@ export class UpdateItemsHandler {
           written.push(merged);
         }
         await this.apply(writer, collection, changes, auto);
-        return changes.map((change) => change.key);
+        return this.readBack.read(
+          writer,
+          plan,
+          changes.map((change) => change.key),
+        );
       });
     const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
-    const keys = await withReferencesAnswered(
+    const answer = await withReferencesAnswered(
       deps,
       () => withClashAnswered(this.items, write, () => ({ caller, collection, rule, written })),
       () => ({ caller, collection, targets, now }),
     );
-    return writeResult(!single, await this.readBack.read(plan, keys));
+    return writeResult(!single, answer);
   }
 
   /**

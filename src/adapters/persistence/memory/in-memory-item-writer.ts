@@ -1,4 +1,5 @@
 import {
+  type ItemKeysRequest,
   type ItemValues,
   type ItemWriter,
   StaleSchemaError,
@@ -19,6 +20,7 @@ import {
   uniqueViolation,
   valueTooLong,
 } from '../postgres/write-refusals.ts';
+import { itemsWithKeys } from './in-memory-item-json.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
 
 /** A table as one transaction sees it: a private copy of the row list, made when first touched. */
@@ -73,6 +75,12 @@ export class InMemoryItemWriter implements ItemWriter {
 
   async delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void> {
     this.statement(() => this.deleteRows(collection, keys));
+  }
+
+  /** InMemoryItemStore.getMany over this transaction's copies: it sees the rows written so far. */
+  async getMany(request: ItemKeysRequest): Promise<string[]> {
+    const rows = this.statement(() => this.touch(request.collection).rows);
+    return itemsWithKeys(rows, request);
   }
 
   private insertRows(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): ScalarValue[] {

@@ -44,9 +44,9 @@ export function translateReadError(error: unknown): unknown {
 
 /** What a failed write statement was doing: names the field where the database error does not. */
 export type WriteErrorContext = {
-  readonly statement: 'insert' | 'update' | 'delete' | 'lock';
+  readonly statement: 'insert' | 'update' | 'delete' | 'lock' | 'read';
   readonly collection: CollectionSchema;
-  /** The rows inserted, or the one set of values of an update; none for a delete or a lock. */
+  /** The rows inserted, or the one set of values of an update; none for a delete, a lock or a read. */
   readonly values: ReadonlyArray<ItemValues>;
 };
 
