@@ -245,15 +245,15 @@ export const configSchema = z
           .object({
             concurrency: integer
               .min(1)
-              .default(4)
+              .default(2)
               .describe(
-                'Requests of one caller (a user, static tokens included, or an anonymous client address) served at once; in-process, so per instance.',
+                'Requests of one caller (a user, static tokens included, or an anonymous client address) served at once, so that one caller holds at most this many database connections; in-process, so per instance.',
               ),
             queue: integer
               .min(0)
-              .default(32)
+              .default(64)
               .describe(
-                'Further requests of that caller that may wait for a turn; one more gets 429 `TOO_MANY_REQUESTS` at once.',
+                'Further requests of that caller that may wait for a turn (a waiting request costs no connection); one more gets 429 `TOO_MANY_REQUESTS` at once.',
               ),
             queueTimeout: duration
               .default(ms('2s'))
