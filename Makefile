@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run chromium test check format bench soak
+.PHONY: install build run chromium test check format bench soak stress
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -52,3 +52,8 @@ bench: build
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see soak/README.md.
 soak: build
 	node --import tsx soak/run.ts
+
+# Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see stress/README.md.
+stress: build
+	node --import tsx stress/run.ts
+	node --import tsx soak/memory-bound.ts

@@ -14,7 +14,9 @@ export type ErrorCode =
   | 'RECORD_NOT_UNIQUE'
   | 'TOO_MANY_REQUESTS'
   | 'RESPONSE_TOO_LARGE'
-  | 'SERVICE_UNAVAILABLE';
+  | 'QUERY_TOO_EXPENSIVE'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SERVICE_BUSY';
 
 export type ErrorExtensions = {
   field?: string;
@@ -78,6 +80,34 @@ export const responseTooLarge = (bytes: number, maxBytes: number) =>
     `The answer would be ${bytes} bytes, over the limit of ${maxBytes}: ask for fewer items or fields.`,
     { maxBytes, bytes },
   );
+
+/**
+ * This caller already has as many requests doing database work as it may; the others get their share
+ * (docs/api.md §4a).
+ */
+export const tooManyConcurrentRequests = (retryAfterSeconds: number) =>
+  new DomainError('TOO_MANY_REQUESTS', 'Too many requests at once from this caller. Try again shortly.', {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
+
+/**
+ * A statement of this request ran past its kind's `statement_timeout` and was cancelled. A 4xx, not a
+ * 503: the same request would most likely be cut again, so the caller should ask for less, not retry.
+ */
+export const queryTooExpensive = () =>
+  new DomainError(
+    'QUERY_TOO_EXPENSIVE',
+    'The request took longer than the server allows. Ask for less: fewer rows or fields, a narrower filter or search, or a sort on fewer fields.',
+  );
+
+/**
+ * Every database connection stayed busy beyond the bounded wait: the database is fine, this instance is
+ * saturated. Its own code, so that a client or an operator never mistakes it for a lost database.
+ */
+export const serviceBusy = (retryAfterSeconds: number) =>
+  new DomainError('SERVICE_BUSY', 'The service is busy. Try again shortly.', {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
 
 /** The database does not answer; the message names no host, port or driver detail. */
 export const serviceUnavailable = () =>

@@ -1,6 +1,7 @@
 import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runAsDatabaseWork } from '../../src/adapters/database-work.ts';
 import { unavailableError, unreachableReason } from '../../src/adapters/persistence/database-unreachable.ts';
 import { DomainError, serviceUnavailable } from '../../src/domain/errors.ts';
 
@@ -14,7 +15,6 @@ const UNREACHABLE: Array<[string, unknown, string]> = [
   ['connection reset', withCode('ECONNRESET'), 'connection reset (ECONNRESET)'],
   ['socket timeout', withCode('ETIMEDOUT'), 'connection timed out (ETIMEDOUT)'],
   ['unknown host', withCode('ENOTFOUND'), 'host name not found (ENOTFOUND)'],
-  ['pg-pool connect timeout', new Error('timeout exceeded when trying to connect'), 'connection timed out'],
   [
     'pg connect timeout',
     new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
@@ -62,6 +62,35 @@ for (const [name, error] of OTHER) {
     assert.is(unavailableError(error), undefined);
   });
 }
+
+unreachable(
+  'every pool connection busy beyond the wait → 503 SERVICE_BUSY with Retry-After, not "unreachable"',
+  () => {
+    const error = new Error('timeout exceeded when trying to connect');
+    assert.is(unreachableReason(error), 'no free database connection');
+    const translated = unavailableError(new DriverException(error));
+    assert.is(translated?.code, 'SERVICE_BUSY');
+    assert.ok((translated?.extensions.retryAfter ?? 0) >= 1);
+  },
+);
+
+unreachable(
+  "a request's statement cut by statement_timeout → QUERY_TOO_EXPENSIVE; outside a request → 503",
+  async () => {
+    const error = withCode('57014', 'canceling statement due to statement timeout');
+    assert.is(unavailableError(error)?.code, 'SERVICE_UNAVAILABLE', 'start-up retries it');
+    const inRequest = await runAsDatabaseWork('read', async () => unavailableError(error));
+    assert.is(inRequest?.code, 'QUERY_TOO_EXPENSIVE');
+    assert.is(inRequest?.cause, error);
+    const cancelled = withCode('57014', 'canceling statement due to user request');
+    const byOperator = await runAsDatabaseWork('read', async () => unavailableError(cancelled));
+    assert.is(
+      byOperator?.code,
+      'SERVICE_UNAVAILABLE',
+      "an operator's pg_cancel_backend is not the caller's cost",
+    );
+  },
+);
 
 unreachable('a cause chain that loops ends', () => {
   const first = new Error('first');

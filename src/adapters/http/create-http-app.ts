@@ -6,6 +6,7 @@ import type { Readiness } from '../../application/server/readiness.ts';
 import { notFound } from '../../domain/errors.ts';
 import { accessLog } from './access-log.ts';
 import { authenticatedRoutes } from './authenticated.ts';
+import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import { corsPolicy } from './cors.ts';
 import { errorHandler } from './error-handler.ts';
 import type { HttpRoutes } from './http-routes.ts';
@@ -54,7 +55,11 @@ export function createHttpApp({
   const parts = routes.flatMap((area): OpenApiPartOf[] => (area.openApi ? [area.openApi] : []));
   const kit: RouteKit = {
     readBody: jsonBodyReader(settings.bodyLimit),
-    authenticated: authenticatedRoutes(resolveCaller, settings.allowQueryToken),
+    authenticated: authenticatedRoutes(
+      resolveCaller,
+      settings.allowQueryToken,
+      new CallerConcurrencyLimit(settings.perCaller),
+    ),
     respond: responder(settings),
     openApiDocument: (description) => openApiDocument(description, settings, parts),
   };
