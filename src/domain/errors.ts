@@ -109,9 +109,29 @@ export const serviceBusy = (retryAfterSeconds: number) =>
     retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
   });
 
+/**
+ * Seconds a client should wait before asking again when the database cannot be used: long enough not to
+ * hammer a server that is coming back, short enough that clients resume soon after it does.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 /** The database does not answer; the message names no host, port or driver detail. */
 export const serviceUnavailable = () =>
-  new DomainError('SERVICE_UNAVAILABLE', 'The service is unavailable. Try again shortly.');
+  new DomainError('SERVICE_UNAVAILABLE', 'The service is unavailable. Try again shortly.', {
+    retryAfter: UNAVAILABLE_RETRY_AFTER_S,
+  });
+
+/**
+ * The database answers but holds none (or not all) of the server's own tables: it was emptied or
+ * re-created. The server does not recreate them by itself (docs/decisions/0014-database-lost-and-found.md):
+ * an operator must see the loss and run `datagate migrate` (or `datagate bootstrap`).
+ */
+export const migrationNeeded = () =>
+  new DomainError(
+    'SERVICE_UNAVAILABLE',
+    "The database has lost the server's tables: an operator must run `datagate migrate`.",
+    { reason: 'MIGRATION_NEEDED', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
+  );
 
 /** Refused so the API cannot lock every administrator out (only the CLI could then recover). */
 export const lastAdmin = () =>

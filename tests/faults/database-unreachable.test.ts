@@ -23,6 +23,7 @@ const UNREACHABLE: Array<[string, unknown, string]> = [
   ['server went away', new Error('Connection terminated unexpectedly'), 'connection lost'],
   ['silent network', new Error('Query read timeout'), 'no answer from the database'],
   ['SQLSTATE 08006', withCode('08006'), 'database connection failed (08006)'],
+  ['database dropped 3D000', withCode('3D000'), 'database does not exist (3D000)'],
   ['admin shutdown 57P01', withCode('57P01'), 'database server shutting down (57P01)'],
   ['crash shutdown 57P02', withCode('57P02'), 'database server crashed (57P02)'],
   ['cannot connect now 57P03', withCode('57P03'), 'database server starting up (57P03)'],

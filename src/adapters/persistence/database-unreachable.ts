@@ -1,4 +1,10 @@
-import { DomainError, queryTooExpensive, serviceBusy, serviceUnavailable } from '../../domain/errors.ts';
+import {
+  DomainError,
+  migrationNeeded,
+  queryTooExpensive,
+  serviceBusy,
+  serviceUnavailable,
+} from '../../domain/errors.ts';
 import { currentDatabaseWork } from '../database-work.ts';
 
 /** Socket-level failures: the server is not there, went away, or the network between is broken. */
@@ -18,10 +24,13 @@ const NETWORK_CODES: ReadonlyMap<string, string> = new Map([
 
 /**
  * SQLSTATEs meaning "not now" rather than "not this": the connection failed (class 08), the server is
- * shutting down, crashed or still starting (57P01–57P03), has no connection slot left (53300), or the
- * statement ran past `statement_timeout` (57014, the configured query timeout).
+ * shutting down, crashed or still starting (57P01–57P03; 57P01 is also what a `drop database … with
+ * (force)` sends its sessions), has no connection slot left (53300), the statement ran past
+ * `statement_timeout` (57014, the configured query timeout), or the database was dropped (3D000, on
+ * connecting): it may be re-created, so the server waits for it rather than giving up.
  */
 const SERVER_STATES: ReadonlyMap<string, string> = new Map([
+  ['3D000', 'database does not exist'],
   ['57P01', 'database server shutting down'],
   ['57P02', 'database server crashed'],
   ['57P03', 'database server starting up'],
@@ -91,6 +100,35 @@ function translate(error: unknown): DomainError | undefined {
 function isStatementTimeout(error: Error): true | undefined {
   return (
     ((error as { code?: unknown }).code === '57014' && STATEMENT_TIMEOUT.test(error.message)) || undefined
+  );
+}
+
+/** Health's words for a database that answers without the server's own tables (SQLSTATE 42P01). */
+export const TABLES_MISSING_REASON = "the database has lost the server's tables: run `datagate migrate`";
+
+/**
+ * A statement on the server's own tables that met an undefined table or schema (42P01, 3F000): the database was emptied or
+ * re-created since the migrations ran. MIGRATION_NEEDED (503), the driver's error kept as `cause`; undefined
+ * for anything else. Only for statements on the system tables: on a collection's table 42P01 means a stale
+ * schema catalog instead.
+ */
+export function systemTablesMissingError(error: unknown): DomainError | undefined {
+  if (!systemTablesMissing(error)) return undefined;
+  const translated = migrationNeeded();
+  translated.cause = error;
+  return translated;
+}
+
+/** An undefined table (42P01), or an undefined schema (3F000) when the system tables live in their own. */
+const MISSING_OBJECT_STATES: ReadonlySet<string> = new Set(['42P01', '3F000']);
+
+/** Whether a statement on the server's own tables failed because one of them (or its schema) does not exist. */
+export function systemTablesMissing(error: unknown): boolean {
+  return (
+    firstInChain(
+      error,
+      (current) => MISSING_OBJECT_STATES.has(String((current as { code?: unknown }).code)) || undefined,
+    ) ?? false
   );
 }
 

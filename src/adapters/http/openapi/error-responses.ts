@@ -20,7 +20,10 @@ export const ERROR_SCHEMA: JsonSchema = {
               code: { type: 'string', examples: ['FORBIDDEN'] },
               field: { type: 'string', description: 'The field the error is about.' },
               reason: { type: 'string' },
-              retryAfter: { type: 'integer', description: 'Seconds until a throttled caller may retry.' },
+              retryAfter: {
+                type: 'integer',
+                description: 'Seconds to wait before trying again (429 and 503 answers).',
+              },
             },
           },
         },

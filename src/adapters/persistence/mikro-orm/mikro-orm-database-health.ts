@@ -3,7 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { DatabaseHealth, HealthCheckResult } from '../../../application/ports/database-health.ts';
-import { unreachableReason } from '../database-unreachable.ts';
+import { systemTablesMissing, TABLES_MISSING_REASON, unreachableReason } from '../database-unreachable.ts';
+import { SYSTEM_TABLE_NAMES } from './system-tables.ts';
 
 const DEFAULT_TIMEOUT_MS = 2000;
 
@@ -16,7 +17,7 @@ export type ServerHealthOptions = {
 };
 
 /**
- * Answers the health endpoint with a `select 1`. Never throws and never waits longer than `timeoutMs`: a
+ * Answers the health endpoint with a statement that reads no row of the server's own tables (probeStatement). Never throws and never waits longer than `timeoutMs`: a
  * health check that hangs with the database is useless to the orchestrator asking. Concurrent checks share
  * one probe, so a flood of them costs the database one query at a time.
  *
@@ -35,13 +36,15 @@ export class MikroOrmDatabaseHealth implements DatabaseHealth {
     orm: MikroORM,
     private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
     private readonly server?: ServerHealthOptions,
+    schema?: string,
   ) {
+    const statement = probeStatement(schema);
     if (server) {
       const pool = healthPool(server, timeoutMs);
       this.ownPool = pool;
-      this.probe = () => pool.query(SELECT_ONE.sql);
+      this.probe = () => pool.query(statement.sql);
     } else {
-      this.probe = () => orm.em.fork().getKysely().executeQuery(SELECT_ONE);
+      this.probe = () => orm.em.fork().getKysely().executeQuery(statement);
     }
   }
 
@@ -95,7 +98,15 @@ export class MikroOrmDatabaseHealth implements DatabaseHealth {
   }
 }
 
-const SELECT_ONE = CompiledQuery.raw('select 1');
+/**
+ * No row from every one of the server's own tables: as cheap as `select 1` (the executor reads nothing),
+ * but the statement fails with 42P01 when the database answers without them (emptied or re-created since
+ * the migrations ran), which a `select 1` would call healthy while every login fails.
+ */
+function probeStatement(schema: string | undefined): CompiledQuery {
+  const qualified = (table: string) => (schema ? `"${schema.replaceAll('"', '""')}".${table}` : table);
+  return CompiledQuery.raw(`select 1 from ${SYSTEM_TABLE_NAMES.map(qualified).join(', ')} limit 0`);
+}
 
 /**
  * One connection, opened on first use and kept (no idle timeout), with the check's own bounds: the server
@@ -125,6 +136,7 @@ function healthPool(server: ServerHealthOptions, timeoutMs: number): pg.Pool {
 function describe(error: unknown): string {
   const reason = unreachableReason(error);
   if (reason) return reason;
+  if (systemTablesMissing(error)) return TABLES_MISSING_REASON;
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? `database error ${code}` : 'database unavailable';
 }

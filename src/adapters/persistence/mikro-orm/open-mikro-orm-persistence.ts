@@ -81,11 +81,12 @@ export async function openMikroOrmPersistence(
           : {}),
       }),
     );
-    const health = new MikroOrmDatabaseHealth(orm, undefined, {
-      url,
-      connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS,
-      servingPool: () => servingPool,
-    });
+    const health = new MikroOrmDatabaseHealth(
+      orm,
+      undefined,
+      { url, connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS, servingPool: () => servingPool },
+      options.schema,
+    );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
     return assemble(orm, health, options.schema, lock, async () => {
       try {
@@ -101,7 +102,7 @@ export async function openMikroOrmPersistence(
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
     return assemble(
       orm,
-      new MikroOrmDatabaseHealth(orm),
+      new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
       options.schema,
       processMigrationLock(),
       async () => {
