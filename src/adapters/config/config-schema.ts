@@ -94,7 +94,9 @@ export const configSchema = z
             'Take the client address (which the login throttle counts by) from `X-Forwarded-For`; only behind a proxy that sets it.',
           ),
         workers: z
-          .union([z.literal('auto'), integer.min(1).max(256)], { error: 'must be a whole number from 1 to 256, or auto' })
+          .union([z.literal('auto'), integer.min(1).max(256)], {
+            error: 'must be a whole number from 1 to 256, or auto',
+          })
           .transform((value) => (value === 'auto' ? availableParallelism() : value))
           .meta({ type: 'integer, `auto`' })
           .default(1)
