@@ -8,12 +8,7 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 
 const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const routes = new Map(
-  plan.cases.map((c) => [
-    `/${c.name}`,
-    { text: c.sql, values: c.parameters, single: c.sql.includes('row_to_json') },
-  ]),
-);
+const routes = new Map(plan.cases.map((c) => [`/${c.name}`, { text: c.sql, values: c.parameters }]));
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.POOL_MAX ?? 10),
@@ -30,7 +25,8 @@ const server = createServer((req, res) => {
   pool.query(route.text, route.values).then(
     ({ rows }) => {
       const row = rows[0];
-      const body = row === undefined ? undefined : route.single ? row.item : row.items;
+      // A list's statement answers `items`, a single read's `item` (both with their size in `bytes`).
+      const body = row === undefined ? undefined : (row.items ?? row.item);
       if (body === undefined) {
         res.writeHead(404).end();
         return;

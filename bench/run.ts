@@ -1,5 +1,7 @@
 // `make bench`: datagate against its floor (bare node:http + pg running the same SQL) and pgbench, on a
 // throwaway database per row count. See bench/README.md. Run: node --import tsx bench/run.ts
+
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -16,6 +18,7 @@ import {
   productionServerEnv,
   quoteId,
   rssMb,
+  treeTotal,
   waitFor,
   withClient,
 } from '../scripts/local-harness.ts';
@@ -137,24 +140,29 @@ function cannonOptions(base: string, load: Load, duration: number): AutocannonOp
   };
 }
 
-/** Warm-up (discarded), then the measured run while sampling the server's RSS every 100 ms. */
+/**
+ * Warm-up (discarded), then the measured run while sampling the server's RSS every 100 ms. RSS and CPU are
+ * those of the server's whole process tree: its workers too, with `http.workers`.
+ */
 async function measure(base: string, load: Load, pid: number | undefined): Promise<Measured> {
   if (WARMUP > 0) await autocannon(cannonOptions(base, load, WARMUP));
-  let rssMax = rssMb(pid);
+  const treeRss = () => treeTotal(pid, rssMb);
+  const treeCpu = () => treeTotal(pid, cpuTimeMs);
+  let rssMax = treeRss();
   const sampler = setInterval(() => {
-    const now = rssMb(pid);
+    const now = treeRss();
     if (now !== null && (rssMax === null || now > rssMax)) rssMax = now;
   }, 100);
   try {
     // autocannon's own histogram has 1 ms resolution: too coarse for sub-ms reads. Its 'response' event
     // carries the hrtime duration, so 2xx latencies are kept here (bounded) for exact percentiles.
     const latencies: number[] = [];
-    const cpuBefore = cpuTimeMs(pid);
+    const cpuBefore = treeCpu();
     const running = autocannon(cannonOptions(base, load, DURATION)).on('response', (_c, status, _b, ms) => {
       if (status < 300 && latencies.length < 5_000_000) latencies.push(ms);
     });
     const result = await running;
-    const cpuAfter = cpuTimeMs(pid);
+    const cpuAfter = treeCpu();
     latencies.sort((a, b) => a - b);
     const percentile = (p: number) =>
       latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN;
@@ -230,7 +238,11 @@ type Row = {
 
 type SizeReport = { rows: number; table: Row[]; sanity: string[]; plan: PlanCase[]; extra: string[] };
 
-const wanted = (name: string) => ONLY === null || ONLY.has(name);
+/** `list_role_jwt` served by `http.workers=2` processes; read against `list_role_jwt`, which runs with it. */
+const WORKERS_CASE = 'list_role_jwt_workers2';
+
+const wanted = (name: string) =>
+  ONLY === null || ONLY.has(name) || (name === 'list_role_jwt' && ONLY.has(WORKERS_CASE));
 
 async function benchSize(rows: number): Promise<SizeReport> {
   const name = `datagate_bench_${process.pid}_${rows}`;
@@ -388,6 +400,33 @@ async function benchSize(rows: number): Promise<SizeReport> {
   await readCase('count', 'count', 'list_role_jwt + meta=filter_count');
 
   const jwtRead = byName.get('list_role_jwt')!;
+  if (wanted(WORKERS_CASE)) {
+    log(`${rows}: ${WORKERS_CASE} — datagate with http.workers=2`);
+    const workersPort = await freePort();
+    const logFile = join(dir, 'datagate-workers.log');
+    const workers = start([CLI, 'serve'], {
+      env: { ...serverEnv, PORT: String(workersPort), HTTP_WORKERS: '2' },
+      logFile,
+    });
+    await waitForLine(logFile, /listening on .* \(2 workers\)/, workers);
+    const datagate = await measure(
+      `http://127.0.0.1:${workersPort}`,
+      { path: jwtRead.path, token: jwtRead.token },
+      workers.pid,
+    );
+    await stop(workers, 15_000);
+    const single = table.find((r) => r.name === 'list_role_jwt');
+    const vsSingle = single?.datagate
+      ? `: ${(datagate.rps / single.datagate.rps).toFixed(2)}× the single process's req/s, p99 ${(datagate.p99 / single.datagate.p99).toFixed(2)}×, CPU/req ${((datagate.cpuMs ?? Number.NaN) / (single.datagate.cpuMs ?? Number.NaN)).toFixed(2)}×`
+      : '';
+    table.push({
+      name: WORKERS_CASE,
+      datagate,
+      floor: single?.floor,
+      pgbench: single?.pgbench,
+      note: `list_role_jwt on http.workers=2 (RSS and CPU: the primary and both workers; floor and pgbench: list_role_jwt's)${vsSingle}`,
+    });
+  }
   if (wanted('login')) {
     log(`${rows}: login`);
     const datagate = await measure(base, { path: '/auth/login', method: 'POST', body: login }, server.pid);
@@ -458,6 +497,17 @@ async function benchSize(rows: number): Promise<SizeReport> {
   await admin((client) => client.query(`drop database if exists ${quoteId(name)} with (force)`));
   databases.delete(name);
   return { rows, table, sanity, plan, extra };
+}
+
+/** Polls a server's log file until `pattern` appears in it; fails early when the server exits. */
+async function waitForLine(logFile: string, pattern: RegExp, child: ChildProcess, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (!pattern.test(readFileSync(logFile, 'utf8'))) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}); its log: ${logFile}`);
+    if (Date.now() > until) throw new Error(`${pattern} not in ${logFile} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function adminQuery(url: string, text: string): Promise<string> {
@@ -538,7 +588,10 @@ function targets(report: SizeReport): string[] {
     const factor = storm.datagate.p99 / calm.datagate.p99;
     check(factor < 2, `login storm raises list_role_jwt's p99 ${factor.toFixed(2)}× (< 2×)`);
   }
-  const rss = Math.max(...report.table.map((r) => r.datagate?.rssMaxMb ?? 0));
+  // A target per server process: the workers case's RSS is that of three processes.
+  const rss = Math.max(
+    ...report.table.filter((r) => r.name !== WORKERS_CASE).map((r) => r.datagate?.rssMaxMb ?? 0),
+  );
   check(rss < 200, `max server RSS ${rss.toFixed(0)} MB (< 200 MB)`);
   return out;
 }

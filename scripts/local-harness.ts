@@ -138,6 +138,32 @@ export function rssMb(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * `pid` and every process under it: a server with `http.workers` is a primary and its workers, and what
+ * it costs is what they cost together.
+ */
+export function processTree(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // gone, or no such file on this kernel: the process alone
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** The sum of `reading` over `pid`'s process tree; null when none of them could be read. */
+export function treeTotal(pid: number | undefined, reading: (pid: number) => number | null): number | null {
+  const values = processTree(pid)
+    .map(reading)
+    .filter((value): value is number => value !== null);
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0);
+}
+
 export function openFds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {

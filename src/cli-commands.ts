@@ -1,8 +1,10 @@
+import cluster from 'node:cluster';
 import type { Container } from 'inversify';
 import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
 import { progressBar } from './adapters/cli/progress-bar.ts';
 import { paint } from './adapters/cli/terminal-colour.ts';
+import { WorkerSupervisor } from './adapters/cluster/worker-supervisor.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
@@ -14,7 +16,7 @@ import { CreateUserHandler } from './application/users/create-user.ts';
 import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
 import { buildContainer, TYPES } from './container.ts';
 import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
-import { openPersistence, startServer } from './main.ts';
+import { openPersistence, prepareDatabase, serverUrl, startServer } from './main.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -48,12 +50,17 @@ function reportBootstrap(result: BootstrapResult): void {
 }
 
 export async function serve(): Promise<void> {
-  const server = await startServer(config());
-  console.log(`datagate ${VERSION} listening on ${server.url}`);
-  let stopping = false;
-  const stop = (reason: string, code: number) => {
-    if (stopping) return;
-    stopping = true;
+  const appConfig = config();
+  if (cluster.isWorker) return serveOne(appConfig, { id: cluster.worker!.id });
+  if (appConfig.http.workers > 1) return serveInWorkers(appConfig);
+  return serveOne(appConfig);
+}
+
+/** One HTTP server in this process: the whole server, or one of the workers of `serveInWorkers`. */
+async function serveOne(appConfig: AppConfig, worker?: { id: number }): Promise<void> {
+  const server = await startServer(appConfig, { worker });
+  if (!worker) console.log(`datagate ${VERSION} listening on ${server.url}`);
+  const stop = onceStopping((reason, code) => {
     server.logger.info({ reason }, 'shutting down');
     server.close().then(
       () => process.exit(code),
@@ -62,15 +69,68 @@ export async function serve(): Promise<void> {
         process.exit(1);
       },
     );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM', 0));
-  process.on('SIGINT', () => stop('SIGINT', 0));
+  });
   server.ready.then(reportBootstrap, (error: unknown) => {
     // Closing rejects `ready` as well; only a failure of the start-up work itself ends the process here.
-    if (stopping) return;
+    if (stop.stopping()) return;
     console.error(errorLine(failureReason(error)));
     stop('start-up failure', 1);
   });
+}
+
+/**
+ * `http.workers` > 1: this process migrates and bootstraps once, then forks the workers and watches them
+ * (docs/decisions/0016). The embedded database belongs to one process, so only a PostgreSQL server will do.
+ */
+async function serveInWorkers(appConfig: AppConfig): Promise<void> {
+  const { workers } = appConfig.http;
+  if (!appConfig.database.url)
+    throw new Error(
+      `http.workers: ${workers} workers need a PostgreSQL server (database.url); the embedded database is held by one process`,
+    );
+  const preparation = await prepareDatabase(appConfig);
+  const { logger } = preparation;
+  let supervisor: WorkerSupervisor | undefined;
+  const stop = onceStopping((reason, code) => {
+    logger.info({ reason }, 'shutting down');
+    if (!supervisor) return preparation.cancel();
+    supervisor.stop().then((drained) => process.exit(code || drained));
+  });
+  try {
+    reportBootstrap(await preparation.done);
+  } catch (error) {
+    if (stop.stopping()) process.exit(0);
+    throw error;
+  }
+  supervisor = new WorkerSupervisor({
+    count: workers,
+    drainTimeoutMs: appConfig.http.shutdownTimeout,
+    logger,
+  });
+  try {
+    const port = await supervisor.start();
+    console.log(
+      `datagate ${VERSION} listening on ${serverUrl(appConfig.http.host, port)} (${workers} workers)`,
+    );
+  } catch (error) {
+    console.error(errorLine(failureReason(error)));
+    stop('start-up failure', 1);
+  }
+}
+
+type Stop = ((reason: string, code: number) => void) & { stopping(): boolean };
+
+/** `shutDown` once, on SIGTERM or SIGINT (exit 0) or when called (a failure: its own code). */
+function onceStopping(shutDown: (reason: string, code: number) => void): Stop {
+  let stopping = false;
+  const stop = (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    shutDown(reason, code);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+  return Object.assign(stop, { stopping: () => stopping });
 }
 
 export const migrate = () => withContainer(async () => console.log('Migrations applied.'));

@@ -37,12 +37,14 @@ Listens on HOST:PORT (default 127.0.0.1:8055). With no admin yet, it creates
 the Administrator role and an admin from ADMIN_EMAIL / ADMIN_PASSWORD, or
 generates a password and prints it once. While the database cannot be reached
 it answers 503 and retries. SIGTERM or SIGINT let requests in flight finish
-(at most SHUTDOWN_TIMEOUT), then it exits 0.
+(at most SHUTDOWN_TIMEOUT), then it exits 0. With HTTP_WORKERS=N (or auto: one
+per core; PostgreSQL only) it serves in N worker processes on the one port.
 
 Examples:
   $ datagate serve
   $ ADMIN_EMAIL=a@example.com ADMIN_PASSWORD='a long password' datagate serve
-  $ PORT=8080 DATABASE_URL=postgresql://app@db.internal:5432/app datagate serve`,
+  $ PORT=8080 DATABASE_URL=postgresql://app@db.internal:5432/app datagate serve
+  $ HTTP_WORKERS=auto DATABASE_URL=postgresql://app@db.internal:5432/app datagate serve`,
   )
   .action(async () => (await commands()).serve());
 

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
@@ -38,36 +39,40 @@ export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence>
   });
 }
 
+export type StartServerOptions = {
+  /**
+   * This process is one of `http.workers`: its primary has migrated and bootstrapped the database
+   * (`prepareDatabase`), so it only loads the schema, and its log lines say which worker wrote them.
+   */
+  readonly worker?: { readonly id: number };
+};
+
 /**
  * Opens the database, migrates, bootstraps the first admin if needed, and listens. A database that cannot
  * be reached does not stop the server: it listens anyway, answers 503 (and says why on /server/health),
  * and retries the start-up work every `database.retryInterval` until the database answers.
  */
-export async function startServer(config: AppConfig): Promise<RunningServer> {
+export async function startServer(
+  config: AppConfig,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
   const persistence = await openPersistence(config);
   const readiness = Readiness.starting();
   const container = buildContainer(config, persistence, readiness);
+  if (options.worker) {
+    const workerLogger = container
+      .get<Logger>(TYPES.Logger)
+      .child({ worker: options.worker.id, pid: process.pid });
+    container.rebind<Logger>(TYPES.Logger).toConstantValue(workerLogger);
+  }
   const logger = container.get<Logger>(TYPES.Logger);
-  const startUp = new StartUp(
-    async () => {
-      await persistence.migrate();
-      await persistence.schema.refresh();
-      return container.get(BootstrapHandler).execute(null, {
-        adminEmail: config.bootstrap.adminEmail,
-        adminPassword: config.bootstrap.adminPassword,
-      });
-    },
-    readiness,
-    {
-      retryIntervalMs: config.database.retryInterval,
-      describe: (error) => unreachableReason(error) ?? 'database unavailable',
-      onFailure: (reason, error) =>
-        logger.warn({ err: error, reason }, 'database unavailable; start-up will be retried'),
-      onReady: (failures) => {
-        if (failures > 0) logger.info({ failures }, 'database available; start-up done');
-      },
-    },
-  );
+  const work = options.worker
+    ? async (): Promise<BootstrapResult> => {
+        await persistence.schema.refresh();
+        return { created: false };
+      }
+    : migrateAndBootstrap(config, persistence, container);
+  const startUp = retriedStartUp(config, work, readiness, logger);
   const http = createGracefulServer(container.get<HttpApp>(TYPES.HttpApp).callback());
   try {
     await startUp.start();
@@ -79,7 +84,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   }
   const { port } = http.server.address() as AddressInfo;
   return {
-    url: `http://${formatHost(config.http.host)}:${port}`,
+    url: serverUrl(config.http.host, port),
     ready: startUp.done,
     logger,
     close: async () => {
@@ -88,6 +93,73 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       await persistence.close();
     },
   };
+}
+
+/** The start-up work of the primary of `http.workers`, done before it forks; its database is closed after. */
+export type DatabasePreparation = {
+  readonly logger: Logger;
+  /** Resolves once the database is migrated and has an admin; retried while the database cannot be reached. */
+  readonly done: Promise<BootstrapResult>;
+  /** Gives up (SIGTERM before the database ever answered): `done` rejects. */
+  cancel(): void;
+};
+
+/**
+ * Migrates and bootstraps once, for workers that would otherwise race to do it: two migrators creating
+ * the same table, or two first admins.
+ */
+export async function prepareDatabase(config: AppConfig): Promise<DatabasePreparation> {
+  const persistence = await openPersistence(config);
+  const readiness = Readiness.starting();
+  const container = buildContainer(config, persistence, readiness);
+  const logger = container.get<Logger>(TYPES.Logger);
+  const startUp = retriedStartUp(
+    config,
+    migrateAndBootstrap(config, persistence, container),
+    readiness,
+    logger,
+  );
+  const done = (async () => {
+    try {
+      await startUp.start();
+      return await startUp.done;
+    } finally {
+      await persistence.close();
+    }
+  })();
+  return { logger, done, cancel: () => startUp.stop() };
+}
+
+function migrateAndBootstrap(
+  config: AppConfig,
+  persistence: MikroOrmPersistence,
+  container: Container,
+): () => Promise<BootstrapResult> {
+  return async () => {
+    await persistence.migrate();
+    await persistence.schema.refresh();
+    return container.get(BootstrapHandler).execute(null, {
+      adminEmail: config.bootstrap.adminEmail,
+      adminPassword: config.bootstrap.adminPassword,
+    });
+  };
+}
+
+function retriedStartUp(
+  config: AppConfig,
+  work: () => Promise<BootstrapResult>,
+  readiness: Readiness,
+  logger: Logger,
+): StartUp<BootstrapResult> {
+  return new StartUp(work, readiness, {
+    retryIntervalMs: config.database.retryInterval,
+    describe: (error) => unreachableReason(error) ?? 'database unavailable',
+    onFailure: (reason, error) =>
+      logger.warn({ err: error, reason }, 'database unavailable; start-up will be retried'),
+    onReady: (failures) => {
+      if (failures > 0) logger.info({ failures }, 'database available; start-up done');
+    },
+  });
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -99,6 +171,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function formatHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
+export function serverUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -71,6 +71,19 @@ test('DATAGATE_CONFIG names one more file, above the per-environment one', () =>
     assert.is(config.auth.checkSessionOnEachRequest, true);
     refuses({ DATAGATE_CONFIG: join(dir, 'missing.yaml') }, 'missing.yaml', dir);
   });
+});
+
+test('http.workers: one process by default, a number of workers, or one per core with auto', () => {
+  assert.is(loadConfig({ env: {} }).http.workers, 1);
+  assert.is(loadConfig({ env: { HTTP_WORKERS: '2' } }).http.workers, 2);
+  assert.is(loadConfig({ env: { HTTP_WORKERS: 'auto' } }).http.workers, availableParallelism());
+  refuses({ HTTP_WORKERS: '0' }, 'http.workers');
+  refuses({ HTTP_WORKERS: 'many' }, 'http.workers: must be a whole number from 1 to 256, or auto');
+});
+
+test('auth.throttle.store is unset by default, so the database decides it (see createLoginThrottle)', () => {
+  assert.is(loadConfig({ env: {} }).auth.throttle.store, undefined);
+  assert.is(loadConfig({ env: { LOGIN_THROTTLE_STORE: 'memory' } }).auth.throttle.store, 'memory');
 });
 
 test('environment flags read "false" as false', () => {

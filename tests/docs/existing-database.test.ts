@@ -73,6 +73,8 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
   assert.equal(await tablesOf(database), [
     'archive.old_shipments',
     'public.audit_lines',
+    // The login throttle's counters: in PostgreSQL by default there, made at the first login.
+    'public.datagate_login_throttle',
     'public.datagate_migrations',
     'public.datagate_permissions',
     'public.datagate_roles',

@@ -92,11 +92,11 @@ const database = `datagate_throttle_http_${process.pid}_${Date.now().toString(36
 shared.before(() => administer(`create database "${database}"`));
 shared.after(() => administer(`drop database if exists "${database}" with (force)`));
 
-shared('two servers on one database share the budget', async () => {
-  const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: testDatabaseUrl(database) };
+/** `email`: each case counts its own, as the servers of every case share one throttle table. */
+async function twoServersShareTheBudget(email: string, env: Record<string, string>) {
   const [one, two] = [await startTestApp({ env }), await startTestApp({ env })];
   try {
-    const ada = { email: 'ada@example.com', password: 'password-123' };
+    const ada = { email, password: 'password-123' };
     const [adaOnOne] = [await one.createUser(ada), await two.createUser(ada)];
     const bob = await two.createUser();
     await failFiveTimes(one, adaOnOne);
@@ -111,6 +111,17 @@ shared('two servers on one database share the budget', async () => {
       if (throttle instanceof RateLimiterLoginThrottle) await throttle.close();
     }
   }
-});
+}
+
+shared('two servers on one database share the budget', () =>
+  twoServersShareTheBudget('ada@example.com', {
+    LOGIN_THROTTLE_STORE: 'postgres',
+    DATABASE_URL: testDatabaseUrl(database),
+  }),
+);
+
+shared('on a PostgreSQL server they share it by default, with no store configured', () =>
+  twoServersShareTheBudget('grace@example.com', { DATABASE_URL: testDatabaseUrl(database) }),
+);
 
 shared.run();

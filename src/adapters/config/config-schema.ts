@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import ms from 'ms';
 import { z } from 'zod';
 
@@ -91,6 +92,16 @@ export const configSchema = z
           .default(false)
           .describe(
             'Take the client address (which the login throttle counts by) from `X-Forwarded-For`; only behind a proxy that sets it.',
+          ),
+        workers: z
+          .union([z.literal('auto'), integer.min(1).max(256)], {
+            error: 'must be a whole number from 1 to 256, or auto',
+          })
+          .transform((value) => (value === 'auto' ? availableParallelism() : value))
+          .meta({ type: 'integer, `auto`' })
+          .default(1)
+          .describe(
+            'HTTP server processes (`node:cluster` workers) sharing the port; `auto`: one per core. Above 1: PostgreSQL server only, and each worker has its own `database.poolSize` connections (docs/api.md §10).',
           ),
         shutdownTimeout: duration
           .default(ms('10s'))
@@ -223,9 +234,9 @@ export const configSchema = z
               .describe('Limit failed logins: over a budget, 429 `TOO_MANY_REQUESTS` with `Retry-After`.'),
             store: z
               .enum(['memory', 'postgres'])
-              .default('memory')
+              .optional()
               .describe(
-                'Where failures are counted: `memory` (this process) or `postgres` (shared by every instance on the database).',
+                'Where failures are counted: `memory` (this process) or `postgres` (shared by every instance on the database); unset, `postgres` on a PostgreSQL server (`database.url`), `memory` on the embedded database.',
               ),
             emailAndAddress: budget(5, '15m').describe('Failed logins per e-mail and client address'),
             address: budget(100, '15m').describe('Failed logins per client address, whatever the e-mail'),
@@ -328,6 +339,7 @@ export const ENV_KEYS: Record<string, string> = {
   BODY_LIMIT: 'http.bodyLimit',
   MAX_QUERY_LENGTH: 'http.maxQueryLength',
   TRUST_PROXY: 'http.trustProxy',
+  HTTP_WORKERS: 'http.workers',
   SHUTDOWN_TIMEOUT: 'http.shutdownTimeout',
   CORS_ENABLED: 'http.cors.enabled',
   CORS_ORIGINS: 'http.cors.origins',
