@@ -25,8 +25,12 @@ export function authenticatedRoutes(
   return (route) => async (ctx) => {
     const caller = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
     ctx.state.caller = caller;
-    await limit.run(callerKey(caller, ctx.ip), () =>
-      runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller)),
+    const key = callerKey(caller, ctx.ip);
+    await limit.run(key, () =>
+      runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller), {
+        caller: key,
+        readsOnly: ctx.method === 'GET' || ctx.method === 'HEAD',
+      }),
     );
   };
 }
