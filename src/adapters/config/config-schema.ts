@@ -52,6 +52,8 @@ const budget = (failures: number, window: string) =>
     .strict()
     .prefault({});
 
+const POSTGRES_URL = /^postgres(ql)?:\/\/./;
+
 const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
 
 const byteSize = z.union([z.number().int().positive(), z.string().regex(SIZE_TEXT)]).meta({ type: 'size' });
@@ -183,6 +185,25 @@ export const configSchema = z
           ),
       })
       .strict()
+      .superRefine((database, ctx) => {
+        if (database.replicas.length > 0 && !database.url) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['replicas'],
+            message:
+              'needs database.url: replicas are standbys of a PostgreSQL server, not of the embedded one',
+          });
+        }
+        database.replicas.forEach((replica, index) => {
+          if (!POSTGRES_URL.test(replica)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['replicas', index],
+              message: 'is not a postgresql:// URL',
+            });
+          }
+        });
+      })
       .prefault({}),
     auth: z
       .object({
@@ -353,7 +374,7 @@ export const ENV_KEYS: Record<string, string> = {
   DB_STATEMENT_TIMEOUT_ADMIN: 'database.statementTimeout.admin',
   DB_RETRY_INTERVAL: 'database.retryInterval',
   DATABASE_REPLICAS: 'database.replicas',
-  DATABASE_REPLICA_MAX_LAG: 'database.replicaMaxLagMs',
+  DATABASE_REPLICA_MAX_LAG_MS: 'database.replicaMaxLagMs',
   SECRET: 'auth.secret',
   TOKEN_ISSUER: 'auth.issuer',
   ACCESS_TOKEN_TTL: 'auth.accessTokenTTL',

@@ -29,11 +29,14 @@ export function authenticatedRoutes(
     await limit.run(key, () =>
       runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller), {
         caller: key,
-        readsOnly: ctx.method === 'GET' || ctx.method === 'HEAD',
+        readsOnly: READING_METHODS.has(ctx.method),
       }),
     );
   };
 }
+
+/** Methods that change nothing: their reads may be served by a read replica. */
+const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'SEARCH']);
 
 /**
  * A user's requests share one limit whatever token they come with (access tokens of several sessions,
