@@ -107,7 +107,12 @@ export async function openMikroOrmPersistence(
       primaryUrl: url,
       poolSize: options.pool?.max ?? DEFAULT_REPLICA_POOL,
       connectMs,
-      queryMs: timeouts?.queryMs ?? 0,
+      ...(timeouts
+        ? {
+            queryMs: timeouts.queryMs,
+            longestStatementMs: Math.max(0, ...Object.values(statementTimeouts ?? {})),
+          }
+        : {}),
       ...(timeouts && statementTimeouts
         ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
         : {}),

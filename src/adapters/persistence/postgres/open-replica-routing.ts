@@ -16,8 +16,10 @@ export type ReplicaRoutingSettings = {
   /** Connections per replica, at most: as many as the primary's serving pool. */
   poolSize: number;
   connectMs: number;
-  /** `statement_timeout` of a new connection; `onReserveConnection` sets the request's own. */
-  queryMs: number;
+  /** `statement_timeout` of a new connection (`onReserveConnection` sets the request's own); unset: none. */
+  queryMs?: number;
+  /** The longest `statement_timeout` a request may set: the driver's own clock must not cut it first. */
+  longestStatementMs?: number;
   /** Runs each time a replica connection is taken, before the read (the statement timeout per request). */
   onReserveConnection?: (connection: unknown) => Promise<void>;
   /** How often the replicas are probed; about a second unless a test wants it sooner. */
@@ -58,8 +60,13 @@ export function openReplicaRouting(
             application_name: 'datagate replica',
             max: settings.poolSize,
             connectionTimeoutMillis: settings.connectMs,
-            statement_timeout: settings.queryMs,
-            query_timeout: settings.queryMs + settings.connectMs,
+            ...(settings.queryMs === undefined
+              ? {}
+              : {
+                  statement_timeout: settings.queryMs,
+                  query_timeout:
+                    Math.max(settings.queryMs, settings.longestStatementMs ?? 0) + settings.connectMs,
+                }),
             keepAlive: true,
           }),
           ...(settings.onReserveConnection ? { onReserveConnection: settings.onReserveConnection } : {}),

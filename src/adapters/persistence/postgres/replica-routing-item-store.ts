@@ -85,7 +85,7 @@ export class ReplicaRoutingItemStore implements ItemStore {
     return result;
   }
 
-  /** Reads served so far: `[primary, replica 1, …]` (for tests and the benchmark). */
+  /** Reads served so far: `[primary, replica 1, …]` (what tests look at). */
   readsServed(): ReadonlyArray<number> {
     return [...this.served];
   }
