@@ -65,8 +65,12 @@ const EXCEPTIONS = {
     '^src/adapters/persistence/postgres/write-refusals[.]ts$',
   ],
   // The PostgreSQL persistence opens the item store (kysely) on the connection MikroORM opened for the
-  // system tables: one database, one pool, two query builders.
-  'persistence/mikro-orm/': ['^src/adapters/persistence/postgres/postgres-collections[.]ts$'],
+  // system tables: one database, one pool, two query builders; and the item store's read replicas
+  // beside it (their pools are kysely's own).
+  'persistence/mikro-orm/': [
+    '^src/adapters/persistence/postgres/postgres-collections[.]ts$',
+    '^src/adapters/persistence/postgres/open-replica-routing[.]ts$',
+  ],
 };
 
 /** The files at the top of src/adapters/persistence (the Persistence aggregate, the caching decorators). */

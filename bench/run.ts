@@ -23,6 +23,7 @@ import {
   withClient,
 } from '../scripts/local-harness.ts';
 import type { PlanCase } from './plan.ts';
+import { benchReplicaReads, stopReplicaPairs } from './replica-case.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -43,6 +44,15 @@ const CLI = BUILT_CLI;
 for (const n of ROWS) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`BENCH_ROWS: bad count ${n}`);
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) throw new Error('bad BENCH_* duration');
 
+/** Every bench server's variables on top of the production environment. */
+const SERVER_EXTRA: NodeJS.ProcessEnv = {
+  ACCESS_TOKEN_TTL: '1d', // the default 15 min would expire inside a long run
+  // The login cases log one user in over 16–32 connections at once. Attempts count against the
+  // e-mail+address budget while in flight (5), so the throttle would answer most of them 429: that is
+  // the throttle working, not the login path this case measures.
+  LOGIN_THROTTLE: 'false',
+};
+
 const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
 const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
 const OPERATOR_FIELDS = ['id', 'date_created', 'description', 'temperature'];
@@ -59,6 +69,7 @@ function log(message: string): void {
 
 async function cleanUp(): Promise<void> {
   await stopAll(3000);
+  await stopReplicaPairs();
   for (const name of databases) {
     try {
       await admin(async (client) => client.query(`drop database if exists ${quoteId(name)} with (force)`));
@@ -258,13 +269,7 @@ async function benchSize(rows: number): Promise<SizeReport> {
     port,
     admin: ADMIN,
     logLevel: LOG_LEVEL,
-    extra: {
-      ACCESS_TOKEN_TTL: '1d', // the default 15 min would expire inside a long run
-      // The login cases log one user in over 16–32 connections at once. Attempts count against the
-      // e-mail+address budget while in flight (5), so the throttle would answer most of them 429: that is
-      // the throttle working, not the login path this case measures.
-      LOGIN_THROTTLE: 'false',
-    },
+    extra: SERVER_EXTRA,
   });
 
   // Set-up through datagate's own CLI.
@@ -398,6 +403,33 @@ async function benchSize(rows: number): Promise<SizeReport> {
   }
   await readCase('filter_sort_indexed', 'filter_sort', 'index on date_created');
   await readCase('count', 'count', 'list_role_jwt + meta=filter_count');
+  if (wanted('list_replica')) {
+    const {
+      replica,
+      primaryOnly,
+      sanity: where,
+    } = await benchReplicaReads({
+      rows,
+      dir,
+      cli: CLI,
+      admin: ADMIN,
+      logLevel: LOG_LEVEL,
+      extra: SERVER_EXTRA,
+      start,
+      stop,
+      run,
+      measure,
+      log,
+    });
+    table.push({
+      name: 'list_replica',
+      datagate: replica,
+      floorLabel: 'primary only',
+      floorRps: primaryOnly.rps,
+      note: `list_admin_static on a throwaway primary + hot standby, reads through the standby; floor = the same server reading from the primary alone (p50 ${fmt(primaryOnly.p50, 2)} ms, p99 ${fmt(primaryOnly.p99, 2)} ms, CPU ${fmt(primaryOnly.cpuMs, 3)} ms/req)`,
+    });
+    sanity.push(where);
+  }
 
   const jwtRead = byName.get('list_role_jwt')!;
   if (wanted(WORKERS_CASE)) {

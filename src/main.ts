@@ -36,6 +36,7 @@ export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence>
     pool: { min: 0, max: poolSize },
     timeouts: { connectMs: connectTimeout, queryMs: queryTimeout },
     statementTimeouts: statementTimeout,
+    replicas: { urls: config.database.replicas, maxLagMs: config.database.replicaMaxLagMs },
   });
 }
 

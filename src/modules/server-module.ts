@@ -88,7 +88,8 @@ export const serverModule = new ContainerModule((options) => {
               status: {
                 type: 'string',
                 enum: ['ok', 'warn', 'error'],
-                description: '`warn`: serving, but every database connection is busy (check status `busy`).',
+                description:
+                  '`warn`: serving, but every database connection is busy (check status `busy`) or a read replica is out of service (`checks.replicas`).',
               },
               checks: { type: 'object' },
             },

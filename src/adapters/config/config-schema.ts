@@ -53,6 +53,8 @@ const budget = (failures: number, window: string) =>
     .strict()
     .prefault({});
 
+const POSTGRES_URL = /^postgres(ql)?:\/\/./;
+
 const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
 
 const byteSize = z.union([z.number().int().positive(), z.string().regex(SIZE_TEXT)]).meta({ type: 'size' });
@@ -182,8 +184,37 @@ export const configSchema = z
         retryInterval: duration
           .default(ms('2s'))
           .describe('While the database cannot be reached at start, how often to try again.'),
+        replicas: list
+          .default([])
+          .describe(
+            'PostgreSQL hot standbys of `database.url` (streaming replicas): item lists and single reads go to a healthy one; writes, sign-in and the administration endpoints stay on the primary, and a caller that has just written reads from the primary until a replica has replayed the write. Empty: every read on the primary.',
+          ),
+        replicaMaxLagMs: duration
+          .default(ms('5s'))
+          .describe(
+            'A replica further behind the primary than this (or not answering) gets no reads until it catches up; checked about every second, and listed in /server/health.',
+          ),
       })
       .strict()
+      .superRefine((database, ctx) => {
+        if (database.replicas.length > 0 && !database.url) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['replicas'],
+            message:
+              'needs database.url: replicas are standbys of a PostgreSQL server, not of the embedded one',
+          });
+        }
+        database.replicas.forEach((replica, index) => {
+          if (!POSTGRES_URL.test(replica)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['replicas', index],
+              message: 'is not a postgresql:// URL',
+            });
+          }
+        });
+      })
       .prefault({}),
     auth: z
       .object({
@@ -354,6 +385,8 @@ export const ENV_KEYS: Record<string, string> = {
   DB_STATEMENT_TIMEOUT_WRITE: 'database.statementTimeout.write',
   DB_STATEMENT_TIMEOUT_ADMIN: 'database.statementTimeout.admin',
   DB_RETRY_INTERVAL: 'database.retryInterval',
+  DATABASE_REPLICAS: 'database.replicas',
+  DATABASE_REPLICA_MAX_LAG_MS: 'database.replicaMaxLagMs',
   SECRET: 'auth.secret',
   TOKEN_ISSUER: 'auth.issuer',
   ACCESS_TOKEN_TTL: 'auth.accessTokenTTL',

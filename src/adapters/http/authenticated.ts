@@ -25,11 +25,18 @@ export function authenticatedRoutes(
   return (route) => async (ctx) => {
     const caller = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
     ctx.state.caller = caller;
-    await limit.run(callerKey(caller, ctx.ip), () =>
-      runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller)),
+    const key = callerKey(caller, ctx.ip);
+    await limit.run(key, () =>
+      runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller), {
+        caller: key,
+        readsOnly: READING_METHODS.has(ctx.method),
+      }),
     );
   };
 }
+
+/** Methods that change nothing: their reads may be served by a read replica. */
+const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'SEARCH']);
 
 /**
  * A user's requests share one limit whatever token they come with (access tokens of several sessions,

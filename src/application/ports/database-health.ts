@@ -6,4 +6,17 @@ export type HealthCheckResult = { status: 'ok' | 'busy' | 'error'; detail?: stri
 
 export interface DatabaseHealth {
   check(): Promise<HealthCheckResult>;
+  /** The read replicas as last probed, in configured order; absent or empty without replicas. */
+  replicas?(): ReplicaHealth[];
 }
+
+/**
+ * A read replica as the last probe found it: `ok` serves reads, `lagging` (further behind than allowed) and
+ * `down` (not answering, or not a standby) serve none until a probe finds them fit again. `lagMs`: how old
+ * the newest data it may lack can be; null when down.
+ */
+export type ReplicaHealth = {
+  status: 'ok' | 'lagging' | 'down';
+  lagMs: number | null;
+  detail?: string;
+};

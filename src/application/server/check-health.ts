@@ -1,13 +1,16 @@
 import type { Handler } from '../handler.ts';
-import type { DatabaseHealth, HealthCheckResult } from '../ports/database-health.ts';
+import type { DatabaseHealth, HealthCheckResult, ReplicaHealth } from '../ports/database-health.ts';
 import type { Readiness } from './readiness.ts';
 
 /**
- * `ok` and `warn` (serving, but a check is not ok: the database connections are all busy) answer 200;
- * only `error` (the server cannot serve) answers 503, so an orchestrator restarts an instance only when
- * a restart could help.
+ * `ok` and `warn` (serving, but a check is not ok: the database connections are all busy, or a read
+ * replica is out of service) answer 200; only `error` (the server cannot serve) answers 503, so an
+ * orchestrator restarts an instance only when a restart could help. `replicas` only when configured.
  */
-export type HealthReport = { status: 'ok' | 'warn' | 'error'; checks: { database: HealthCheckResult } };
+export type HealthReport = {
+  status: 'ok' | 'warn' | 'error';
+  checks: { database: HealthCheckResult; replicas?: ReplicaHealth[] };
+};
 
 /** Public on purpose (load balancers call it): it says whether things work, never how they are set up. */
 export class CheckHealthHandler implements Handler<void, HealthReport, null> {
@@ -29,7 +32,10 @@ export class CheckHealthHandler implements Handler<void, HealthReport, null> {
         checks: { database: { ...database, status: 'error', detail: `starting: ${pending}` } },
       };
     }
-    return { status: OVERALL[database.status], checks: { database } };
+    const replicas = this.database.replicas?.() ?? [];
+    if (replicas.length === 0) return { status: OVERALL[database.status], checks: { database } };
+    const degraded = database.status === 'ok' && replicas.some((replica) => replica.status !== 'ok');
+    return { status: degraded ? 'warn' : OVERALL[database.status], checks: { database, replicas } };
   }
 }
 

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
-import { createPostgresCollections } from '../postgres/postgres-collections.ts';
+import { openReplicaRouting } from '../postgres/open-replica-routing.ts';
+import { createPostgresCollections, userTablesDatabase } from '../postgres/postgres-collections.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -42,6 +43,8 @@ export type MikroOrmPersistenceOptions = {
   statementTimeouts?: StatementTimeouts;
   /** Logs every SQL statement. */
   debug?: boolean;
+  /** Hot standbys of `url` that serve item reads (server only); see ReplicaRoutingItemStore. */
+  replicas?: { urls: ReadonlyArray<string>; maxLagMs: number; probeIntervalMs?: number };
 };
 
 /**
@@ -52,6 +55,9 @@ export type MikroOrmPersistence = Persistence & { readonly orm: MikroORM };
 
 /** Without configured timeouts, how long the health check's own connection may take to open. */
 const DEFAULT_HEALTH_CONNECT_MS = 2000;
+
+/** Connections per replica without a configured pool: pg's own default. */
+const DEFAULT_REPLICA_POOL = 10;
 
 /**
  * Opens the system store on a PostgreSQL server (`url`) or on embedded PGlite in `dataDir`. A server is
@@ -88,13 +94,42 @@ export async function openMikroOrmPersistence(
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    return assemble(orm, health, options.schema, lock, async () => {
+    const persistence = assemble(orm, health, options.schema, lock, async () => {
       try {
         await orm.close();
       } finally {
         await health.close();
       }
     });
+    if (!options.replicas?.urls.length) return persistence;
+    const connectMs = timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS;
+    const replicas = openReplicaRouting(persistence.items, userTablesDatabase(orm), options.schema, {
+      ...options.replicas,
+      primaryUrl: url,
+      poolSize: options.pool?.max ?? DEFAULT_REPLICA_POOL,
+      connectMs,
+      ...(timeouts
+        ? {
+            queryMs: timeouts.queryMs,
+            longestStatementMs: Math.max(0, ...Object.values(statementTimeouts ?? {})),
+          }
+        : {}),
+      ...(timeouts && statementTimeouts
+        ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
+        : {}),
+    });
+    return {
+      ...persistence,
+      items: replicas.store,
+      health: { check: () => health.check(), replicas: () => replicas.health() },
+      close: async () => {
+        try {
+          await replicas.close();
+        } finally {
+          await persistence.close();
+        }
+      },
+    };
   }
   const embedded = await openEmbeddedPostgres(options.dataDir);
   try {
