@@ -1,4 +1,5 @@
 import type { Handler } from '../handler.ts';
+import type { ChangeFeed, ChangeFeedStatus } from '../ports/change-feed.ts';
 import type { DatabaseHealth, HealthCheckResult } from '../ports/database-health.ts';
 import type { Readiness } from './readiness.ts';
 
@@ -7,13 +8,24 @@ import type { Readiness } from './readiness.ts';
  * only `error` (the server cannot serve) answers 503, so an orchestrator restarts an instance only when
  * a restart could help.
  */
-export type HealthReport = { status: 'ok' | 'warn' | 'error'; checks: { database: HealthCheckResult } };
+export type HealthReport = {
+  status: 'ok' | 'warn' | 'error';
+  checks: { database: HealthCheckResult; listener?: ListenerCheck };
+};
+
+/**
+ * The change feed that keeps this instance's caches coherent with the others' (absent for a single
+ * process, which has none): `reconnecting` is `warn`, as the instance serves correctly, reading through its
+ * caches, only slower. `schema`: how schema changes made by hand are noticed.
+ */
+export type ListenerCheck = { status: 'ok' | 'reconnecting'; schema: ChangeFeedStatus['schema'] };
 
 /** Public on purpose (load balancers call it): it says whether things work, never how they are set up. */
 export class CheckHealthHandler implements Handler<void, HealthReport, null> {
   constructor(
     private readonly database: DatabaseHealth,
     private readonly readiness: Readiness,
+    private readonly changes?: Pick<ChangeFeed, 'status'>,
   ) {}
 
   /**
@@ -29,7 +41,17 @@ export class CheckHealthHandler implements Handler<void, HealthReport, null> {
         checks: { database: { ...database, status: 'error', detail: `starting: ${pending}` } },
       };
     }
-    return { status: OVERALL[database.status], checks: { database } };
+    const listener = this.listener();
+    if (!listener) return { status: OVERALL[database.status], checks: { database } };
+    const status =
+      database.status === 'ok' && listener.status === 'reconnecting' ? 'warn' : OVERALL[database.status];
+    return { status, checks: { database, listener } };
+  }
+
+  private listener(): ListenerCheck | undefined {
+    const feed = this.changes?.status();
+    if (!feed || feed.listener === 'in-process') return undefined;
+    return { status: feed.listener, schema: feed.schema };
   }
 }
 

@@ -1,9 +1,10 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
-import { createPostgresCollections } from '../postgres/postgres-collections.ts';
+import { createPostgresCollections, type PostgresCollections } from '../postgres/postgres-collections.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -12,6 +13,7 @@ import { MikroOrmRefreshTokenRepository } from './mikro-orm-refresh-token-reposi
 import { MikroOrmRoleRepository } from './mikro-orm-role-repository.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { PostgresChangeFeed } from './postgres-change-feed.ts';
 import { type StatementTimeouts, statementTimeoutPerWork } from './statement-timeout-per-work.ts';
 import { SystemDatabase } from './system-database.ts';
 
@@ -87,13 +89,27 @@ export async function openMikroOrmPersistence(
       servingPool: () => servingPool,
     });
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    return assemble(orm, health, options.schema, lock, async () => {
+    const collections = createPostgresCollections(orm);
+    const changes = new PostgresChangeFeed({
+      url,
+      connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS,
+      schema: collections.catalog.schema,
+      notify: async (channel, payload) => {
+        await orm.em
+          .fork()
+          .getKysely()
+          .executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));
+      },
+    });
+    const persistence = assemble(orm, collections, health, options.schema, lock, async () => {
       try {
+        await changes.close();
         await orm.close();
       } finally {
         await health.close();
       }
     });
+    return { ...persistence, changes };
   }
   const embedded = await openEmbeddedPostgres(options.dataDir);
   try {
@@ -101,6 +117,7 @@ export async function openMikroOrmPersistence(
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
     return assemble(
       orm,
+      createPostgresCollections(orm),
       new MikroOrmDatabaseHealth(orm),
       options.schema,
       processMigrationLock(),
@@ -120,13 +137,13 @@ export async function openMikroOrmPersistence(
 
 function assemble(
   orm: MikroORM,
+  collections: PostgresCollections,
   health: MikroOrmDatabaseHealth,
   schema: string | undefined,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
 ): MikroOrmPersistence {
   const database = new SystemDatabase(orm, schema);
-  const collections = createPostgresCollections(orm);
   return {
     orm,
     users: new MikroOrmUserRepository(database),
