@@ -21,12 +21,16 @@ export type PostgresChangeFeedOptions = {
   notify(channel: string, payload: string): Promise<void>;
   /**
    * How often the listening connection is asked something: a network gone silent is noticed within
-   * twice this; without an event trigger, the schema fingerprint is compared as often.
+   * twice this. Each beat also sees whether the event trigger exists (it appears when the first instance
+   * migrates, after the others may have connected); without it, the schema's fingerprint is compared every
+   * `FINGERPRINT_EVERY` beats.
    */
   heartbeatMs?: number;
 };
 
-const DEFAULT_HEARTBEAT_MS = 2000;
+const DEFAULT_HEARTBEAT_MS = 1000;
+/** Five seconds by default: without an event trigger, a schema change by hand is seen within about that. */
+const FINGERPRINT_EVERY = 5;
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5000;
 
@@ -65,6 +69,7 @@ export class PostgresChangeFeed implements ChangeFeed {
   private heartbeat: NodeJS.Timeout | undefined;
   private reconnect: NodeJS.Timeout | undefined;
   private retryMs = FIRST_RETRY_MS;
+  private beats = 0;
   private started = false;
   private closed = false;
 
@@ -115,12 +120,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     try {
       await client.connect();
       await client.query(`listen ${CHANGES_CHANNEL}`);
-      const { rows } = await client.query<{ present: boolean }>(
-        `select exists (select from pg_event_trigger where evtname = $1 and evtenabled <> 'D') as present`,
-        [EVENT_TRIGGER],
-      );
-      this.schemaMode = rows[0]?.present ? 'event-trigger' : 'fingerprint';
-      this.fingerprint = this.schemaMode === 'fingerprint' ? await this.fingerprintOf(client) : undefined;
+      this.schemaMode = await this.schemaModeOf(client);
+      this.fingerprint = await this.fingerprintOf(client);
     } catch {
       await client.end().catch(() => {});
       this.retryLater();
@@ -157,10 +158,8 @@ export class PostgresChangeFeed implements ChangeFeed {
   /** A question the connection must answer in time; without an event trigger, the schema's fingerprint. */
   private async beat(client: pg.Client): Promise<void> {
     try {
-      if (this.schemaMode === 'event-trigger') {
-        await client.query('select 1');
-        return;
-      }
+      this.schemaMode = await this.schemaModeOf(client);
+      if (this.schemaMode === 'event-trigger' || ++this.beats % FINGERPRINT_EVERY !== 0) return;
       const fingerprint = await this.fingerprintOf(client);
       if (client !== this.client || fingerprint === this.fingerprint) return;
       this.fingerprint = fingerprint;
@@ -168,6 +167,14 @@ export class PostgresChangeFeed implements ChangeFeed {
     } catch {
       this.dropped(client);
     }
+  }
+
+  private async schemaModeOf(client: pg.Client): Promise<ChangeFeedStatus['schema']> {
+    const { rows } = await client.query<{ present: boolean }>(
+      `select exists (select from pg_event_trigger where evtname = $1 and evtenabled <> 'D') as present`,
+      [EVENT_TRIGGER],
+    );
+    return rows[0]?.present ? 'event-trigger' : 'fingerprint';
   }
 
   private async fingerprintOf(client: pg.Client): Promise<string> {
