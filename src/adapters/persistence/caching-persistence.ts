@@ -1,10 +1,10 @@
 import type { Change, ChangeFeed } from '../../application/ports/change-feed.ts';
 import type { SchemaCatalog } from '../../application/ports/schema-catalog.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
+import { AnnouncingSchemaEditor } from './announcing-schema-editor.ts';
 import { CachingPermissionRepository } from './caching-permission-repository.ts';
 import { CachingRefreshTokenRepository } from './caching-refresh-token-repository.ts';
 import { CachingRoleRepository } from './caching-role-repository.ts';
-import { CachingSchemaEditor } from './caching-schema-editor.ts';
 import { CachingUserRepository } from './caching-user-repository.ts';
 import type { Persistence } from './persistence.ts';
 
@@ -65,7 +65,7 @@ export function cachingPersistence(persistence: Persistence): CachedPersistence 
     changes,
     health: persistence.health,
     schema: persistence.schema,
-    schemaEditor: new CachingSchemaEditor(persistence.schemaEditor, changes),
+    schemaEditor: new AnnouncingSchemaEditor(persistence.schemaEditor, changes),
     items: persistence.items,
     migrate: () => persistence.migrate(),
     close: () => persistence.close(),

@@ -6,7 +6,7 @@ import type { NewField, SchemaEditor } from '../../application/ports/schema-cata
  * before it returns), so that every other instance re-reads its catalog. Where an event trigger announces
  * DDL too, the others re-read twice: one cheap statement, for a rare change.
  */
-export class CachingSchemaEditor implements SchemaEditor {
+export class AnnouncingSchemaEditor implements SchemaEditor {
   constructor(
     private readonly inner: SchemaEditor,
     private readonly feed: ChangeFeed,
