@@ -11,6 +11,7 @@ import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
 import type { AuthSettings } from './application/auth/auth-settings.ts';
 import type { AccessTokens } from './application/ports/access-tokens.ts';
+import type { ChangeFeed } from './application/ports/change-feed.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
 import type { ItemStore } from './application/ports/item-store.ts';
@@ -74,7 +75,8 @@ export function buildContainer(
   constant<PermissionRepository>(TYPES.PermissionRepository, cached.permissions);
   constant<DatabaseHealth>(TYPES.DatabaseHealth, persistence.health);
   constant<SchemaCatalog>(TYPES.SchemaCatalog, persistence.schema);
-  constant<SchemaEditor>(TYPES.SchemaEditor, persistence.schemaEditor);
+  constant<SchemaEditor>(TYPES.SchemaEditor, cached.schemaEditor);
+  constant<ChangeFeed>(TYPES.ChangeFeed, cached.changes);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
   constant<QueryLimits>(TYPES.QueryLimits, {
     limitDefault: config.query.limitDefault,
@@ -107,7 +109,10 @@ export function buildContainer(
     };
     const verifier =
       config.auth.tokenFormat === 'paseto' ? new PasetoAccessTokens(options) : new JoseAccessTokens(options);
-    return new CachingAccessTokens(verifier);
+    const tokens = new CachingAccessTokens(verifier);
+    // A lost channel drops every cache this instance holds, these included (docs/decisions/0015).
+    cached.changes.subscribe({ changed() {}, lost: () => tokens.forgetAll() });
+    return tokens;
   });
 
   container.load(...AREAS, httpModule);

@@ -16,7 +16,10 @@ import { TYPES } from './service-identifiers.ts';
 /** /server/*: health, information and the OpenAPI document; and /docs, the explorer that reads it. */
 export const serverModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
-  bind(CheckHealthHandler, (get) => new CheckHealthHandler(get(TYPES.DatabaseHealth), get(TYPES.Readiness)));
+  bind(
+    CheckHealthHandler,
+    (get) => new CheckHealthHandler(get(TYPES.DatabaseHealth), get(TYPES.Readiness), get(TYPES.ChangeFeed)),
+  );
   bind(
     GetServerInfoHandler,
     (get) => new GetServerInfoHandler(VERSION, get(TYPES.StartedAt), get(TYPES.Clock)),

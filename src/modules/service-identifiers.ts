@@ -21,6 +21,7 @@ export const TYPES = {
   AuthSettings: Symbol.for('AuthSettings'),
   StartedAt: Symbol.for('StartedAt'),
   Readiness: Symbol.for('Readiness'),
+  ChangeFeed: Symbol.for('ChangeFeed'),
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),
   HttpApp: Symbol.for('HttpApp'),

@@ -217,12 +217,12 @@ existing(
 );
 
 existing(
-  'a table created by SQL while the server runs appears after a cache clear',
+  'a table created by SQL while the server runs appears, at the latest after a cache clear',
   async ({ server, admin, database }) => {
     await database.query(
       "create table late_arrivals (id int primary key, note text); insert into late_arrivals values (1, 'hi')",
     );
-    assert.is((await call(server.url, 'GET', '/items/late_arrivals', { token: admin })).status, 404);
+    // The change feed may show it before the clear (docs/decisions/0015); the clear shows it in any case.
     assert.is((await call(server.url, 'POST', '/utils/cache/clear', { token: admin })).status, 204);
     const list = await call(server.url, 'GET', '/items/late_arrivals', { token: admin });
     assert.equal(list.body, [{ id: 1, note: 'hi' }]);

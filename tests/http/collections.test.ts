@@ -6,7 +6,7 @@ import type { CollectionView, FieldView } from '../../src/application/collection
 import { backends, borrowed } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { assertError, type ErrorBody, runScenario, type Scenario } from './scenario.ts';
+import { type ErrorBody, runScenario, type Scenario } from './scenario.ts';
 
 /** Names no other suite uses: database targets are shared by every suite of the process. */
 const NAME = 'dg_every_type';
@@ -726,7 +726,7 @@ for (const [target, collections] of suitePerBackend<Context>(
     });
 
     collections(
-      'a table made by hand in SQL appears only after POST /utils/cache/clear',
+      'a table made by hand in SQL appears, at the latest after POST /utils/cache/clear',
       async ({ app, tokens }) => {
         const db = (app.persistence as MikroOrmPersistence).orm.em.fork().getKysely();
         await sql`create table ${sql.id(HAND_MADE)} (id integer primary key, note text not null default 'hi')`.execute(
@@ -734,11 +734,7 @@ for (const [target, collections] of suitePerBackend<Context>(
         );
         await sql`insert into ${sql.id(HAND_MADE)} (id) values (7)`.execute(db);
 
-        const before = await app.request('GET', '/collections', { token: tokens.admin });
-        assert.not.ok(namesOf(before.body).includes(HAND_MADE), 'visible before the clear');
-        const one = await app.request('GET', `/collections/${HAND_MADE}`, { token: tokens.admin });
-        assertError(one, 404, 'COLLECTION_NOT_FOUND');
-
+        // On a PostgreSQL server the change feed may show it before the clear (docs/decisions/0015).
         const clear = await app.request('POST', '/utils/cache/clear', { token: tokens.admin });
         assert.is(clear.status, 204, clear.text);
         assert.is(clear.text, '');

@@ -1,9 +1,10 @@
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
 import type { Permission, PermissionAction } from '../../domain/permissions/permission.ts';
+import { ALONE, type Coherence } from './caching-coherence.ts';
 
 type Index = Map<string, Permission[]>;
 
-/** Changes made elsewhere (another instance, SQL by hand) are seen within this long, as for users and roles. */
+/** A safety net only: changes made elsewhere arrive through the change feed (docs/decisions/0015). */
 const MAX_AGE_MS = 60_000;
 
 const keyOf = (role: string | null, collection: string, action: PermissionAction) =>
@@ -11,15 +12,18 @@ const keyOf = (role: string | null, collection: string, action: PermissionAction
 
 /**
  * Serves `listFor` — asked on every item read — from memory: all permissions are loaded at once and the
- * index is dropped on every change made through this repository, and reloaded after a minute so changes
- * made elsewhere (another server instance, SQL by hand) are seen too. Permissions deleted with their role
- * stay indexed until then under a role id no user can hold any more, which grants nothing.
+ * index is dropped on every change made through this repository or announced by the change feed (another
+ * server instance, SQL by hand), and reloaded after a minute as a safety net. While the feed is not live,
+ * `listFor` reads through.
  */
 export class CachingPermissionRepository implements PermissionRepository {
   private index: Promise<Index> | null = null;
   private loadedAt = 0;
 
-  constructor(private readonly inner: PermissionRepository) {}
+  constructor(
+    private readonly inner: PermissionRepository,
+    private readonly coherence: Coherence = ALONE,
+  ) {}
 
   findById(id: string) {
     return this.inner.findById(id);
@@ -31,6 +35,7 @@ export class CachingPermissionRepository implements PermissionRepository {
 
   /** The permissions are shared with the cache: readers must not change them. */
   async listFor(role: string | null, collection: string, action: PermissionAction) {
+    if (!this.coherence.live) return this.inner.listFor(role, collection, action);
     return [...((await this.loaded()).get(keyOf(role, collection, action)) ?? [])];
   }
 
@@ -50,7 +55,8 @@ export class CachingPermissionRepository implements PermissionRepository {
     }
   }
 
-  private invalidate() {
+  /** For the change feed: a permission changed elsewhere, or changes may have been missed. */
+  invalidate() {
     this.index = null;
   }
 

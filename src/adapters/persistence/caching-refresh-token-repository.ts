@@ -1,6 +1,7 @@
 import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
 import type { RefreshToken } from '../../domain/refresh-token.ts';
 import { CACHE_DEFAULTS, LruMap } from '../lru-map.ts';
+import { ALONE, type Coherence } from './caching-coherence.ts';
 
 /** What is known of one session: active at least until `until`, or inactive from `since` on. */
 type SessionState = { active: true; until: number } | { active: false; since: number };
@@ -9,6 +10,7 @@ export type CachingRefreshTokenOptions = {
   /** How far ahead an active session is vouched for; also how late a revocation made elsewhere is seen. */
   horizonMs: number;
   maxEntries: number;
+  coherence: Coherence;
 };
 
 /**
@@ -19,20 +21,22 @@ export type CachingRefreshTokenOptions = {
  * only an active session gets new tokens), so that answer is kept too. Every change made through this
  * repository drops what it may affect before returning.
  *
- * The cache is per process: a revocation made through another server instance or by SQL is seen when
- * the session's entry runs out, within `horizonMs` (multi-instance invalidation, e.g. LISTEN/NOTIFY, is
- * future work).
+ * A revocation made through another server instance or by SQL arrives through the change feed
+ * (`forgetSession`); while the feed is not live, every question reads through. The horizon still bounds
+ * how long an answer is kept, a safety net only (docs/decisions/0015).
  */
 export class CachingRefreshTokenRepository implements RefreshTokenRepository {
   private readonly sessions: LruMap<string, SessionState>;
   private readonly horizonMs: number;
   /** Bumped by every invalidation, so a read that started before it does not store what it read. */
   private generation = 0;
+  private readonly coherence: Coherence;
 
   constructor(
     private readonly inner: RefreshTokenRepository,
     options: Partial<CachingRefreshTokenOptions> = {},
   ) {
+    this.coherence = options.coherence ?? ALONE;
     this.horizonMs = options.horizonMs ?? CACHE_DEFAULTS.maxAgeMs;
     // Entries carry their own validity in the callers' time, so the map itself does not age them.
     this.sessions = new LruMap({
@@ -80,6 +84,7 @@ export class CachingRefreshTokenRepository implements RefreshTokenRepository {
   }
 
   async isSessionActive(sessionId: string, now: Date) {
+    if (!this.coherence.live) return this.inner.isSessionActive(sessionId, now);
     const time = now.getTime();
     const known = this.sessions.get(sessionId);
     if (known?.active === true && time < known.until) return true;
@@ -111,6 +116,11 @@ export class CachingRefreshTokenRepository implements RefreshTokenRepository {
   forgetAll() {
     this.generation++;
     this.sessions.clear();
+  }
+
+  /** For the change feed: the session changed elsewhere. */
+  forgetSession(sessionId: string) {
+    this.forget(sessionId);
   }
 
   private forget(sessionId: string) {

@@ -1,6 +1,7 @@
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import { Role } from '../../domain/role.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
+import { ALONE, type Coherence } from './caching-coherence.ts';
 import type { CachingUserRepository } from './caching-user-repository.ts';
 
 /** Callers change the roles they are given before saving them: the cache hands out copies. */
@@ -12,24 +13,27 @@ const copy = (role: Role) => new Role({ ...role });
  * change of admin access applies at once. Deleting a role leaves its holders with no role in the store,
  * so the user cache is told to drop them too; name lookups and lists are not cached.
  *
- * The cache is per process: a change made through another server instance or by SQL is seen when the
- * entry ages out (`maxAgeMs`, a minute by default) or on restart (multi-instance invalidation, e.g.
- * LISTEN/NOTIFY, is future work).
+ * A change made through another server instance or by SQL arrives through the change feed
+ * (`forgetRole`); while the feed is not live, lookups read through. Entries still age out after
+ * `maxAgeMs` (a minute by default), a safety net only (docs/decisions/0015).
  */
 export class CachingRoleRepository implements RoleRepository {
   private readonly byId: LruMap<string, Role | null>;
   /** Bumped by every invalidation, so a read that started before it does not store what it read. */
   private generation = 0;
+  private readonly coherence: Coherence;
 
   constructor(
     private readonly inner: RoleRepository,
     private readonly users: Pick<CachingUserRepository, 'forgetHoldersOf'>,
-    options: Partial<LruMapOptions> = {},
+    { coherence = ALONE, ...options }: Partial<LruMapOptions> & { coherence?: Coherence } = {},
   ) {
+    this.coherence = coherence;
     this.byId = new LruMap({ ...CACHE_DEFAULTS, ...options });
   }
 
   async findById(id: string) {
+    if (!this.coherence.live) return this.inner.findById(id);
     const cached = this.byId.get(id);
     if (cached !== undefined) return cached && copy(cached);
     const generation = this.generation;
@@ -61,6 +65,18 @@ export class CachingRoleRepository implements RoleRepository {
       this.forget(id);
       this.users.forgetHoldersOf(id);
     }
+  }
+
+  /** For the change feed: the role changed elsewhere, or went with its holders' role. */
+  forgetRole(id: string) {
+    this.forget(id);
+    this.users.forgetHoldersOf(id);
+  }
+
+  /** For the change feed: changes may have been missed. */
+  forgetAll() {
+    this.generation++;
+    this.byId.clear();
   }
 
   private forget(id: string) {

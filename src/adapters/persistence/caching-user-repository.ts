@@ -1,6 +1,7 @@
 import type { UserRepository } from '../../application/ports/user-repository.ts';
 import { User } from '../../domain/user.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
+import { ALONE, type Coherence } from './caching-coherence.ts';
 import type { CachingRefreshTokenRepository } from './caching-refresh-token-repository.ts';
 
 /** Callers change the users they are given before saving them: the cache hands out copies. */
@@ -13,9 +14,9 @@ const copy = (user: User) => new User({ ...user });
  * e-mail lookups (login) and lists are not cached. Unknown digests are kept apart from known ones, so
  * random tokens sprayed by an attacker evict only each other, never a real user's entry.
  *
- * The cache is per process: a change made through another server instance or by SQL is seen when the
- * entry ages out (`maxAgeMs`, a minute by default) or on restart (multi-instance invalidation, e.g.
- * LISTEN/NOTIFY, is future work).
+ * A change made through another server instance or by SQL arrives through the change feed
+ * (`forgetUser`, `forgetHoldersOf`); while the feed is not live, lookups read through. Entries still age
+ * out after `maxAgeMs` (a minute by default), a safety net only (docs/decisions/0015).
  */
 export class CachingUserRepository implements UserRepository {
   private readonly byId: LruMap<string, User | null>;
@@ -23,12 +24,14 @@ export class CachingUserRepository implements UserRepository {
   private readonly unknownDigests: LruMap<string, true>;
   /** Bumped by every invalidation, so a read that started before it does not store what it read. */
   private generation = 0;
+  private readonly coherence: Coherence;
 
   constructor(
     private readonly inner: UserRepository,
     private readonly sessions: Pick<CachingRefreshTokenRepository, 'forgetAll'>,
-    options: Partial<LruMapOptions> = {},
+    { coherence = ALONE, ...options }: Partial<LruMapOptions> & { coherence?: Coherence } = {},
   ) {
+    this.coherence = coherence;
     const settings = { ...CACHE_DEFAULTS, ...options };
     this.byId = new LruMap(settings);
     this.byDigest = new LruMap(settings);
@@ -36,6 +39,7 @@ export class CachingUserRepository implements UserRepository {
   }
 
   async findById(id: string) {
+    if (!this.coherence.live) return this.inner.findById(id);
     const cached = this.byId.get(id);
     if (cached !== undefined) return cached && copy(cached);
     const generation = this.generation;
@@ -49,6 +53,7 @@ export class CachingUserRepository implements UserRepository {
   }
 
   async findByTokenDigest(digest: string) {
+    if (!this.coherence.live) return this.inner.findByTokenDigest(digest);
     const known = this.byDigest.get(digest);
     if (known !== undefined) return copy(known);
     if (this.unknownDigests.get(digest)) return null;
@@ -97,6 +102,24 @@ export class CachingUserRepository implements UserRepository {
     this.generation++;
     this.byId.deleteWhere((user) => user?.roleId === roleId);
     this.byDigest.deleteWhere((user) => user.roleId === roleId);
+  }
+
+  /**
+   * For the change feed: the user changed elsewhere. Their new static token may have been looked up
+   * here, and found unknown, before it was given out; the feed names no digest (it carries no secret),
+   * so every unknown digest is forgotten.
+   */
+  forgetUser(id: string) {
+    this.forget(id);
+    this.unknownDigests.clear();
+  }
+
+  /** For the change feed: changes may have been missed. */
+  forgetAll() {
+    this.generation++;
+    this.byId.clear();
+    this.byDigest.clear();
+    this.unknownDigests.clear();
   }
 
   private forget(id: string) {

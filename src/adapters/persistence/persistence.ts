@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type { DatabaseHealth } from '../../application/ports/database-health.ts';
 import type { ItemStore } from '../../application/ports/item-store.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
@@ -17,6 +18,11 @@ export interface Persistence {
   readonly schema: SchemaCatalog;
   readonly schemaEditor: SchemaEditor;
   readonly items: ItemStore;
+  /**
+   * How this instance hears of changes made by others on the same database (docs/decisions/0015); absent
+   * where nobody else can make any (one process on its own storage).
+   */
+  readonly changes?: ChangeFeed;
   /** Brings the system tables up to date; a no-op where there are no tables. */
   migrate(): Promise<void>;
   close(): Promise<void>;

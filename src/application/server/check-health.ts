@@ -1,4 +1,5 @@
 import type { Handler } from '../handler.ts';
+import type { ChangeFeed, ChangeFeedStatus } from '../ports/change-feed.ts';
 import type { DatabaseHealth, HealthCheckResult, ReplicaHealth } from '../ports/database-health.ts';
 import type { Readiness } from './readiness.ts';
 
@@ -9,14 +10,22 @@ import type { Readiness } from './readiness.ts';
  */
 export type HealthReport = {
   status: 'ok' | 'warn' | 'error';
-  checks: { database: HealthCheckResult; replicas?: ReplicaHealth[] };
+  checks: { database: HealthCheckResult; listener?: ListenerCheck; replicas?: ReplicaHealth[] };
 };
+
+/**
+ * The change feed that keeps this instance's caches coherent with the others' (absent for a single
+ * process, which has none): `reconnecting` is `warn`, as the instance serves correctly, reading through its
+ * caches, only slower. `schema`: how schema changes made by hand are noticed.
+ */
+export type ListenerCheck = { status: 'ok' | 'reconnecting'; schema: ChangeFeedStatus['schema'] };
 
 /** Public on purpose (load balancers call it): it says whether things work, never how they are set up. */
 export class CheckHealthHandler implements Handler<void, HealthReport, null> {
   constructor(
     private readonly database: DatabaseHealth,
     private readonly readiness: Readiness,
+    private readonly changes?: Pick<ChangeFeed, 'status'>,
   ) {}
 
   /**
@@ -33,9 +42,20 @@ export class CheckHealthHandler implements Handler<void, HealthReport, null> {
       };
     }
     const replicas = this.database.replicas?.() ?? [];
-    if (replicas.length === 0) return { status: OVERALL[database.status], checks: { database } };
-    const degraded = database.status === 'ok' && replicas.some((replica) => replica.status !== 'ok');
-    return { status: degraded ? 'warn' : OVERALL[database.status], checks: { database, replicas } };
+    const listener = this.listener();
+    const degraded =
+      database.status === 'ok' &&
+      (listener?.status === 'reconnecting' || replicas.some((replica) => replica.status !== 'ok'));
+    return {
+      status: degraded ? 'warn' : OVERALL[database.status],
+      checks: { database, ...(listener ? { listener } : {}), ...(replicas.length ? { replicas } : {}) },
+    };
+  }
+
+  private listener(): ListenerCheck | undefined {
+    const feed = this.changes?.status();
+    if (!feed || feed.listener === 'in-process') return undefined;
+    return { status: feed.listener, schema: feed.schema };
   }
 }
 

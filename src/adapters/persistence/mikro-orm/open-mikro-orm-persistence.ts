@@ -1,10 +1,15 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
 import { openReplicaRouting } from '../postgres/open-replica-routing.ts';
-import { createPostgresCollections, userTablesDatabase } from '../postgres/postgres-collections.ts';
+import {
+  createPostgresCollections,
+  type PostgresCollections,
+  userTablesDatabase,
+} from '../postgres/postgres-collections.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -13,6 +18,7 @@ import { MikroOrmRefreshTokenRepository } from './mikro-orm-refresh-token-reposi
 import { MikroOrmRoleRepository } from './mikro-orm-role-repository.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { PostgresChangeFeed } from './postgres-change-feed.ts';
 import { type StatementTimeouts, statementTimeoutPerWork } from './statement-timeout-per-work.ts';
 import { SystemDatabase } from './system-database.ts';
 
@@ -94,14 +100,27 @@ export async function openMikroOrmPersistence(
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    const persistence = assemble(orm, health, options.schema, lock, async () => {
+    const collections = createPostgresCollections(orm);
+    const changes = new PostgresChangeFeed({
+      url,
+      connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS,
+      schema: collections.catalog.schema,
+      notify: async (channel, payload) => {
+        await orm.em
+          .fork()
+          .getKysely()
+          .executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));
+      },
+    });
+    const persistence = assemble(orm, collections, health, options.schema, lock, async () => {
       try {
+        await changes.close();
         await orm.close();
       } finally {
         await health.close();
       }
     });
-    if (!options.replicas?.urls.length) return persistence;
+    if (!options.replicas?.urls.length) return { ...persistence, changes };
     const connectMs = timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS;
     const replicas = openReplicaRouting(persistence.items, userTablesDatabase(orm), options.schema, {
       ...options.replicas,
@@ -120,6 +139,7 @@ export async function openMikroOrmPersistence(
     });
     return {
       ...persistence,
+      changes,
       items: replicas.store,
       health: { check: () => health.check(), replicas: () => replicas.health() },
       close: async () => {
@@ -137,6 +157,7 @@ export async function openMikroOrmPersistence(
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
     return assemble(
       orm,
+      createPostgresCollections(orm),
       new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
       options.schema,
       processMigrationLock(),
@@ -156,13 +177,13 @@ export async function openMikroOrmPersistence(
 
 function assemble(
   orm: MikroORM,
+  collections: PostgresCollections,
   health: MikroOrmDatabaseHealth,
   schema: string | undefined,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
 ): MikroOrmPersistence {
   const database = new SystemDatabase(orm, schema);
-  const collections = createPostgresCollections(orm);
   return {
     orm,
     users: new MikroOrmUserRepository(database),

@@ -1,0 +1,39 @@
+import type { ChangeFeed } from '../../application/ports/change-feed.ts';
+import type { NewField, SchemaEditor } from '../../application/ports/schema-catalog.ts';
+
+/**
+ * Announces every schema change made through this instance once it is committed (the editor commits
+ * before it returns), so that every other instance re-reads its catalog. Where an event trigger announces
+ * DDL too, the others re-read twice: one cheap statement, for a rare change.
+ */
+export class AnnouncingSchemaEditor implements SchemaEditor {
+  constructor(
+    private readonly inner: SchemaEditor,
+    private readonly feed: ChangeFeed,
+  ) {}
+
+  createCollection(name: string, fields: ReadonlyArray<NewField>) {
+    return this.announced(this.inner.createCollection(name, fields));
+  }
+
+  dropCollection(name: string) {
+    return this.announced(this.inner.dropCollection(name));
+  }
+
+  addField(collection: string, field: NewField) {
+    return this.announced(this.inner.addField(collection, field));
+  }
+
+  dropField(collection: string, field: string) {
+    return this.announced(this.inner.dropField(collection, field));
+  }
+
+  /** Announced even when the change failed half-way: a re-read costs little, a missed one misleads. */
+  private async announced<T>(change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      await this.feed.publish({ kind: 'schema' }).catch(() => {});
+    }
+  }
+}
