@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import * as assert from 'uvu/assert';
+import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
+import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { backends, borrowed, type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import { contractBreach, statusesByCode } from './fuzz/error-contract.ts';
+import { fingerprintOf } from './fuzz/fingerprint.ts';
+import { type Fixture, startFixture } from './fuzz/fuzz-fixture.ts';
+import {
+  describeRequest,
+  type FuzzRequest,
+  type InputClass,
+  inputClasses,
+  requestsFor,
+  send,
+} from './fuzz/fuzz-request.ts';
+import { type FuzzOperation, fuzzOperations, registeredRoutes } from './fuzz/operations.ts';
+import type { SchemaContext } from './fuzz/schema-values.ts';
+
+/**
+ * A fuzzer over the whole API (issue 12): sequences of generated requests, for every operation of the
+ * route table (described by the admin's OpenAPI document, or by hand where the document is silent), with
+ * valid, boundary and hostile values in every parameter, body member and header, from every kind of
+ * caller, against a live server on each backend. Each run starts from a fresh fixture. The properties:
+ * never a 5xx; every error in the contract's shape with the status docs/api.md §2 gives its code; and a
+ * refused write changes nothing stored.
+ *
+ * Fixed seed by default, so a failure reproduces: FUZZ_SEED=<n> to change it, FUZZ_RUNS=<n> for more
+ * runs (`make soak` runs many).
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20_260_412);
+const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
+/** Runs per backend in `make test`: together about half a minute on a loaded two-core machine. */
+const DEFAULT_RUNS: Record<string, number> = { memory: 60, postgresql: 30 };
+const MAX_REQUESTS_PER_RUN = 8;
+
+/**
+ * TEMPORARY: inputs of issue 12's findings that other branches are fixing. A 5xx answer to a request holding
+ * one of these classes is counted and printed instead of failing; every other property still holds for
+ * them. Delete each entry once its fix is merged (the property must then hold without it).
+ */
+const KNOWN_FINDINGS: ReadonlyArray<{ input: InputClass; finding: string }> = [
+  { input: 'nul', finding: 'issue 12 finding 5: a NUL character reaching PostgreSQL answers 500' },
+  { input: 'lone-surrogate', finding: 'issue 12 finding 6: a lone surrogate reaching PostgreSQL' },
+  { input: 'corrupt-encoding', finding: 'issue 12 finding 5: a corrupt compressed body answers 500' },
+];
+
+/** Methods whose refusal must leave every table as it was. */
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+const statuses = statusesByCode();
+
+type Context = {
+  operations: FuzzOperation[];
+  schemas: SchemaContext['schemas'];
+  fresh: () => Promise<{ fixture: Fixture; persistence: Persistence }>;
+};
+
+type Tally = { requests: number; statuses: Map<number, number>; excused: Map<string, number> };
+
+for (const backend of backends().filter((candidate) => candidate.name !== 'pglite')) {
+  const test = suiteOn<Context>(`api fuzzer on ${backend.name}`, backend);
+  const target: PersistenceTarget | undefined = backend.skip ? undefined : backend.persistence();
+
+  test.before(async (context) => {
+    context.fresh = async () => {
+      const persistence = backend.name === 'memory' ? createInMemoryPersistence() : await emptied(target!);
+      return { fixture: await startFixture(persistence), persistence };
+    };
+    const { fixture } = await context.fresh();
+    try {
+      const { operations, missing } = fuzzOperations(
+        fixture.document,
+        registeredRoutes(fixture.app.container),
+      );
+      context.operations = operations;
+      context.schemas = fixture.document.components.schemas;
+      console.log(
+        `api fuzzer on ${backend.name}: ${operations.length} operations; seed ${SEED} (FUZZ_SEED), runs ${RUNS ?? DEFAULT_RUNS[backend.name]} (FUZZ_RUNS)`,
+      );
+      console.log(
+        `  not in GET /server/specs/oas as an admin, fuzzed from the hand-written list: ${missing.join(', ')}`,
+      );
+    } finally {
+      await fixture.app.close();
+    }
+  });
+  test.after(async () => target?.dispose());
+
+  test('every operation: never a 5xx, errors as docs/api.md §2 says, nothing written on a refusal', async ({
+    operations,
+    schemas,
+    fresh,
+  }) => {
+    const runs = RUNS ?? DEFAULT_RUNS[backend.name]!;
+    const tally: Tally = { requests: 0, statuses: new Map(), excused: new Map() };
+    const anyRequest = fc.oneof(...operations.map((operation) => requestsFor(operation, { schemas })));
+    const started = performance.now();
+    const details = await fc.check(
+      fc.asyncProperty(
+        fc.array(anyRequest, { minLength: 1, maxLength: MAX_REQUESTS_PER_RUN }),
+        async (requests) => {
+          const { fixture, persistence } = await fresh();
+          try {
+            const fingerprint = fingerprintOf(persistence);
+            for (const request of requests) await check(request, fixture, fingerprint, tally);
+          } finally {
+            await fixture.app.close();
+          }
+        },
+      ),
+      { seed: SEED, numRuns: runs },
+    );
+    // fast-check's own report prints the whole generated sequence, megabytes of it; the failing request
+    // and its answer, as check() describes them, are what a reader needs, with what replays them.
+    if (details.failed) {
+      const cause =
+        details.errorInstance instanceof Error
+          ? details.errorInstance.message
+          : String(details.errorInstance);
+      assert.unreachable(
+        `after ${details.numRuns} runs (shrunk ${details.numShrinks} times; replay: FUZZ_SEED=${SEED}, fast-check path "${details.counterexamplePath}"):\n${cause}`,
+      );
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const byStatus = [...tally.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`);
+    console.log(`  ${runs} runs, ${tally.requests} requests in ${seconds} s: ${byStatus.join(' ')}`);
+    for (const [finding, count] of tally.excused)
+      console.log(`  excused (known, being fixed): ${count}× ${finding}`);
+  });
+
+  test.run();
+}
+
+async function check(
+  request: FuzzRequest,
+  fixture: Fixture,
+  fingerprint: () => Promise<string>,
+  tally: Tally,
+): Promise<void> {
+  const before = WRITES.has(request.method) ? await fingerprint() : undefined;
+  const response = await send(request, fixture);
+  tally.requests++;
+  tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
+  const problems: string[] = [];
+  if (response.status >= 500) {
+    const classes = inputClasses(request, fixture.pools);
+    const known = KNOWN_FINDINGS.find(({ input }) => classes.has(input));
+    if (known) tally.excused.set(known.finding, (tally.excused.get(known.finding) ?? 0) + 1);
+    else problems.push(`answered ${response.status}`);
+  }
+  const breach = contractBreach(response, request.method, statuses);
+  if (breach) problems.push(breach);
+  if (before !== undefined && response.status >= 400 && (await fingerprint()) !== before) {
+    problems.push('a refused write changed what is stored');
+  }
+  if (problems.length > 0) {
+    assert.unreachable(
+      `${problems.join('; ')}\n${describeRequest(request, fixture)}\n  answer: ${response.status} ${response.text.slice(0, 500)}`,
+    );
+  }
+}
+
+/** The shared database, its system tables emptied (by the target) and its user tables dropped. */
+async function emptied(target: PersistenceTarget): Promise<Persistence> {
+  const persistence = borrowed(await target.fresh());
+  const snapshot = await persistence.schema.refresh();
+  for (const name of snapshot.collections.keys()) await persistence.schemaEditor.dropCollection(name);
+  await persistence.schema.refresh();
+  return persistence;
+}
