@@ -15,7 +15,13 @@ import {
   resolve,
 } from './json-tree.ts';
 import type { FuzzOperation } from './operations.ts';
-import { type SchemaContext, valuesOf } from './schema-values.ts';
+import {
+  type FuzzSchema,
+  mutateOneLeaf,
+  type SchemaContext,
+  validValuesOf,
+  valuesOf,
+} from './schema-values.ts';
 
 /** How a body travels: its media type, its compression, and damage done to its bytes. */
 export const TRANSPORTS = [
@@ -131,6 +137,30 @@ const rawQuery = fc.oneof(
   },
 );
 
+const transports = fc.oneof(
+  { weight: 30, arbitrary: fc.constant<Transport>('json') },
+  fc.constantFrom(...TRANSPORTS),
+);
+
+/**
+ * A body: valid, valid but for one hostile leaf (what carries NUL, odd numbers or wrong types past the
+ * shape checks into the handlers and the database), or hostile anywhere.
+ */
+function bodyValues(schema: FuzzSchema, context: SchemaContext): fc.Arbitrary<Json> {
+  const valid = validValuesOf(schema, context);
+  const replacement = fc.oneof({ weight: 2, arbitrary: hostileText }, hostileValue);
+  return fc.oneof(
+    { weight: 3, arbitrary: valid },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(valid, fc.nat(), replacement)
+        .map(([value, index, hostile]) => mutateOneLeaf(value, index, hostile)),
+    },
+    { weight: 2, arbitrary: valuesOf(schema, context) },
+  );
+}
+
 /** Requests for one operation: its parameters and body from its description, mutated. */
 export function requestsFor(operation: FuzzOperation, context: SchemaContext): fc.Arbitrary<FuzzRequest> {
   const pathNames = [...operation.route.matchAll(/:([a-z]+)/g)].map((match) => match[1]!);
@@ -156,16 +186,10 @@ export function requestsFor(operation: FuzzOperation, context: SchemaContext): f
     )
     .map(([entries, brackets, stray]) => [...entries, ...(brackets ?? []), ...(stray ?? [])]);
   const body = operation.body
-    ? fc.option(
-        fc.record({
-          value: valuesOf(operation.body, context),
-          transport: fc.oneof(
-            { weight: 30, arbitrary: fc.constant<Transport>('json') },
-            fc.constantFrom(...TRANSPORTS),
-          ),
-        }),
-        { freq: 20, nil: undefined },
-      )
+    ? fc.option(fc.record({ value: bodyValues(operation.body, context), transport: transports }), {
+        freq: 20,
+        nil: undefined,
+      })
     : fc.option(fc.record({ value: hostileValue, transport: fc.constant<Transport>('json') }), {
         freq: 20,
         nil: undefined,

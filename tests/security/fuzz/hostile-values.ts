@@ -96,10 +96,20 @@ const longText = fc
   .map(({ unit, length }) => unit.repeat(length));
 
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...NASTY_TEXT) },
-  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  { weight: 5, arbitrary: fc.constantFrom(...NASTY_TEXT) },
   {
     weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.string({ maxLength: 6 }),
+        fc.constantFrom('\u0000', '\ud800', '\udfff', '\ud83d'),
+        fc.string({ maxLength: 6 }),
+      )
+      .map(([before, odd, after]) => before + odd + after),
+  },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  {
+    weight: 1,
     arbitrary: fc.string({
       unit: fc.constantFrom('\ud800', '\udc00', 'a', '\u0000', '\\', '"'),
       maxLength: 8,
