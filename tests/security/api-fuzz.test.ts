@@ -26,10 +26,12 @@ import type { SchemaContext } from './fuzz/schema-values.ts';
  * refused write changes nothing stored.
  *
  * Fixed seed by default, so a failure reproduces: FUZZ_SEED=<n> to change it, FUZZ_RUNS=<n> for more
- * runs (`make soak` runs many).
+ * runs (`make soak-fuzz` runs many), FUZZ_PATH=<path> (printed with a failure) to replay just that one.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_412);
 const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
+/** fast-check's path of a failure (printed with it): replays that one run, shrunk, at once. */
+const PATH = process.env.FUZZ_PATH;
 /** Runs per backend in `make test`: together about half a minute on a loaded two-core machine. */
 const DEFAULT_RUNS: Record<string, number> = { memory: 400, postgresql: 250 };
 const MAX_REQUESTS_PER_RUN = 10;
@@ -93,6 +95,30 @@ for (const backend of backends().filter((candidate) => candidate.name !== 'pglit
   });
   test.after(async () => target?.dispose());
 
+  test('the fingerprint of what is stored sees a write to any table', async ({ fresh }) => {
+    const { fixture, persistence } = await fresh();
+    try {
+      const fingerprint = fingerprintOf(persistence);
+      const admin = fixture.callers.admin.token;
+      const writes: Array<[string, string, unknown]> = [
+        ['PATCH', `/items/cargos/${fixture.pools.key[0]}`, { crates: 4 }],
+        ['POST', '/roles', { name: 'Another' }],
+        ['PATCH', `/users/${fixture.pools.userId[1]}`, { first_name: 'Ada' }],
+        ['DELETE', `/permissions/${fixture.pools.permissionId[0]}`, undefined],
+        ['POST', '/fields/notes', { field: 'extra', type: 'integer' }],
+        ['POST', '/auth/login', { email: fixture.pools.email[1], password: fixture.pools.password[1] }],
+      ];
+      for (const [method, path, body] of writes) {
+        const before = await fingerprint();
+        const response = await fixture.app.request(method, path, { token: admin, body });
+        assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
+        assert.is.not(await fingerprint(), before, `${method} ${path} is seen`);
+      }
+    } finally {
+      await fixture.app.close();
+    }
+  });
+
   test('every operation: never a 5xx, errors as docs/api.md §2 says, nothing written on a refusal', async ({
     operations,
     schemas,
@@ -111,7 +137,7 @@ for (const backend of backends().filter((candidate) => candidate.name !== 'pglit
           for (const request of requests) await check(request, fixture, fingerprint, tally);
         },
       ),
-      { seed: SEED, numRuns: runs },
+      { seed: SEED, numRuns: runs, ...(PATH ? { path: PATH } : {}) },
     );
     await worlds.close();
     // fast-check's own report prints the whole generated sequence, megabytes of it; the failing request
@@ -122,7 +148,7 @@ for (const backend of backends().filter((candidate) => candidate.name !== 'pglit
           ? details.errorInstance.message
           : String(details.errorInstance);
       assert.unreachable(
-        `after ${details.numRuns} runs (shrunk ${details.numShrinks} times; replay: FUZZ_SEED=${SEED}, fast-check path "${details.counterexamplePath}"):\n${cause}`,
+        `after ${details.numRuns} runs (shrunk ${details.numShrinks} times; replay: FUZZ_SEED=${SEED} FUZZ_PATH=${details.counterexamplePath}):\n${cause}`,
       );
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
