@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { backends, borrowed, type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import { callerBreach, headerBreach } from './fuzz/answer-rules.ts';
 import { contractBreach, statusesByCode } from './fuzz/error-contract.ts';
 import { type Fingerprint, fingerprintOf } from './fuzz/fingerprint.ts';
 import { type Fixture, startFixture } from './fuzz/fuzz-fixture.ts';
@@ -22,8 +23,9 @@ import type { SchemaContext } from './fuzz/schema-values.ts';
  * route table (described by the admin's OpenAPI document, or by hand where the document is silent), with
  * valid, boundary and hostile values in every parameter, body member and header, from every kind of
  * caller, against a live server on each backend. Each run starts from a fresh fixture. The properties:
- * never a 5xx; every error in the contract's shape with the status docs/api.md §2 gives its code; and a
- * refused write changes nothing stored.
+ * never a 5xx; every error in the contract's shape with the status docs/api.md §2 gives its code; the
+ * headers every answer carries (§1); an anonymous caller never hears 403 and a bad token never gets past
+ * authentication (§2, §3); and a refused write changes nothing stored.
  *
  * Fixed seed by default, so a failure reproduces: FUZZ_SEED=<n> to change it, FUZZ_RUNS=<n> for more
  * runs (`make soak-fuzz` runs many), FUZZ_PATH=<path> (printed with a failure) to replay just that one.
@@ -187,8 +189,13 @@ async function check(
         });
     } else problems.push(`answered ${response.status}`);
   }
-  const breach = contractBreach(response, request.method, statuses);
-  if (breach) problems.push(breach);
+  for (const breach of [
+    contractBreach(response, request.method, statuses),
+    headerBreach(response),
+    callerBreach(request.caller, request.method, request.route, response),
+  ]) {
+    if (breach) problems.push(breach);
+  }
   if (before !== undefined && response.status >= 400 && (await fingerprint()) !== before) {
     problems.push('a refused write changed what is stored');
   }
