@@ -136,7 +136,8 @@ for (const backend of backends().filter((candidate) => candidate.name !== 'pglit
         fc.array(anyRequest, { minLength: 1, maxLength: MAX_REQUESTS_PER_RUN }),
         async (requests) => {
           const { fixture, fingerprint } = await worlds.next();
-          for (const request of requests) await check(request, fixture, fingerprint, tally);
+          const run: Run = { earlier: [], written: false };
+          for (const request of requests) await check(request, fixture, fingerprint, tally, run);
         },
       ),
       { seed: SEED, numRuns: runs, ...(PATH ? { path: PATH } : {}) },
@@ -165,11 +166,15 @@ for (const backend of backends().filter((candidate) => candidate.name !== 'pglit
   test.run();
 }
 
+/** One run so far: its requests in brief (a failure may depend on them), and whether one wrote. */
+type Run = { earlier: string[]; written: boolean };
+
 async function check(
   request: FuzzRequest,
   fixture: Fixture,
   fingerprint: Fingerprint,
   tally: Tally,
+  run: Run,
 ): Promise<void> {
   const before = WRITES.has(request.method) ? await fingerprint() : undefined;
   const response = await send(request, fixture);
@@ -192,7 +197,7 @@ async function check(
   for (const breach of [
     contractBreach(response, request.method, statuses),
     headerBreach(response),
-    callerBreach(request.caller, request.method, request.route, response),
+    callerBreach(request.caller, request.method, request.route, response, !run.written),
   ]) {
     if (breach) problems.push(breach);
   }
@@ -200,10 +205,15 @@ async function check(
     problems.push('a refused write changed what is stored');
   }
   if (problems.length > 0) {
+    const earlier = run.earlier.length ? `\nafter, in the same run:\n${run.earlier.join('\n')}` : '';
     assert.unreachable(
-      `${problems.join('; ')}\n${describeRequest(request, fixture)}\n  answer: ${response.status} ${response.text.slice(0, 500)}`,
+      `${problems.join('; ')}\n${describeRequest(request, fixture)}\n  answer: ${response.status} ${response.text.slice(0, 500)}${earlier}`,
     );
   }
+  run.earlier.push(
+    `  ${describeRequest(request, fixture).split('\n')[0]!.slice(0, 300)} → ${response.status}`,
+  );
+  if (WRITES.has(request.method) && response.status < 300) run.written = true;
 }
 
 /**

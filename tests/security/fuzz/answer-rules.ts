@@ -49,15 +49,19 @@ const BEFORE_OR_AT_THE_TOKEN = new Set([
   'INVALID_PAYLOAD',
 ]);
 
-/** Why an answer breaks a rule about who asked (docs/api.md §2 and §3), or undefined. */
+/**
+ * Why an answer breaks a rule about who asked (docs/api.md §2 and §3), or undefined. The bad tokens are bad
+ * in the fixture as made (`asMade`): a run that wrote may have woken the suspended user.
+ */
 export function callerBreach(
   caller: CallerName,
   method: string,
   route: string,
   response: TestResponse,
+  asMade: boolean,
 ): string | undefined {
   if (caller === 'anonymous' && response.status === 403) return 'an anonymous caller heard 403, not 401';
-  if (!BAD_TOKENS.has(caller) || TOKEN_BLIND.test(route) || method === 'OPTIONS') return undefined;
+  if (!asMade || !BAD_TOKENS.has(caller) || TOKEN_BLIND.test(route) || method === 'OPTIONS') return undefined;
   if (response.status < 400) return `a ${caller} token was served (${response.status})`;
   const code = (response.body as { errors?: Array<{ extensions?: { code?: string } }> } | null)?.errors?.[0]
     ?.extensions?.code;
