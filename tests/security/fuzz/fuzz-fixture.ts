@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../support/test-app.ts';
 import type { Pools } from './json-tree.ts';
 
 /** The fuzzed collection: one column of every type a client may create. */
-export const CARGOS_FIELDS = [
+const CARGOS_FIELDS = [
   { field: 'id', type: 'uuid', schema: { is_primary_key: true } },
   { field: 'code', type: 'string', schema: { max_length: 32, is_unique: true } },
   { field: 'description', type: 'text' },

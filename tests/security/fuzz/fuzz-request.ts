@@ -24,7 +24,7 @@ import {
 } from './schema-values.ts';
 
 /** How a body travels: its media type, its compression, and damage done to its bytes. */
-export const TRANSPORTS = [
+const TRANSPORTS = [
   'json',
   'gzip',
   'deflate',
@@ -231,7 +231,7 @@ export function requestsFor(operation: FuzzOperation, context: SchemaContext): f
 }
 
 /** Percent-encodes text as UTF-8; a lone surrogate becomes its three (invalid) CESU-8 bytes, as a careless client sends it. */
-export function percentEncode(text: string): string {
+function percentEncode(text: string): string {
   let encoded = '';
   for (const char of text) {
     const code = char.codePointAt(0)!;

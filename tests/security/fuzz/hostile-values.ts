@@ -133,14 +133,13 @@ const deepNesting: fc.Arbitrary<Json> = fc
     return value;
   });
 
-const reference = (pool: PoolName) => fc.nat(64).map((index) => new Reference(pool, index));
+/** A value of one of the fixture's pools, by index. */
+export const reference = (pool: PoolName) => fc.nat(64).map((index) => new Reference(pool, index));
 
 /** Any reference into the fixture: an id where text was expected is as good a test as garbage. */
 export const anyReference: fc.Arbitrary<Json> = fc
   .constantFrom<PoolName>('key', 'userId', 'roleId', 'permissionId', 'uuid', 'refreshToken')
   .chain(reference);
-
-export { reference };
 
 /** Small JSON of any shape, keys included from the prototype names. */
 export const smallJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
