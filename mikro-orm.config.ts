@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import type { Dialect } from 'kysely';
+import type pg from 'pg';
 import { systemMigrations } from './src/adapters/persistence/mikro-orm/migrations/system-migrations.ts';
 
 export type DatagateOrmSettings = {
@@ -11,14 +12,20 @@ export type DatagateOrmSettings = {
   pool?: { min: number; max: number };
   /** Bounds of a server connection (PGlite has no network to wait for); unset: pg's, which wait forever. */
   timeouts?: ServerTimeouts;
+  /** Runs each time a connection is taken from the server pool, before the statement that took it. */
+  onReserveConnection?: (connection: unknown) => Promise<void>;
+  /** Handed the server pool once it exists, to read how busy it is. */
+  onPoolCreated?: (pool: pg.Pool) => void;
   debug?: boolean;
 };
 
 export type ServerTimeouts = {
   /** Opening a connection, or waiting for a free one in the pool. */
   connectMs: number;
-  /** PostgreSQL's `statement_timeout` for every statement. */
+  /** PostgreSQL's `statement_timeout` of a new connection: the bound outside requests. */
   queryMs: number;
+  /** The longest `statement_timeout` a request may set on a connection; `queryMs` when unset. */
+  longestStatementMs?: number;
 };
 
 /**
@@ -30,7 +37,12 @@ export function datagateOrmOptions(settings: DatagateOrmSettings): Options {
     'clientUrl' in settings.connection
       ? {
           clientUrl: settings.connection.clientUrl,
-          driverOptions: { application_name: 'datagate', ...timeoutOptions(settings.timeouts) },
+          driverOptions: {
+            application_name: 'datagate',
+            ...timeoutOptions(settings.timeouts),
+            ...(settings.onPoolCreated ? { onPoolCreated: settings.onPoolCreated } : {}),
+          },
+          ...(settings.onReserveConnection ? { onReserveConnection: settings.onReserveConnection } : {}),
         }
       : // MikroORM would otherwise open a second client on the dialect to create the database and, closing
         // it, close the embedded database with it.
@@ -70,7 +82,7 @@ function timeoutOptions(timeouts: ServerTimeouts | undefined) {
   return {
     connectionTimeoutMillis: timeouts.connectMs,
     statement_timeout: timeouts.queryMs,
-    query_timeout: timeouts.queryMs + timeouts.connectMs,
+    query_timeout: Math.max(timeouts.queryMs, timeouts.longestStatementMs ?? 0) + timeouts.connectMs,
     keepAlive: true,
   };
 }

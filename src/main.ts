@@ -28,11 +28,13 @@ export type RunningServer = {
 
 /** PGlite when no database URL is configured, so a fresh machine needs no database server. */
 export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence> {
-  const { url, dataDir, connectTimeout, queryTimeout } = config.database;
+  const { url, dataDir, connectTimeout, queryTimeout, poolSize, statementTimeout } = config.database;
   return openMikroOrmPersistence({
     url,
     dataDir,
+    pool: { min: 0, max: poolSize },
     timeouts: { connectMs: connectTimeout, queryMs: queryTimeout },
+    statementTimeouts: statementTimeout,
   });
 }
 

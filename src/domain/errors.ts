@@ -13,13 +13,19 @@ export type ErrorCode =
   | 'COLLECTION_NOT_FOUND'
   | 'RECORD_NOT_UNIQUE'
   | 'TOO_MANY_REQUESTS'
-  | 'SERVICE_UNAVAILABLE';
+  | 'RESPONSE_TOO_LARGE'
+  | 'QUERY_TOO_EXPENSIVE'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SERVICE_BUSY';
 
 export type ErrorExtensions = {
   field?: string;
   reason?: string;
   /** Whole seconds until a throttled caller may try again; the HTTP adapter also sends it as `Retry-After`. */
   retryAfter?: number;
+  /** RESPONSE_TOO_LARGE: the response byte budget, and the size of the answer that was refused. */
+  maxBytes?: number;
+  bytes?: number;
 };
 
 /** A refusal the caller may see: its message must never carry secrets, SQL or stack traces. */
@@ -64,9 +70,68 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
   });
 
+/**
+ * The answer's JSON text would exceed the response byte budget (`query.responseMaxBytes`). The caller can
+ * only see its own readable data's size here, and can ask again for fewer rows (`limit`) or fields.
+ */
+export const responseTooLarge = (bytes: number, maxBytes: number) =>
+  new DomainError(
+    'RESPONSE_TOO_LARGE',
+    `The answer would be ${bytes} bytes, over the limit of ${maxBytes}: ask for fewer items or fields.`,
+    { maxBytes, bytes },
+  );
+
+/**
+ * This caller already has as many requests doing database work as it may; the others get their share
+ * (docs/api.md §4a).
+ */
+export const tooManyConcurrentRequests = (retryAfterSeconds: number) =>
+  new DomainError('TOO_MANY_REQUESTS', 'Too many requests at once from this caller. Try again shortly.', {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
+
+/**
+ * A statement of this request ran past its kind's `statement_timeout` and was cancelled. A 4xx, not a
+ * 503: the same request would most likely be cut again, so the caller should ask for less, not retry.
+ */
+export const queryTooExpensive = () =>
+  new DomainError(
+    'QUERY_TOO_EXPENSIVE',
+    'The request took longer than the server allows. Ask for less: fewer rows or fields, a narrower filter or search, or a sort on fewer fields.',
+  );
+
+/**
+ * Every database connection stayed busy beyond the bounded wait: the database is fine, this instance is
+ * saturated. Its own code, so that a client or an operator never mistakes it for a lost database.
+ */
+export const serviceBusy = (retryAfterSeconds: number) =>
+  new DomainError('SERVICE_BUSY', 'The service is busy. Try again shortly.', {
+    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
+
+/**
+ * Seconds a client should wait before asking again when the database cannot be used: long enough not to
+ * hammer a server that is coming back, short enough that clients resume soon after it does.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 /** The database does not answer; the message names no host, port or driver detail. */
 export const serviceUnavailable = () =>
-  new DomainError('SERVICE_UNAVAILABLE', 'The service is unavailable. Try again shortly.');
+  new DomainError('SERVICE_UNAVAILABLE', 'The service is unavailable. Try again shortly.', {
+    retryAfter: UNAVAILABLE_RETRY_AFTER_S,
+  });
+
+/**
+ * The database answers but holds none (or not all) of the server's own tables: it was emptied or
+ * re-created. The server does not recreate them by itself (docs/decisions/0014-database-lost-and-found.md):
+ * an operator must see the loss and run `datagate migrate` (or `datagate bootstrap`).
+ */
+export const migrationNeeded = () =>
+  new DomainError(
+    'SERVICE_UNAVAILABLE',
+    "The database has lost the server's tables: an operator must run `datagate migrate`.",
+    { reason: 'MIGRATION_NEEDED', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
+  );
 
 /** Refused so the API cannot lock every administrator out (only the CLI could then recover). */
 export const lastAdmin = () =>

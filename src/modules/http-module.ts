@@ -38,5 +38,10 @@ function httpSettings(config: AppConfig): HttpSettings {
       credentials: config.http.cors.credentials,
       maxAgeMs: config.http.cors.maxAge,
     },
+    perCaller: {
+      concurrency: config.limits.perCaller.concurrency,
+      queue: config.limits.perCaller.queue,
+      queueTimeoutMs: config.limits.perCaller.queueTimeout,
+    },
   };
 }

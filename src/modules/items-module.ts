@@ -40,9 +40,10 @@ function searchQuery({ query }: z.output<typeof searchBody>): RawItemQuery {
 export const itemsModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   const batchMax = (get: Resolve) => get<AppConfig>(TYPES.Config).query.batchMax;
+  const responseMaxBytes = (get: Resolve) => get<AppConfig>(TYPES.Config).query.responseMaxBytes;
   bind(ReadRules, (get) => new ReadRules(get(TYPES.PermissionRepository)));
   bind(WriteRules, (get) => new WriteRules(get(TYPES.PermissionRepository)));
-  bind(ReadBack, (get) => new ReadBack(get(ReadRules), get(TYPES.ItemStore), get(TYPES.QueryLimits)));
+  bind(ReadBack, (get) => new ReadBack(get(ReadRules), get(TYPES.QueryLimits), responseMaxBytes(get)));
   bind(
     ListItemsHandler,
     (get) =>
@@ -52,6 +53,7 @@ export const itemsModule = new ContainerModule((options) => {
         get(TYPES.ItemStore),
         get(TYPES.Clock),
         get(TYPES.QueryLimits),
+        responseMaxBytes(get),
       ),
   );
   bind(
@@ -63,6 +65,7 @@ export const itemsModule = new ContainerModule((options) => {
         get(TYPES.ItemStore),
         get(TYPES.Clock),
         get(TYPES.QueryLimits),
+        responseMaxBytes(get),
       ),
   );
   bind(
@@ -70,6 +73,7 @@ export const itemsModule = new ContainerModule((options) => {
     (get) =>
       new CreateItemsHandler(
         get(TYPES.SchemaCatalog),
+        get(ReadRules),
         get(WriteRules),
         get(TYPES.ItemStore),
         get(ReadBack),

@@ -41,7 +41,7 @@ export const serverModule = new ContainerModule((options) => {
         // monitoring tool happens to send must not turn "healthy" into 401.
         router.get('/server/health', async (ctx) => {
           const report = await checkHealth.execute(null);
-          respond.send(ctx, report, report.status === 'ok' ? 200 : 503);
+          respond.send(ctx, report, report.status === 'error' ? 503 : 200);
         });
         // Directus clients call it to learn that the server answers: text, unwrapped in every profile.
         router.get('/server/ping', (ctx) => {
@@ -84,7 +84,14 @@ export const serverModule = new ContainerModule((options) => {
           Health: {
             type: 'object',
             required: ['status', 'checks'],
-            properties: { status: { type: 'string', enum: ['ok', 'error'] }, checks: { type: 'object' } },
+            properties: {
+              status: {
+                type: 'string',
+                enum: ['ok', 'warn', 'error'],
+                description: '`warn`: serving, but every database connection is busy (check status `busy`).',
+              },
+              checks: { type: 'object' },
+            },
           },
         },
         paths: {
@@ -95,7 +102,7 @@ export const serverModule = new ContainerModule((options) => {
               tags: ['server'],
               security: NO_TOKEN,
               responses: {
-                200: shapes.ok('Healthy.', schemaRef('Health')),
+                200: shapes.ok('Serving (`ok`, or `warn` when saturated).', schemaRef('Health')),
                 // Errors are never enveloped, even in the directus profile.
                 503: {
                   description: 'Not healthy, with the reason.',

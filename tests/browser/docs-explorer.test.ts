@@ -3,12 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import { CARGO_IDS, cargoRows, cargosSchema } from '../support/cargos-schema.ts';
-import { skipped } from '../support/optional-suites.ts';
 import { seedRows } from '../support/seed-rows.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -30,9 +29,12 @@ const TITLE = 'the API explorer at /docs, in headless Chromium';
  * `make test` installs Debian's chromium where it may (root with apt-get); elsewhere this suite is counted
  * as skipped, with the reason, and never as passed.
  */
-const explorer = existsSync(CHROMIUM)
-  ? suite(TITLE)
-  : skipped(TITLE, `Chromium is missing at ${CHROMIUM} (install it with apt-get install -y chromium)`);
+const explorer = skippableSuite(
+  TITLE,
+  existsSync(CHROMIUM)
+    ? undefined
+    : `Chromium is missing at ${CHROMIUM} (install it with apt-get install -y chromium)`,
+);
 
 /** Expands an operation, runs it with "Try it out", and returns the response body shown. */
 async function tryItOut(operation: Locator, body?: unknown): Promise<{ status: string; body: string }> {

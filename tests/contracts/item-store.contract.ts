@@ -1,11 +1,26 @@
 import * as assert from 'uvu/assert';
 import type { ItemListRequest, SelectedField } from '../../src/application/ports/item-store.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { SortField } from '../../src/domain/query/item-query.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections, SeedRow } from '../support/collections.ts';
-import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
+import type { CollectionsTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
+
+/** Awaits a read that must be refused as over the byte budget; its extensions name budget and size. */
+async function refusedAsTooLarge(read: Promise<unknown>, maxBytes: number, bytes: number): Promise<void> {
+  try {
+    await read;
+  } catch (error) {
+    assert.instance(error, DomainError);
+    assert.is((error as DomainError).code, 'RESPONSE_TOO_LARGE');
+    assert.equal((error as DomainError).extensions, { maxBytes, bytes });
+    return;
+  }
+  assert.unreachable(`expected RESPONSE_TOO_LARGE at ${maxBytes} bytes, but the read was answered`);
+}
 
 type Context = { collections: Collections };
 
@@ -181,7 +196,7 @@ const all = (collection: CollectionSchema): SelectedField[] =>
 
 /** ItemStore as the read handlers rely on it (docs/api.md §4), for every backend. */
 export function itemStoreContract(target: CollectionsTarget) {
-  const test = suiteOn<Context>(`ItemStore on ${target.name}`, target);
+  const test = skippableSuite<Context>(`ItemStore on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.collections = await target.fresh();
   });
@@ -571,6 +586,84 @@ export function itemStoreContract(target: CollectionsTarget) {
     }
     const result = await collections.store.list(request(words, { count: { total: true, filtered: false } }));
     assert.is(result.totalCount, 9);
+  });
+
+  test('a page is given up to the byte budget exactly, counted in UTF-8 bytes, and refused one byte under', async ({
+    collections,
+  }) => {
+    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const sort: SortField[] = [{ field: 'id', direction: 'asc' }];
+    const { json } = await collections.store.list(request(values, { sort }));
+    const bytes = Buffer.byteLength(json);
+    assert.ok(bytes > json.length, 'the rows hold characters of several bytes');
+    const within = await collections.store.list(request(values, { sort, maxBytes: bytes }));
+    assert.equal(JSON.parse(within.json), EXPECTED_VALUES);
+    await refusedAsTooLarge(
+      collections.store.list(request(values, { sort, maxBytes: bytes - 1 })),
+      bytes - 1,
+      bytes,
+    );
+    // Fewer rows or fewer fields fit where the whole page did not.
+    const fewer = await collections.store.list(request(values, { sort, limit: 1, maxBytes: bytes - 1 }));
+    assert.equal(JSON.parse(fewer.json), EXPECTED_VALUES.slice(0, 1));
+    const select = [{ field: 'id', visibleWhen: null }];
+    const narrow = await collections.store.list(request(values, { sort, select, maxBytes: bytes - 1 }));
+    assert.equal(JSON.parse(narrow.json), [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+  });
+
+  test('an empty page is 2 bytes; the counts come with a page within the budget', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const count = { total: true, filtered: true };
+    const none = cond('n', '_gt', 1000);
+    const empty = await collections.store.list(request(words, { filter: none, count, maxBytes: 2 }));
+    assert.equal([JSON.parse(empty.json), empty.totalCount, empty.filterCount], [[], 9, 0]);
+    await refusedAsTooLarge(collections.store.list(request(words, { filter: none, maxBytes: 1 })), 1, 2);
+  });
+
+  test('get and getMany measure their answer against the budget: the item alone, the items as an array', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const select = all(words);
+    const item = (await collections.store.get({ collection: words, select, visible: null, id: 9 }))!;
+    const size = Buffer.byteLength(item);
+    const get = (maxBytes: number, id = 9) =>
+      collections.store.get({ collection: words, select, visible: null, id, maxBytes });
+    assert.is(await get(size), item);
+    await refusedAsTooLarge(get(size - 1), size - 1, size);
+    // A missing or hidden item is not measured: its absence is all a caller learns.
+    assert.is(await get(1, 99), null);
+    assert.is(
+      await collections.store.get({
+        collection: words,
+        select,
+        visible: cond('group', '_eq', 'b'),
+        id: 9,
+        maxBytes: 1,
+      }),
+      null,
+    );
+
+    const many = (maxBytes: number) =>
+      collections.store.getMany({ collection: words, select, visible: null, keys: [9, 9], maxBytes });
+    const array = 2 * size + 3;
+    assert.equal(await many(array), [item, item]);
+    await refusedAsTooLarge(many(array - 1), array - 1, array);
+  });
+
+  test("a transaction's getMany sees its own writes, within the budget", async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const select = [{ field: 'word', visibleWhen: null }];
+    const readBack = (maxBytes: number) =>
+      collections.store.write(async (writer) => {
+        await writer.update(words, [1], { word: 'Apricot' });
+        return writer.getMany({ collection: words, select, visible: null, keys: [1], maxBytes });
+      });
+    const answer = '{"word":"Apricot"}';
+    await refusedAsTooLarge(readBack(answer.length + 1), answer.length + 1, answer.length + 2);
+    const unchanged = await collections.store.get({ collection: words, select, visible: null, id: 1 });
+    assert.is(unchanged, '{"word":"apple"}', 'the refused transaction wrote nothing');
+    assert.equal(await readBack(answer.length + 2), [answer]);
   });
 
   return test;

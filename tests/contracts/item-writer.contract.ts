@@ -5,7 +5,8 @@ import type { BoundFilterNode, ScalarValue } from '../../src/domain/query/filter
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections } from '../support/collections.ts';
-import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
+import type { CollectionsTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 
 type Context = { collections: Collections };
 
@@ -90,7 +91,7 @@ const cond = (field: string, operator: '_eq' | '_gt', value: ScalarValue): Bound
 
 /** ItemStore.write and its ItemWriter as the write handlers rely on them (docs/api.md §5), for every backend. */
 export function itemWriterContract(target: CollectionsTarget) {
-  const test = suiteOn<Context>(`ItemWriter on ${target.name}`, target);
+  const test = skippableSuite<Context>(`ItemWriter on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.collections = await target.fresh();
   });

@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert';
 import type { LoginBudgets } from '../../src/adapters/throttle/login-budgets.ts';
 import type { LoginAttempt, LoginThrottle } from '../../src/application/ports/login-throttle.ts';
-import { suiteOn } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 
 /** One throttle on its own empty store, and the way time passes for it. */
 export type ThrottleUnderTest = {
@@ -32,7 +32,10 @@ const from = (email: string, clientAddress = '192.0.2.1'): LoginAttempt => ({ em
 const ada = from('ada@example.com');
 
 export function loginThrottleContract(target: ThrottleTarget) {
-  const test = suiteOn<{ opened: ThrottleUnderTest[] }>(`LoginThrottle on ${target.name}`, target);
+  const test = skippableSuite<{ opened: ThrottleUnderTest[] }>(
+    `LoginThrottle on ${target.name}`,
+    target.skip,
+  );
   test.before.each((context) => {
     context.opened = [];
   });

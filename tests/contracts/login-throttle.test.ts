@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { LoginKeys } from '../../src/adapters/throttle/login-keys.ts';
 import { memoryLoginThrottle } from '../../src/adapters/throttle/memory-login-throttle.ts';
 import { postgresLoginThrottle } from '../../src/adapters/throttle/postgres-login-throttle.ts';
-import { postgresSkip, testDatabaseUrl } from '../support/databases.ts';
 import { FakeLoginThrottle } from '../support/fakes/fake-login-throttle.ts';
 import { FixedClock } from '../support/fakes/fixed-clock.ts';
+import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
 import { loginThrottleContract, type ThrottleTarget } from './login-throttle.contract.ts';
 
 const fake: ThrottleTarget = {
@@ -50,33 +49,20 @@ function postgres(): ThrottleTarget {
     skip: postgresSkip,
     slack: WALL_CLOCK_SLACK,
     async create(budgets) {
-      const adminUrl = testDatabaseUrl();
-      const url = new URL(adminUrl);
-      url.pathname = `/${database}`;
-      created ??= administer(adminUrl, `create database "${database}"`);
+      created ??= administer(`create database "${database}"`);
       await created;
       const throttle = postgresLoginThrottle(
         budgets,
         KEYS,
-        { url: url.toString(), connectTimeout: 5000, queryTimeout: 5000 },
+        { url: testDatabaseUrl(database), connectTimeout: 5000, queryTimeout: 5000 },
         `login_throttle_${++tables}`,
       );
       return { throttle, pass: async (ms) => void (await sleep(ms)), close: () => throttle.close() };
     },
     async dispose() {
-      if (created) await administer(testDatabaseUrl(), `drop database if exists "${database}" with (force)`);
+      if (created) await administer(`drop database if exists "${database}" with (force)`);
     },
   };
-}
-
-async function administer(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 for (const target of [fake, memory, postgres()]) loginThrottleContract(target).run();

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { PermissionRepository } from '../../src/application/ports/permission-repository.ts';
 import { Permission, type PermissionProps } from '../../src/domain/permissions/permission.ts';
-import { type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import type { PersistenceTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { aRole } from './fixtures.ts';
 
 type Context = { persistence: Persistence; permissions: PermissionRepository };
@@ -25,7 +26,7 @@ function aPermission(props: Partial<PermissionProps> = {}): Permission {
 const byId = (a: Permission, b: Permission) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export function permissionRepositoryContract(target: PersistenceTarget) {
-  const test = suiteOn<Context>(`PermissionRepository on ${target.name}`, target);
+  const test = skippableSuite<Context>(`PermissionRepository on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.persistence = await target.fresh();
     context.permissions = context.persistence.permissions;

@@ -1,11 +1,12 @@
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
-import { type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import type { PersistenceTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { aRole } from './fixtures.ts';
 
 /** What every backend promises as a whole: repeatable migration and a health check. */
 export function persistenceContract(target: PersistenceTarget) {
-  const test = suiteOn<{ persistence: Persistence }>(`Persistence on ${target.name}`, target);
+  const test = skippableSuite<{ persistence: Persistence }>(`Persistence on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.persistence = await target.fresh();
   });

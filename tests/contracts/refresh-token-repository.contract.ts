@@ -3,13 +3,14 @@ import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { RefreshToken } from '../../src/domain/refresh-token.ts';
 import type { User } from '../../src/domain/user.ts';
-import { type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import type { PersistenceTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { aRefreshToken, at, aUser, digest, HOUR } from './fixtures.ts';
 
 type Context = { persistence: Persistence; user: User };
 
 export function refreshTokenRepositoryContract(target: PersistenceTarget) {
-  const test = suiteOn<Context>(`RefreshTokenRepository on ${target.name}`, target);
+  const test = skippableSuite<Context>(`RefreshTokenRepository on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.persistence = await target.fresh();
     // Tokens belong to a user: databases enforce it.

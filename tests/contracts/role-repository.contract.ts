@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { Role } from '../../src/domain/role.ts';
-import { type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import type { PersistenceTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { rejectsAsNotUnique } from './assertions.ts';
 import { aRole, aUser } from './fixtures.ts';
 
 const byName = (a: Role, b: Role) => a.name.localeCompare(b.name);
 
 export function roleRepositoryContract(target: PersistenceTarget) {
-  const test = suiteOn<{ persistence: Persistence }>(`RoleRepository on ${target.name}`, target);
+  const test = skippableSuite<{ persistence: Persistence }>(`RoleRepository on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.persistence = await target.fresh();
   });

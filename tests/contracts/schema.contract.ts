@@ -3,8 +3,9 @@ import { DomainError } from '../../src/domain/errors.ts';
 import type { CollectionSchema, FieldSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections } from '../support/collections.ts';
-import { type CollectionsTarget, suiteOn } from '../support/databases.ts';
+import type { CollectionsTarget } from '../support/databases.ts';
 import { expectDomainError } from '../support/expect-domain-error.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 
 const field = (collection: CollectionSchema, name: string): FieldSchema => {
   const found = collection.fields.find((candidate) => candidate.name === name);
@@ -44,9 +45,9 @@ const EVERY_TYPE: ReadonlyArray<NewField> = [
 
 /** SchemaCatalog + SchemaEditor as the API relies on them (docs/api.md §7), for every backend. */
 export function schemaContract(target: CollectionsTarget) {
-  const test = suiteOn<{ collections: Collections }>(
+  const test = skippableSuite<{ collections: Collections }>(
     `SchemaCatalog and SchemaEditor on ${target.name}`,
-    target,
+    target.skip,
   );
   test.before.each(async (context) => {
     context.collections = await target.fresh();

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { User } from '../../src/domain/user.ts';
-import { type PersistenceTarget, suiteOn } from '../support/databases.ts';
+import type { PersistenceTarget } from '../support/databases.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { rejectsAsNotUnique } from './assertions.ts';
 import { aRefreshToken, aRole, aUser, digest, T0 } from './fixtures.ts';
 
 const byEmail = (a: User, b: User) => a.email.localeCompare(b.email);
 
 export function userRepositoryContract(target: PersistenceTarget) {
-  const test = suiteOn<{ persistence: Persistence }>(`UserRepository on ${target.name}`, target);
+  const test = skippableSuite<{ persistence: Persistence }>(`UserRepository on ${target.name}`, target.skip);
   test.before.each(async (context) => {
     context.persistence = await target.fresh();
   });

@@ -9,7 +9,8 @@ import {
   withToken,
 } from '@directus/sdk';
 import * as assert from 'uvu/assert';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { ADMIN_STATIC_TOKEN, type CargosScenario, ID, startCargosScenario } from './cargos-scenario.ts';
 import { SdkClients, sdkError } from './sdk-clients.ts';
 
@@ -53,6 +54,7 @@ function visibleStorage() {
 }
 
 for (const [target, auth] of suitePerBackend<Context>(
+  backends(),
   (backend) => `@directus/sdk authentication on ${backend}`,
 )) {
   auth.before(async (context) => {

@@ -1,7 +1,8 @@
 import { aggregate, type Query, readItem, readItems, withSearch } from '@directus/sdk';
 import * as assert from 'uvu/assert';
 import type { ErrorBody } from '../http/scenario.ts';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import {
   ADMIN_STATIC_TOKEN,
   type Cargo,
@@ -24,7 +25,10 @@ type Context = {
 
 const ids = (items: ReadonlyArray<{ id?: string }>) => items.map((item) => item.id);
 
-for (const [target, reads] of suitePerBackend<Context>((backend) => `@directus/sdk reads on ${backend}`)) {
+for (const [target, reads] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `@directus/sdk reads on ${backend}`,
+)) {
   reads.before(async (context) => {
     context.scenario = await startCargosScenario(target);
     context.clients = new SdkClients(context.scenario.app.url);

@@ -9,7 +9,8 @@ import {
   updateItemsBatch,
 } from '@directus/sdk';
 import * as assert from 'uvu/assert';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import {
   ADMIN_STATIC_TOKEN,
   type CargosScenario,
@@ -28,7 +29,10 @@ type Context = {
   operator: ReturnType<SdkClients['session']>;
 };
 
-for (const [target, writes] of suitePerBackend<Context>((backend) => `@directus/sdk writes on ${backend}`)) {
+for (const [target, writes] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `@directus/sdk writes on ${backend}`,
+)) {
   writes.before(async (context) => {
     context.scenario = await startCargosScenario(target);
     context.clients = new SdkClients(context.scenario.app.url);

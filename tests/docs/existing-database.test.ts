@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { call } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
-import { postgresSuite } from '../support/optional-suites.ts';
+import { postgresSkip } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { type Served, serve } from './datagate-process.ts';
 
 /** What README "Running against an existing PostgreSQL database with its own tables" promises. */
@@ -43,7 +44,10 @@ const tablesOf = async (database: ThrowawayDatabase) =>
 
 type Context = { database: ThrowawayDatabase; dataDir: string; server: Served; admin: string };
 
-const existing = postgresSuite<Context>('datagate on an existing PostgreSQL database with its own tables');
+const existing = skippableSuite<Context>(
+  'datagate on an existing PostgreSQL database with its own tables',
+  postgresSkip,
+);
 
 existing.before(async (context) => {
   context.database = await createThrowawayDatabase('existing');

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as assert from 'uvu/assert';
-import { postgresSuite } from '../support/optional-suites.ts';
+import { postgresSkip } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { call, eventually } from './http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
@@ -84,7 +85,10 @@ async function crashRound(server: Served, token: string, round: number): Promise
   return result;
 }
 
-const crash = postgresSuite<{ database: ThrowawayDatabase }>('kill -9 during batch writes on PostgreSQL');
+const crash = skippableSuite<{ database: ThrowawayDatabase }>(
+  'kill -9 during batch writes on PostgreSQL',
+  postgresSkip,
+);
 
 crash.before(async (context) => {
   context.database = await createThrowawayDatabase('crash');

@@ -4,7 +4,8 @@ import * as assert from 'uvu/assert';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { type RunningServer, startServer } from '../../src/main.ts';
-import { postgresSuite } from '../support/optional-suites.ts';
+import { postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { TEST_SECRET } from '../support/test-app.ts';
 import { type Answer, assertUnavailable, call, eventually, healthOf } from './http.ts';
@@ -25,11 +26,14 @@ type Context = {
   itemId: number;
 };
 
-const outage = postgresSuite<Context>('database outage on PostgreSQL, through a proxy the test takes down');
+const outage = skippableSuite<Context>(
+  'database outage on PostgreSQL, through a proxy the test takes down',
+  postgresSkip,
+);
 
 outage.before(async (context) => {
   context.database = await createThrowawayDatabase('outage');
-  const target = new URL(process.env.TEST_DATABASE_URL!);
+  const target = new URL(testDatabaseUrl());
   context.proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   await context.proxy.down();
   const env = {

@@ -1,6 +1,7 @@
 import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runAsDatabaseWork } from '../../src/adapters/database-work.ts';
 import { unavailableError, unreachableReason } from '../../src/adapters/persistence/database-unreachable.ts';
 import { DomainError, serviceUnavailable } from '../../src/domain/errors.ts';
 
@@ -14,7 +15,6 @@ const UNREACHABLE: Array<[string, unknown, string]> = [
   ['connection reset', withCode('ECONNRESET'), 'connection reset (ECONNRESET)'],
   ['socket timeout', withCode('ETIMEDOUT'), 'connection timed out (ETIMEDOUT)'],
   ['unknown host', withCode('ENOTFOUND'), 'host name not found (ENOTFOUND)'],
-  ['pg-pool connect timeout', new Error('timeout exceeded when trying to connect'), 'connection timed out'],
   [
     'pg connect timeout',
     new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
@@ -23,6 +23,7 @@ const UNREACHABLE: Array<[string, unknown, string]> = [
   ['server went away', new Error('Connection terminated unexpectedly'), 'connection lost'],
   ['silent network', new Error('Query read timeout'), 'no answer from the database'],
   ['SQLSTATE 08006', withCode('08006'), 'database connection failed (08006)'],
+  ['database dropped 3D000', withCode('3D000'), 'database does not exist (3D000)'],
   ['admin shutdown 57P01', withCode('57P01'), 'database server shutting down (57P01)'],
   ['crash shutdown 57P02', withCode('57P02'), 'database server crashed (57P02)'],
   ['cannot connect now 57P03', withCode('57P03'), 'database server starting up (57P03)'],
@@ -62,6 +63,35 @@ for (const [name, error] of OTHER) {
     assert.is(unavailableError(error), undefined);
   });
 }
+
+unreachable(
+  'every pool connection busy beyond the wait → 503 SERVICE_BUSY with Retry-After, not "unreachable"',
+  () => {
+    const error = new Error('timeout exceeded when trying to connect');
+    assert.is(unreachableReason(error), 'no free database connection');
+    const translated = unavailableError(new DriverException(error));
+    assert.is(translated?.code, 'SERVICE_BUSY');
+    assert.ok((translated?.extensions.retryAfter ?? 0) >= 1);
+  },
+);
+
+unreachable(
+  "a request's statement cut by statement_timeout → QUERY_TOO_EXPENSIVE; outside a request → 503",
+  async () => {
+    const error = withCode('57014', 'canceling statement due to statement timeout');
+    assert.is(unavailableError(error)?.code, 'SERVICE_UNAVAILABLE', 'start-up retries it');
+    const inRequest = await runAsDatabaseWork('read', async () => unavailableError(error));
+    assert.is(inRequest?.code, 'QUERY_TOO_EXPENSIVE');
+    assert.is(inRequest?.cause, error);
+    const cancelled = withCode('57014', 'canceling statement due to user request');
+    const byOperator = await runAsDatabaseWork('read', async () => unavailableError(cancelled));
+    assert.is(
+      byOperator?.code,
+      'SERVICE_UNAVAILABLE',
+      "an operator's pg_cancel_backend is not the caller's cost",
+    );
+  },
+);
 
 unreachable('a cause chain that loops ends', () => {
   const first = new Error('first');

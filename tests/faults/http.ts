@@ -29,17 +29,21 @@ export async function call(
   };
 }
 
-/** Exactly the contract's 503 body (docs/api.md §2): code and message, nothing from the driver. */
+/**
+ * Exactly the contract's 503 body (docs/api.md §2): code, message and when to retry, nothing from the
+ * driver; `Retry-After` says the same.
+ */
 export function assertUnavailable(answer: Answer): void {
   assert.is(answer.status, 503, answer.text);
   assert.equal(answer.body, {
     errors: [
       {
         message: 'The service is unavailable. Try again shortly.',
-        extensions: { code: 'SERVICE_UNAVAILABLE' },
+        extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 },
       },
     ],
   });
+  assert.is(answer.headers.get('Retry-After'), '5');
 }
 
 type HealthBody = { status: string; checks: { database: { status: string; detail?: string } } };

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { CollectionView, FieldView } from '../../src/application/collections/collection-view.ts';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { assertError, type ErrorBody, runScenario, type Scenario } from './scenario.ts';
 
@@ -689,9 +689,10 @@ async function dropIfPresent(persistence: Persistence, names: ReadonlyArray<stri
 
 type Context = { app: TestApp; tokens: Record<string, string> };
 
-for (const target of persistenceTargets()) {
-  const collections = suite<Context>(`/collections, /fields and /utils/cache/clear on ${target.name}`);
-
+for (const [target, collections] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `/collections, /fields and /utils/cache/clear on ${backend}`,
+)) {
   collections.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     await dropIfPresent(persistence, [NAME, HAND_MADE]);

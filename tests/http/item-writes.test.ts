@@ -1,7 +1,7 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { backends, borrowed } from '../support/databases.ts';
 import { seedRows } from '../support/seed-rows.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const ARCHIVED = '0190b000-0000-7000-8000-000000000001';
@@ -30,9 +30,10 @@ const codeOf = (body: unknown) =>
 const fieldOf = (body: unknown) =>
   (body as { errors: Array<{ extensions: { field?: string } }> }).errors[0]!.extensions.field;
 
-for (const target of persistenceTargets()) {
-  const writes = suite<Context>(`writing cargos over HTTP on ${target.name}`);
-
+for (const [target, writes] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `writing cargos over HTTP on ${backend}`,
+)) {
   writes.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     await persistence.schema.refresh();

@@ -1,7 +1,7 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { backends, borrowed } from '../support/databases.ts';
 import { seedRows } from '../support/seed-rows.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const ID = {
@@ -62,9 +62,10 @@ type Context = { app: TestApp; admin: string; operator: string };
 const codeOf = (body: unknown) =>
   (body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code;
 
-for (const target of persistenceTargets()) {
-  const items = suite<Context>(`reading cargos over HTTP on ${target.name}`);
-
+for (const [target, items] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `reading cargos over HTTP on ${backend}`,
+)) {
   items.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     await persistence.schema.refresh();

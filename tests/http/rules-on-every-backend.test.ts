@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
-import { borrowed } from '../support/databases.ts';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp, type TokenPairBody } from '../support/test-app.ts';
 import { assertError, runScenario, type Scenario } from './scenario.ts';
 
@@ -53,6 +53,7 @@ const refresh = (app: TestApp, refreshToken: string) =>
   app.request('POST', '/auth/refresh', { body: { refresh_token: refreshToken } });
 
 for (const [target, test] of suitePerBackend<Context>(
+  backends(),
   (backend) => `permission and session rules over HTTP on ${backend}`,
 )) {
   test.before(async (context) => {

@@ -1,15 +1,14 @@
 import { sql } from 'kysely';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
-import { borrowed, mikroOrmTargets } from '../support/databases.ts';
+import { borrowed, databaseBackends } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
-for (const target of mikroOrmTargets()) {
-  const drift = suite<{ app: TestApp; admin: string; orm: MikroOrmPersistence['orm'] }>(
-    `tables changed by hand, outside the API, on ${target.name}`,
-  );
-
+for (const [target, drift] of suitePerBackend<
+  { app: TestApp; admin: string; orm: MikroOrmPersistence['orm'] },
+  MikroOrmPersistence
+>(databaseBackends(), (backend) => `tables changed by hand, outside the API, on ${backend}`)) {
   drift.before(async (context) => {
     const persistence = await target.fresh();
     context.orm = persistence.orm;

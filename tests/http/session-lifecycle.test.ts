@@ -1,6 +1,6 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp, type TokenPairBody } from '../support/test-app.ts';
 
 const STATIC_TOKEN = 'lifecycle-static-token-0123456789abcdef';
@@ -8,9 +8,10 @@ const STATIC_TOKEN = 'lifecycle-static-token-0123456789abcdef';
 const codeOf = (body: unknown) =>
   (body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code;
 
-for (const target of persistenceTargets()) {
-  const lifecycle = suite<{ app: TestApp }>(`a user's sessions over HTTP on ${target.name}`);
-
+for (const [target, lifecycle] of suitePerBackend<{ app: TestApp }>(
+  backends(),
+  (backend) => `a user's sessions over HTTP on ${backend}`,
+)) {
   lifecycle.before.each(async (context) => {
     context.app = await startTestApp({ persistence: borrowed(await target.fresh()) });
   });

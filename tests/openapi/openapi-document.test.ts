@@ -1,8 +1,8 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import { cargosSchema, field } from '../support/cargos-schema.ts';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { addTable, dropTable } from './tables.ts';
 import { assertValidOpenApi } from './valid-openapi.ts';
@@ -41,9 +41,10 @@ const methodsOf = (document: Document, path: string) =>
 const propertiesOf = (document: Document, schema: string) =>
   Object.keys(document.components.schemas[schema]?.properties ?? {});
 
-for (const target of persistenceTargets()) {
-  const oas = suite<Context>(`GET /server/specs/oas on ${target.name}`);
-
+for (const [target, oas] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `GET /server/specs/oas on ${backend}`,
+)) {
   oas.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     await persistence.schema.refresh();

@@ -1,11 +1,11 @@
-import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.ts';
 import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import { TYPES } from '../../src/container.ts';
 import { assertError } from '../http/scenario.ts';
-import { postgresSuite } from '../support/optional-suites.ts';
+import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { type SeededUser, startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
 
 /*
@@ -72,16 +72,14 @@ memory('guesses at a user who logged in from there are still stopped by their ow
 
 memory.run();
 
-const shared = postgresSuite('a flood of failed logins from one address (PostgreSQL store)');
+const shared = skippableSuite('a flood of failed logins from one address (PostgreSQL store)', postgresSkip);
 const database = `datagate_address_lockout_${process.pid}_${Date.now().toString(36)}`;
 
-shared.before(() => administer(serverUrl(), `create database "${database}"`));
-shared.after(() => administer(serverUrl(), `drop database if exists "${database}" with (force)`));
+shared.before(() => administer(`create database "${database}"`));
+shared.after(() => administer(`drop database if exists "${database}" with (force)`));
 
 shared('a login remembered before a restart outlasts a flood on another instance', async () => {
-  const url = new URL(serverUrl());
-  url.pathname = `/${database}`;
-  const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: url.toString() };
+  const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: testDatabaseUrl(database) };
   const ada = { email: 'ada@example.com', password: 'password-123' };
   const before = await startTestApp({ env });
   try {
@@ -109,19 +107,4 @@ async function stop(app: TestApp) {
   await app.close();
   const throttle = app.container.get<LoginThrottle>(TYPES.LoginThrottle);
   if (throttle instanceof RateLimiterLoginThrottle) await throttle.close();
-}
-
-/** The TEST_DATABASE_URL server: read only inside the PostgreSQL suite, which runs only when it is set. */
-function serverUrl(): string {
-  return process.env.TEST_DATABASE_URL ?? '';
-}
-
-async function administer(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

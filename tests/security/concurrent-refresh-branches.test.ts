@@ -1,7 +1,7 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { digestSecret } from '../../src/application/auth/opaque-secret.ts';
-import { borrowed, persistenceTargets } from '../support/databases.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { type SeededUser, startTestApp, type TestApp, type TokenPairBody } from '../support/test-app.ts';
 import { expectError } from './attack-kit.ts';
 
@@ -18,9 +18,10 @@ const PAST_THE_GRACE = 10_001;
 const refresh = (app: TestApp, refreshToken: string) =>
   app.request('POST', '/auth/refresh', { body: { refresh_token: refreshToken } });
 
-for (const target of persistenceTargets()) {
-  const test = suite<Context>(`concurrent refreshes of one token on ${target.name}`);
-
+for (const [target, test] of suitePerBackend<Context>(
+  backends(),
+  (name) => `concurrent refreshes of one token on ${name}`,
+)) {
   test.before.each(async (context) => {
     context.app = await startTestApp({ persistence: borrowed(await target.fresh()) });
     context.user = await context.app.createUser();

@@ -7,8 +7,8 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
 import { TYPES } from '../../src/container.ts';
-import { borrowed } from '../support/databases.ts';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import {
   type SeededUser,
   startTestApp,
@@ -162,6 +162,7 @@ const ITEM_PROBES: Array<[string, (key: string) => [method: string, path: string
 ];
 
 for (const [target, items] of suitePerBackend<{ arena: Arena }>(
+  backends(),
   (backend) => `item id enumeration on ${backend}: a row the caller may not see answers as a missing one`,
 )) {
   items.before(async (context) => {

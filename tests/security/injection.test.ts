@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
-import { borrowed } from '../support/databases.ts';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestResponse } from '../support/test-app.ts';
 import {
   type Arena,
@@ -51,7 +51,10 @@ const VISIBLE: Record<Who, string[]> = {
   operator: [CARGO.fish, CARGO.bananas].sort(),
 };
 
-for (const [target, test] of suitePerBackend<{ arena: Arena }>((backend) => `SQL injection on ${backend}`)) {
+for (const [target, test] of suitePerBackend<{ arena: Arena }>(
+  backends(),
+  (backend) => `SQL injection on ${backend}`,
+)) {
   test.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     await dropLeftoverCargos(persistence);

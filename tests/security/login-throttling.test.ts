@@ -1,11 +1,11 @@
-import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.ts';
 import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import { TYPES } from '../../src/container.ts';
 import { assertError, firstError } from '../http/scenario.ts';
-import { postgresSuite } from '../support/optional-suites.ts';
+import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 import { type SeededUser, startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
 
 const FIFTEEN_MINUTES_IN_SECONDS = 15 * 60;
@@ -83,16 +83,17 @@ memory('the PostgreSQL store without a database URL stops the app from starting'
 
 memory.run();
 
-const shared = postgresSuite('login throttling over HTTP on PostgreSQL (LOGIN_THROTTLE_STORE=postgres)');
+const shared = skippableSuite(
+  'login throttling over HTTP on PostgreSQL (LOGIN_THROTTLE_STORE=postgres)',
+  postgresSkip,
+);
 const database = `datagate_throttle_http_${process.pid}_${Date.now().toString(36)}`;
 
 shared.before(() => administer(`create database "${database}"`));
 shared.after(() => administer(`drop database if exists "${database}" with (force)`));
 
 shared('two servers on one database share the budget', async () => {
-  const url = new URL(serverUrl());
-  url.pathname = `/${database}`;
-  const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: url.toString() };
+  const env = { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: testDatabaseUrl(database) };
   const [one, two] = [await startTestApp({ env }), await startTestApp({ env })];
   try {
     const ada = { email: 'ada@example.com', password: 'password-123' };
@@ -113,18 +114,3 @@ shared('two servers on one database share the budget', async () => {
 });
 
 shared.run();
-
-/** The TEST_DATABASE_URL server: read only inside the PostgreSQL suite, which runs only when it is set. */
-function serverUrl(): string {
-  return process.env.TEST_DATABASE_URL ?? '';
-}
-
-async function administer(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}

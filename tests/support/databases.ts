@@ -1,7 +1,5 @@
 import { tmpdir } from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { suite, type Test } from 'uvu';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import { IN_MEMORY } from '../../src/adapters/persistence/mikro-orm/embedded-postgres.ts';
 import {
@@ -10,6 +8,7 @@ import {
 } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { type Collections, memoryCollections, postgresCollections } from './collections.ts';
+import { administer, postgresSkip, testDatabaseUrl } from './postgres-server.ts';
 
 /**
  * One backend as a suite sees it, and one lease on it: use it for one suite and call `dispose()` in that
@@ -17,7 +16,7 @@ import { type Collections, memoryCollections, postgresCollections } from './coll
  */
 export type Target<T> = {
   readonly name: string;
-  /** Why the backend cannot run here; a suite made with `suiteOn` then counts its cases as skipped. */
+  /** Why the backend cannot run here; a `skippableSuite` given it counts its cases as skipped. */
   readonly skip?: string;
   /**
    * An empty, migrated store. Database targets hand out the same shared instance each time, emptied:
@@ -41,11 +40,6 @@ export type Backend<P extends Persistence = Persistence> = {
   collections(): CollectionsTarget;
 };
 
-/** Why the PostgreSQL server cases cannot run here, or undefined when TEST_DATABASE_URL names a server. */
-export const postgresSkip: string | undefined = process.env.TEST_DATABASE_URL
-  ? undefined
-  : 'TEST_DATABASE_URL not set';
-
 /**
  * The registry of backends every contract runs against: memory, PGlite in memory, and PostgreSQL when
  * TEST_DATABASE_URL is set (e.g. `postgresql://postgres@127.0.0.1:5432/test`); without it the PostgreSQL
@@ -60,53 +54,9 @@ export function databaseBackends(): Backend<MikroOrmPersistence>[] {
   return [pgliteBackend, postgresBackend];
 }
 
-/** The persistence of every backend that can run here. Call once per suite, when the test file loads. */
-export function persistenceTargets(): PersistenceTarget[] {
-  return runnable(backends()).map((backend) => backend.persistence());
-}
-
-/** The database backends that can run here, for tests of the MikroORM adapter itself. */
-export function mikroOrmTargets(): PersistenceTarget<MikroOrmPersistence>[] {
-  return runnable(databaseBackends()).map((backend) => backend.persistence());
-}
-
 /** The process's shared in-memory PGlite alone, for behaviour that depends on its single connection. */
 export function pgliteTarget(): PersistenceTarget<MikroOrmPersistence> {
   return pgliteBackend.persistence();
-}
-
-const runnable = <B extends { skip?: string }>(all: B[]) => all.filter((backend) => !backend.skip);
-
-/**
- * A uvu suite over one target, named after it. When the target carries `skip`, every case is registered
- * with uvu's `skip` instead (the summary's "Skipped:" counts it) and no hook runs, so nothing is opened.
- */
-export function suiteOn<State>(title: string, target: { readonly skip?: string }): Test<State> {
-  return skippable(suite<State>(target.skip ? `${title} (skipped: ${target.skip})` : title), target.skip);
-}
-
-/** A suite that needs the PostgreSQL server: its cases run with TEST_DATABASE_URL, else count as skipped. */
-export function postgresOrSkip<State>(title: string): Test<State> {
-  return suiteOn<State>(title, { skip: postgresSkip });
-}
-
-/** TEST_DATABASE_URL, for the cases of a `postgresOrSkip` suite (which run only when it is set). */
-export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  return url;
-}
-
-function skippable<State>(test: Test<State>, skip: string | undefined): Test<State> {
-  if (!skip) return test;
-  const ignored = Object.assign(() => {}, { each: () => {} });
-  return Object.assign((name: string) => test.skip(name), {
-    only: (name: string) => test.skip(name),
-    skip: (name?: string) => test.skip(name),
-    before: ignored,
-    after: ignored,
-    run: () => test.run(),
-  });
 }
 
 const memoryBackend: Backend = {
@@ -189,7 +139,7 @@ const serverDatabaseName = `datagate_test_${process.pid}_${Date.now().toString(3
 const server = new Shared({
   open: async () => {
     await administer(`create database "${serverDatabaseName}"`);
-    return openMikroOrmPersistence({ url: serverUrl(serverDatabaseName), dataDir: tmpdir() });
+    return openMikroOrmPersistence({ url: testDatabaseUrl(serverDatabaseName), dataDir: tmpdir() });
   },
   close: async (persistence) => {
     try {
@@ -227,23 +177,6 @@ async function truncateSystemTables(persistence: MikroOrmPersistence) {
   await sql`truncate table datagate_permissions, datagate_sessions, datagate_users, datagate_roles`.execute(
     persistence.orm.em.fork().getKysely(),
   );
-}
-
-function serverUrl(database: string): string {
-  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** Runs a statement on the database TEST_DATABASE_URL names (create/drop database cannot run inside it). */
-async function administer(statement: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 /**

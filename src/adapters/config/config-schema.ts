@@ -52,8 +52,20 @@ const budget = (failures: number, window: string) =>
     .strict()
     .prefault({});
 
-const byteSize = z
-  .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i)])
+const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i;
+
+const byteSize = z.union([z.number().int().positive(), z.string().regex(SIZE_TEXT)]).meta({ type: 'size' });
+
+const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** A size read as a number of bytes; the units as `http.bodyLimit` reads them (1kb = 1024 bytes). */
+const byteCount = z
+  .union([z.number().int().positive(), z.string().regex(SIZE_TEXT)])
+  .transform((value) => {
+    if (typeof value === 'number') return value;
+    const [, amount, unit] = value.match(SIZE_TEXT)!;
+    return Math.floor(Number(amount) * UNIT_BYTES[(unit ?? 'b').toLowerCase()]!);
+  })
   .meta({ type: 'size' });
 
 export const configSchema = z
@@ -128,8 +140,34 @@ export const configSchema = z
         queryTimeout: duration
           .default(ms('30s'))
           .describe(
-            'PostgreSQL `statement_timeout` of every statement the server sends; a statement cut by it is 503.',
+            'PostgreSQL `statement_timeout` of the statements sent outside a request (start-up, migrations, the CLI); a statement cut by it is 503.',
           ),
+        poolSize: integer
+          .min(1)
+          .default(10)
+          .describe(
+            'Connections to the PostgreSQL server, at most, shared by every request of this instance (plus one kept for /server/health); a request that finds them all busy waits up to `database.connectTimeout`, then gets 503 `SERVICE_BUSY`.',
+          ),
+        statementTimeout: z
+          .object({
+            read: duration
+              .default(ms('5s'))
+              .describe(
+                'PostgreSQL `statement_timeout` of the statements of a read (GET); a read cut by it gets 422 `QUERY_TOO_EXPENSIVE`.',
+              ),
+            write: duration
+              .default(ms('15s'))
+              .describe(
+                'PostgreSQL `statement_timeout` of the statements of a write (POST, PATCH, DELETE); cut by it: 422 `QUERY_TOO_EXPENSIVE`, nothing written.',
+              ),
+            admin: duration
+              .default(ms('60s'))
+              .describe(
+                "PostgreSQL `statement_timeout` of every statement of an administrator's request (schema changes, bulk edits); cut by it: 422 `QUERY_TOO_EXPENSIVE`.",
+              ),
+          })
+          .strict()
+          .prefault({}),
         retryInterval: duration
           .default(ms('2s'))
           .describe('While the database cannot be reached at start, how often to try again.'),
@@ -215,6 +253,36 @@ export const configSchema = z
           .describe(
             'Most items one write may touch, in every form (rows matched by a query too); more is 400.',
           ),
+        responseMaxBytes: byteCount
+          .default(16 * 1024 ** 2)
+          .describe(
+            "Largest item answer (a page, an item, a write's read-back) as JSON text, in bytes (16 MiB); a larger one is refused with 400 `RESPONSE_TOO_LARGE`, a write's then rolled back. Measured in the database, so a larger answer never reaches the server's memory.",
+          ),
+      })
+      .strict()
+      .prefault({}),
+    limits: z
+      .object({
+        perCaller: z
+          .object({
+            concurrency: integer
+              .min(1)
+              .default(2)
+              .describe(
+                'Requests of one caller (a user, static tokens included, or an anonymous client address) served at once, so that one caller holds at most this many database connections; in-process, so per instance.',
+              ),
+            queue: integer
+              .min(0)
+              .default(64)
+              .describe(
+                'Further requests of that caller that may wait for a turn (a waiting request costs no connection); one more gets 429 `TOO_MANY_REQUESTS` at once.',
+              ),
+            queueTimeout: duration
+              .default(ms('2s'))
+              .describe('How long such a request waits for a turn before it gets 429 with `Retry-After`.'),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),
@@ -269,6 +337,10 @@ export const ENV_KEYS: Record<string, string> = {
   DATA_DIR: 'database.dataDir',
   DB_CONNECT_TIMEOUT: 'database.connectTimeout',
   DB_QUERY_TIMEOUT: 'database.queryTimeout',
+  DB_POOL_SIZE: 'database.poolSize',
+  DB_STATEMENT_TIMEOUT_READ: 'database.statementTimeout.read',
+  DB_STATEMENT_TIMEOUT_WRITE: 'database.statementTimeout.write',
+  DB_STATEMENT_TIMEOUT_ADMIN: 'database.statementTimeout.admin',
   DB_RETRY_INTERVAL: 'database.retryInterval',
   SECRET: 'auth.secret',
   TOKEN_ISSUER: 'auth.issuer',
@@ -285,6 +357,10 @@ export const ENV_KEYS: Record<string, string> = {
   QUERY_LIMIT_DEFAULT: 'query.limitDefault',
   QUERY_LIMIT_MAX: 'query.limitMax',
   QUERY_BATCH_MAX: 'query.batchMax',
+  QUERY_RESPONSE_MAX_BYTES: 'query.responseMaxBytes',
+  PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',
+  PER_CALLER_QUEUE: 'limits.perCaller.queue',
+  PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',
   ADMIN_EMAIL: 'bootstrap.adminEmail',
   ADMIN_PASSWORD: 'bootstrap.adminPassword',
   LOG_LEVEL: 'log.level',

@@ -1,6 +1,8 @@
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
 import type { Accountability } from '../../domain/accountability.ts';
+import { type DatabaseWorkKind, runAsDatabaseWork } from '../database-work.ts';
 import { presentedToken } from './bearer-token.ts';
+import type { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import type { RouteContext, RouteMiddleware } from './http-state.ts';
 
 export type CallerRoute = (ctx: RouteContext, caller: Accountability) => Promise<void>;
@@ -9,16 +11,35 @@ export type CallerRoute = (ctx: RouteContext, caller: Accountability) => Promise
  * Wraps a route that acts for a caller: the token is resolved once, kept on `ctx.state.caller`, and
  * handed to the route, so a route cannot forget to authenticate. Routes that must not look at
  * tokens at all (/auth/*, /server/health) simply are not wrapped.
+ *
+ * Being where the caller becomes known, it is also where the caller's share is kept: the route runs
+ * within the caller's concurrency limit, and its statements within the statement timeout of its kind.
  */
 export type Authenticated = (route: CallerRoute) => RouteMiddleware;
 
 export function authenticatedRoutes(
   resolver: ResolveAccountabilityHandler,
   allowQueryToken: boolean,
+  limit: CallerConcurrencyLimit,
 ): Authenticated {
   return (route) => async (ctx) => {
     const caller = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
     ctx.state.caller = caller;
-    await route(ctx, caller);
+    await limit.run(callerKey(caller, ctx.ip), () =>
+      runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller)),
+    );
   };
+}
+
+/**
+ * A user's requests share one limit whatever token they come with (access tokens of several sessions,
+ * static tokens); an anonymous caller is its client address (`http.trustProxy` decides which one).
+ */
+function callerKey(caller: Accountability, address: string): string {
+  return caller.user === null ? `address ${address}` : `user ${caller.user}`;
+}
+
+function workKind(caller: Accountability, method: string): DatabaseWorkKind {
+  if (caller.admin) return 'admin';
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }

@@ -6,6 +6,7 @@ import type { Readiness } from '../../application/server/readiness.ts';
 import { notFound } from '../../domain/errors.ts';
 import { accessLog } from './access-log.ts';
 import { authenticatedRoutes } from './authenticated.ts';
+import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import { corsPolicy } from './cors.ts';
 import { errorHandler } from './error-handler.ts';
 import type { HttpRoutes } from './http-routes.ts';
@@ -21,6 +22,7 @@ import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
 import { securityHeaders } from './security-headers.ts';
 import { UUID_PATTERN } from './uuid.ts';
+import { wellFormedInput, wellFormedParameter } from './well-formed-input.ts';
 
 /** A Koa application; serve it with `http.createServer(app.callback())`. */
 export type HttpApp = Koa<HttpState>;
@@ -53,17 +55,25 @@ export function createHttpApp({
   const parts = routes.flatMap((area): OpenApiPartOf[] => (area.openApi ? [area.openApi] : []));
   const kit: RouteKit = {
     readBody: jsonBodyReader(settings.bodyLimit),
-    authenticated: authenticatedRoutes(resolveCaller, settings.allowQueryToken),
+    authenticated: authenticatedRoutes(
+      resolveCaller,
+      settings.allowQueryToken,
+      new CallerConcurrencyLimit(settings.perCaller),
+    ),
     respond: responder(settings),
     openApiDocument: (description) => openApiDocument(description, settings, parts),
   };
   const router = new Router<HttpState>();
+  for (const area of routes) area.register(router, kit);
+  // After the routes, to cover every parameter they declare; the router runs a parameter's handlers in
+  // the order given, so a NUL in `/roles/%00` is named before the id check below answers 404.
+  const parameterNames = new Set(router.stack.flatMap((layer) => layer.paramNames.map((key) => key.name)));
+  for (const name of parameterNames) router.param(name, wellFormedParameter(name));
   // An id that cannot exist is answered like one that does not: 404, without calling a handler.
   router.param('id', (id, _ctx, next) => {
     if (!UUID_PATTERN.test(id)) throw notFound();
     return next();
   });
-  for (const area of routes) area.register(router, kit);
 
   // Order matters: the request id first (everything logs it), the access log outside the error
   // handler (so it sees the final status), security and CORS headers before anything can fail.
@@ -74,6 +84,7 @@ export function createHttpApp({
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(queryLengthLimit(settings.maxQueryLength));
+  app.use(wellFormedInput);
   app.use(readinessGate(readiness));
   app.use(routeFallback);
   app.use(router.routes());

@@ -1,3 +1,4 @@
+import type { CallerConcurrencySettings } from './caller-concurrency-limit.ts';
 import type { CorsSettings } from './cors.ts';
 
 export type HttpSettings = {
@@ -12,4 +13,6 @@ export type HttpSettings = {
   /** Take the client address from `X-Forwarded-For` (Koa's `proxy`). */
   trustProxy: boolean;
   cors: CorsSettings;
+  /** Each caller's share of the requests served at once (`limits.perCaller`). */
+  perCaller: CallerConcurrencySettings;
 };

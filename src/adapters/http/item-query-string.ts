@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { invalidQuery } from '../../domain/query/invalid-query.ts';
+import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { HttpContext } from './http-state.ts';
 
@@ -9,6 +9,7 @@ import type { HttpContext } from './http-state.ts';
  * the domain gives the precise INVALID_QUERY rather than qs silently flattening the rest.
  */
 export function itemQuery(ctx: HttpContext): RawItemQuery {
+  assertNoPrototypeSegment(ctx.querystring);
   return qs.parse(ctx.querystring, {
     depth: 24,
     arrayLimit: 500,
@@ -17,6 +18,27 @@ export function itemQuery(ctx: HttpContext): RawItemQuery {
     plainObjects: true,
     decoder: strictDecoder,
   }) as RawItemQuery;
+}
+
+/** `[__proto__]` in a key, as qs sees it once decoded (an unclosed last bracket included). */
+const PROTOTYPE_SEGMENT = /\[__proto__(?:\]|$)/;
+
+/**
+ * qs drops a `__proto__` segment with everything under it, so `filter[__proto__][x]=1` would read as no filter
+ * at all and answer every row. It is refused as the unknown name it is, as the JSON form
+ * `filter={"__proto__":…}` is. A top-level `__proto__=` is an unknown parameter, ignored like any other.
+ */
+function assertNoPrototypeSegment(querystring: string) {
+  for (const pair of querystring.split('&')) {
+    const equals = pair.indexOf('=');
+    const key = strictDecoder(equals === -1 ? pair : pair.slice(0, equals));
+    if (PROTOTYPE_SEGMENT.test(key)) {
+      throw invalidQuery(`Unknown name "__proto__" in ${describeInput(key)}.`, {
+        field: '__proto__',
+        reason: 'UNKNOWN_FIELD',
+      });
+    }
+  }
 }
 
 /**

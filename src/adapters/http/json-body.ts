@@ -1,6 +1,12 @@
 import bodyParser from 'koa-bodyparser';
 import type { ZodError, ZodType, z } from 'zod';
 import { invalidPayload } from '../../domain/errors.ts';
+import {
+  describeTextPath,
+  findTextFlaw,
+  jsonMayHoldFlawedText,
+  type TextFlawAt,
+} from '../../domain/well-formed-text.ts';
 import { requestTooLarge, unsupportedMediaType } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
 
@@ -27,7 +33,7 @@ export function jsonBodyReader(limit: string | number): JsonBodyReader {
     try {
       await read(ctx, async () => {});
     } catch (error) {
-      throw readFailure(error);
+      throw readFailure(error, ctx);
     }
     const body = parseJsonBytes(ctx.request.rawBody ?? '');
     ctx.request.body = body;
@@ -71,7 +77,15 @@ function parseJsonBytes(bytes: string): unknown {
     throw invalidPayload(`Request body is nested deeper than ${MAX_DEPTH} levels.`);
   }
   if (PROTO_KEY.test(text) && hasProtoKey(parsed)) throw invalidPayload('Request body is not valid JSON.');
+  const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(parsed) : null;
+  if (flawed) throw flawedTextError(flawed);
   return parsed;
+}
+
+/** docs/api.md §4a: every key and string of every body, before any handler or database sees it. */
+function flawedTextError({ flaw, path, inKey }: TextFlawAt): Error {
+  const field = describeTextPath(path);
+  return invalidPayload(`${inKey ? 'The key' : 'The value of'} "${field}" contains ${flaw}.`, field);
 }
 
 /** The deepest nesting of `[` and `{` in valid JSON text, counted outside strings. */
@@ -108,9 +122,17 @@ function hasBody(ctx: HttpContext): boolean {
   return (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 }
 
+/** What koa-bodyparser (through inflation) decompresses; any other Content-Encoding is answered 415. */
+const DECOMPRESSED = new Set(['gzip', 'deflate', 'br']);
+
 /** koa-bodyparser reports through http-errors statuses (co-body / raw-body); map them to the contract. */
-function readFailure(error: unknown): unknown {
+function readFailure(error: unknown, ctx: HttpContext): unknown {
   const status = error instanceof Error && 'status' in error ? error.status : undefined;
+  // Only the decompressor stands between the socket and raw-body, and zlib's errors carry no status.
+  const encoding = ctx.get('Content-Encoding');
+  if (status === undefined && DECOMPRESSED.has(encoding)) {
+    return invalidPayload(`Request body is not valid ${encoding} data.`);
+  }
   if (status === 413) return requestTooLarge();
   // Unsupported Content-Encoding or charset.
   if (status === 415) return unsupportedMediaType();

@@ -2,7 +2,13 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { invalidPayload } from '../../domain/errors.ts';
 import { autoFields, newPrimaryKey } from '../../domain/items/auto-fields.ts';
 import { parseItemPayload, requireCreatableFields } from '../../domain/items/item-payload.ts';
-import { authorizeCreate, presetsOf, type WriteGrant } from '../../domain/permissions/write-grants.ts';
+import { storedDraft } from '../../domain/items/stored-draft.ts';
+import {
+  authorizeCreate,
+  authorizeCreateDraft,
+  presetsOf,
+  type WriteGrant,
+} from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
@@ -12,6 +18,8 @@ import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { collectionFor } from './collection-access.ts';
 import type { ReadBack } from './read-back.ts';
+import type { ReadRules } from './read-rules.ts';
+import { withClashAnswered } from './write-clash.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
 
@@ -19,12 +27,15 @@ export type CreateItemsCommand = { collection: string; body: unknown; query: Raw
 
 /**
  * POST /items/:collection — one item (object) or several (array), all in one transaction. Each item is
- * presets, then the payload, then the server's own fields; the rows as stored are checked against the
- * caller's create grants before the transaction commits.
+ * presets, then the payload, then the server's own fields. Every item is checked against the caller's
+ * create grants before anything is inserted, so no answer of the database (a unique clash, a foreign key,
+ * a check) can come before a permission refusal (docs/api.md §5); the rows as stored are checked once
+ * more before the transaction commits. A unique clash is answered as withClashAnswered says.
  */
 export class CreateItemsHandler {
   constructor(
     private readonly catalog: SchemaCatalog,
+    private readonly readRules: ReadRules,
     private readonly grants: WriteRules,
     private readonly items: ItemStore,
     private readonly readBack: ReadBack,
@@ -50,24 +61,37 @@ export class CreateItemsHandler {
           : {};
       const row: ItemValues = { ...presets, ...key, ...payload, ...auto };
       requireCreatableFields(row, collection);
-      return { row, payloadFields: Object.keys(payload) };
+      return { row, payloadFields: Object.keys(payload), stored: storedDraft(row, collection) };
     });
-    const keys = await this.items.write(async (writer) => {
-      const keys = await writer.insert(
+    for (const { stored, payloadFields } of drafts) {
+      asCaller(caller, () => authorizeCreateDraft(grants, stored.item, stored.unknown, payloadFields));
+    }
+    const written = await withClashAnswered(
+      this.items,
+      () =>
+        this.items.write(async (writer) => {
+          const keys = await writer.insert(
+            collection,
+            drafts.map((draft) => draft.row),
+          );
+          if (grants !== 'all') await this.authorize(caller, writer, collection, grants, drafts, keys);
+          return this.readBack.read(writer, plan, keys);
+        }),
+      async () => ({
+        caller,
         collection,
-        drafts.map((draft) => draft.row),
-      );
-      if (grants !== 'all') await this.authorize(caller, writer, collection, grants, drafts, keys);
-      return keys;
-    });
-    return writeResult(many, await this.readBack.read(plan, keys));
+        rule: await this.readRules.optional(caller, collection, now),
+        written: drafts.map((draft) => draft.stored.item),
+      }),
+    );
+    return writeResult(many, written);
   }
 
   /**
-   * The create permission is checked on the rows as stored, inside the transaction: the database fills
-   * defaults (an omitted `is_deleted` becomes false), and a rule about such a field must see that value.
-   * A refusal rolls the whole batch back. Without a primary key the rows cannot be read back, so the
-   * values sent are checked instead.
+   * The create permission is checked again on the rows as stored, inside the transaction: the database
+   * fills defaults, and a rule about a column it computes (a sequence, `now()`) could not be decided
+   * before the insert. A refusal rolls the whole batch back. Without a primary key the rows cannot be
+   * read back, so the values sent are checked instead.
    */
   private async authorize(
     caller: Accountability,

@@ -12,6 +12,7 @@ import { collectionFor } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
 import { parseDeleteBody, type RowTarget } from './write-body.ts';
+import { withReferencesAnswered } from './write-references.ts';
 import type { WriteRules } from './write-rules.ts';
 import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
 
@@ -25,7 +26,9 @@ export type DeleteItemsCommand = {
 /**
  * DELETE /items/:collection[/:key] — one transaction; every row is locked and checked first. A key that
  * does not exist or that the caller may not read is 404; one outside the delete permission is 403; the
- * first such key fails the request and nothing is deleted.
+ * first such key fails the request and nothing is deleted. Only then may the database refuse: rows that
+ * still refer to a target are answered as withReferencesAnswered says, so referring rows the caller
+ * cannot read stay unrevealed.
  */
 export class DeleteItemsHandler {
   constructor(
@@ -48,15 +51,30 @@ export class DeleteItemsHandler {
         ? parseDeleteBody(command.body)
         : { kind: 'keys' as const, keys: [command.key] };
 
-    await this.items.write(async (writer) => {
-      const { keys, rows } = await this.lockTargets(caller, collection, keyField, rule, writer, target, now);
-      for (const key of keys) {
-        const existing = rows.get(String(key));
-        if (!existing) throw notFound();
-        if (grants !== 'all') asCaller(caller, () => authorizeDelete(grants, existing));
-      }
-      await writer.delete(collection, keys);
-    });
+    const targets: StoredItem[] = [];
+    const write = () =>
+      this.items.write(async (writer) => {
+        // What the error answer judges: rebuilt on every run, should a store run the work again.
+        targets.length = 0;
+        const { keys, rows } = await this.lockTargets(
+          caller,
+          collection,
+          keyField,
+          rule,
+          writer,
+          target,
+          now,
+        );
+        for (const key of keys) {
+          const existing = rows.get(String(key));
+          if (!existing) throw notFound();
+          if (grants !== 'all') asCaller(caller, () => authorizeDelete(grants, existing));
+          targets.push(existing);
+        }
+        await writer.delete(collection, keys);
+      });
+    const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
+    await withReferencesAnswered(deps, write, () => ({ caller, collection, targets, now }));
   }
 
   /** The keys to delete, in the order they are checked, and their rows the caller may read, each locked once. */

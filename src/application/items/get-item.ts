@@ -15,7 +15,8 @@ export type GetItemQuery = { collection: string; id: string; query: RawItemQuery
 
 /**
  * GET /items/:collection/:id — the item as JSON text. Missing, invisible and malformed ids are the
- * same 404, so the answer never tells which ids exist.
+ * same 404, so the answer never tells which ids exist. An item whose JSON text would exceed
+ * `responseMaxBytes` is refused (RESPONSE_TOO_LARGE): fewer `fields` may fit.
  */
 export class GetItemHandler {
   constructor(
@@ -24,6 +25,7 @@ export class GetItemHandler {
     private readonly items: ItemStore,
     private readonly clock: Clock,
     private readonly limits: QueryLimits,
+    private readonly responseMaxBytes: number,
   ) {}
 
   execute(caller: Accountability, request: GetItemQuery): Promise<string> {
@@ -38,7 +40,13 @@ export class GetItemHandler {
     const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
     const id = keyField ? coerceKey(keyField, request.id) : null;
     if (id === null) throw notFound();
-    const item = await this.items.get({ collection, select, visible: rule.rows, id });
+    const item = await this.items.get({
+      collection,
+      select,
+      visible: rule.rows,
+      id,
+      maxBytes: this.responseMaxBytes,
+    });
     if (item === null) throw notFound();
     return item;
   }

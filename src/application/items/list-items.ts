@@ -20,7 +20,10 @@ import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type ListItemsQuery = { collection: string; query: RawItemQuery };
 
-/** GET /items/:collection — the rows and fields the caller may see, in one store call. */
+/**
+ * GET /items/:collection — the rows and fields the caller may see, in one store call. A page whose JSON
+ * text would exceed `responseMaxBytes` is refused (RESPONSE_TOO_LARGE) rather than built.
+ */
 export class ListItemsHandler {
   constructor(
     private readonly catalog: SchemaCatalog,
@@ -28,6 +31,7 @@ export class ListItemsHandler {
     private readonly items: ItemStore,
     private readonly clock: Clock,
     private readonly limits: QueryLimits,
+    private readonly responseMaxBytes: number,
   ) {}
 
   execute(caller: Accountability, request: ListItemsQuery): Promise<ItemListResult> {
@@ -70,6 +74,7 @@ export class ListItemsHandler {
       limit: query.limit,
       offset: query.offset,
       count: { total: query.meta.totalCount, filtered: query.meta.filterCount },
+      maxBytes: this.responseMaxBytes,
     });
   }
 }

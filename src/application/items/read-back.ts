@@ -4,7 +4,7 @@ import { projectFields } from '../../domain/permissions/readable-fields.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
-import type { ItemStore, SelectedField } from '../ports/item-store.ts';
+import type { ItemWriter, SelectedField } from '../ports/item-store.ts';
 import type { ReadRules } from './read-rules.ts';
 
 /** How the written items will be read back; null when the caller may read nothing of the collection. */
@@ -20,12 +20,18 @@ export type ReadBackPlan = {
  * a bad or forbidden `fields` is refused before anything is written; read after it. Null when the caller
  * may read none of them: the write then answers 204 No Content. A write that touched nothing (an update
  * by query matching no row) reads back as an empty list.
+ *
+ * Read inside the write's transaction, before it commits: an answer whose JSON text would exceed
+ * `responseMaxBytes` (a PATCH by query over many large rows) is refused with RESPONSE_TOO_LARGE and the
+ * write rolls back, so a refusal never hides a committed write; asking for fewer `fields` (e.g. `id`)
+ * lets the same write through. The answer is also exactly what was written, not what a concurrent write
+ * made of it after the commit.
  */
 export class ReadBack {
   constructor(
     private readonly rules: ReadRules,
-    private readonly items: ItemStore,
     private readonly limits: QueryLimits,
+    private readonly responseMaxBytes: number,
   ) {}
 
   async plan(
@@ -42,11 +48,22 @@ export class ReadBack {
     return { collection, rule, select: projectFields(caller, rule, fields) };
   }
 
-  async read(plan: ReadBackPlan, keys: ReadonlyArray<ScalarValue>): Promise<string[] | null> {
+  /** `writer`: the write's own transaction, which has not committed yet. */
+  async read(
+    writer: ItemWriter,
+    plan: ReadBackPlan,
+    keys: ReadonlyArray<ScalarValue>,
+  ): Promise<string[] | null> {
     if (plan === null) return null;
     if (keys.length === 0) return [];
     const { collection, rule, select } = plan;
-    const items = await this.items.getMany({ collection, select, visible: rule.rows, keys });
+    const items = await writer.getMany({
+      collection,
+      select,
+      visible: rule.rows,
+      keys,
+      maxBytes: this.responseMaxBytes,
+    });
     return items.length === 0 ? null : items;
   }
 }

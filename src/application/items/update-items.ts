@@ -1,10 +1,11 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { failedValidation, invalidPayload, notFound } from '../../domain/errors.ts';
 import { autoFields } from '../../domain/items/auto-fields.ts';
+import type { CanonicalItem } from '../../domain/items/canonical-item.ts';
 import { parseItemPayload } from '../../domain/items/item-payload.ts';
 import { withoutUnchangedKey } from '../../domain/items/unchanged-key.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
-import { authorizeUpdate, type WriteGrant } from '../../domain/permissions/write-grants.ts';
+import { authorizeUpdate } from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
@@ -17,6 +18,8 @@ import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
 import { type BatchTarget, parseUpdateBody } from './write-body.ts';
+import { withClashAnswered } from './write-clash.ts';
+import { withReferencesAnswered } from './write-references.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
 import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
@@ -37,7 +40,9 @@ type Targets = { changes: Change[]; rows: Map<string, StoredItem> };
  * PATCH /items/:collection[/:key] — one transaction. Every target row is locked and checked before any is
  * written: a key that does not exist or that the caller may not read is 404 (as for GET), a row outside
  * the update permission or a field it does not grant is 403, a failed validation 400; the first such key
- * fails the whole request and nothing is written.
+ * fails the whole request and nothing is written. Only then may the database refuse: a unique clash is
+ * answered as withClashAnswered says, so a value held by a row the caller cannot read stays unrevealed,
+ * and rows still referring to a changed value as withReferencesAnswered says.
  */
 export class UpdateItemsHandler {
   constructor(
@@ -60,29 +65,50 @@ export class UpdateItemsHandler {
     const auto = autoFields(collection, 'update', { user: caller.user, now });
 
     const single = command.key !== undefined;
-    const keys = await this.items.write(async (writer) => {
-      const { changes, rows } = single
-        ? await this.lockKeyed(writer, collection, keyField, rule, [
-            this.change(itemKey(keyField, command.key), command.body, collection, keyField),
-          ])
-        : await this.lockTargets(
-            caller,
-            collection,
-            keyField,
-            rule,
-            writer,
-            parseUpdateBody(command.body),
-            now,
-          );
-      for (const change of changes) {
-        const existing = rows.get(String(change.key));
-        if (!existing) throw notFound();
-        if (grants !== 'all') asCaller(caller, () => authorize(grants, existing, change.payload, auto));
-      }
-      await this.apply(writer, collection, changes, auto);
-      return changes.map((change) => change.key);
-    });
-    return writeResult(!single, await this.readBack.read(plan, keys));
+    const targets: StoredItem[] = [];
+    const written: CanonicalItem[] = [];
+    const write = () =>
+      this.items.write(async (writer) => {
+        // What the error answers judge: rebuilt on every run, should a store run the work again.
+        targets.length = 0;
+        written.length = 0;
+        const { changes, rows } = single
+          ? await this.lockKeyed(writer, collection, keyField, rule, [
+              this.change(itemKey(keyField, command.key), command.body, collection, keyField),
+            ])
+          : await this.lockTargets(
+              caller,
+              collection,
+              keyField,
+              rule,
+              writer,
+              parseUpdateBody(command.body),
+              now,
+            );
+        for (const change of changes) {
+          const existing = rows.get(String(change.key));
+          if (!existing) throw notFound();
+          const merged = { ...existing, ...change.payload, ...auto };
+          if (grants !== 'all') {
+            asCaller(caller, () => authorizeUpdate(grants, existing, merged, Object.keys(change.payload)));
+          }
+          targets.push(existing);
+          written.push(merged);
+        }
+        await this.apply(writer, collection, changes, auto);
+        return this.readBack.read(
+          writer,
+          plan,
+          changes.map((change) => change.key),
+        );
+      });
+    const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
+    const answer = await withReferencesAnswered(
+      deps,
+      () => withClashAnswered(this.items, write, () => ({ caller, collection, rule, written })),
+      () => ({ caller, collection, targets, now }),
+    );
+    return writeResult(!single, answer);
   }
 
   /**
@@ -178,8 +204,4 @@ export class UpdateItemsHandler {
     for (const change of changes)
       await writer.update(collection, [change.key], { ...change.payload, ...auto });
   }
-}
-
-function authorize(grants: WriteGrant[], existing: StoredItem, payload: ItemValues, auto: ItemValues) {
-  authorizeUpdate(grants, existing, { ...existing, ...payload, ...auto }, Object.keys(payload));
 }

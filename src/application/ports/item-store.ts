@@ -22,6 +22,8 @@ export type ItemListRequest = {
   readonly limit: number | null;
   readonly offset: number;
   readonly count: { readonly total: boolean; readonly filtered: boolean };
+  /** The response byte budget (see `ItemStore`); absent, none (tools and tests: every handler sets one). */
+  readonly maxBytes?: number;
 };
 
 export type ItemListResult = {
@@ -37,6 +39,8 @@ export type ItemGetRequest = {
   readonly visible: BoundFilterNode | null;
   /** Primary key value, coerced to the key's type. */
   readonly id: ScalarValue;
+  /** The response byte budget (see `ItemStore`); absent, none (tools and tests: every handler sets one). */
+  readonly maxBytes?: number;
 };
 
 /** Several items by primary key, as a write reads back what it wrote. */
@@ -46,6 +50,11 @@ export type ItemKeysRequest = {
   readonly visible: BoundFilterNode | null;
   /** Primary key values, coerced to the key's type; a key may repeat. */
   readonly keys: ReadonlyArray<ScalarValue>;
+  /**
+   * The response byte budget (see `ItemStore`), counted as the JSON array of the items would be; absent,
+   * none (tools and tests: every handler sets one).
+   */
+  readonly maxBytes?: number;
 };
 
 /**
@@ -78,8 +87,19 @@ export interface ItemWriter {
   /** Sets the same values on every row with one of these keys. */
   update(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>, values: ItemValues): Promise<void>;
   delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void>;
+  /**
+   * `ItemStore.getMany` as this transaction sees the rows, its own writes included: how a write reads back
+   * what it wrote before it commits, so an answer over the byte budget can still write nothing.
+   */
+  getMany(request: ItemKeysRequest): Promise<string[]>;
 }
 
+/**
+ * Reads answer JSON text, and a request's `maxBytes` is the most UTF-8 bytes of it the store may hand
+ * back. An answer that would be larger is refused with `responseTooLarge` (RESPONSE_TOO_LARGE) naming
+ * its size: on PostgreSQL the size is measured in the statement and only it crosses to the server, so no
+ * process ever holds more than the budget of one answer's text.
+ */
 export interface ItemStore {
   list(request: ItemListRequest): Promise<ItemListResult>;
   /** The item as JSON object text, or null when it does not exist or is not visible. */

@@ -2,7 +2,12 @@ import type { Handler } from '../handler.ts';
 import type { DatabaseHealth, HealthCheckResult } from '../ports/database-health.ts';
 import type { Readiness } from './readiness.ts';
 
-export type HealthReport = { status: 'ok' | 'error'; checks: { database: HealthCheckResult } };
+/**
+ * `ok` and `warn` (serving, but a check is not ok: the database connections are all busy) answer 200;
+ * only `error` (the server cannot serve) answers 503, so an orchestrator restarts an instance only when
+ * a restart could help.
+ */
+export type HealthReport = { status: 'ok' | 'warn' | 'error'; checks: { database: HealthCheckResult } };
 
 /** Public on purpose (load balancers call it): it says whether things work, never how they are set up. */
 export class CheckHealthHandler implements Handler<void, HealthReport, null> {
@@ -18,12 +23,18 @@ export class CheckHealthHandler implements Handler<void, HealthReport, null> {
   async execute(_caller: null): Promise<HealthReport> {
     const database = await this.database.check();
     const pending = this.readiness.reason;
-    if (database.status === 'ok' && pending !== undefined) {
+    if (database.status !== 'error' && pending !== undefined) {
       return {
         status: 'error',
         checks: { database: { ...database, status: 'error', detail: `starting: ${pending}` } },
       };
     }
-    return { status: database.status, checks: { database } };
+    return { status: OVERALL[database.status], checks: { database } };
   }
 }
+
+const OVERALL: Record<HealthCheckResult['status'], HealthReport['status']> = {
+  ok: 'ok',
+  busy: 'warn',
+  error: 'error',
+};

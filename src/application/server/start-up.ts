@@ -84,6 +84,12 @@ export class StartUp<T> {
   }
 }
 
+/**
+ * SERVICE_BUSY too: no pool connection came within the wait, which at start, with nothing else running, means
+ * the connections never got through (a network that swallows them), not requests holding them.
+ */
 function isUnavailable(error: unknown): boolean {
-  return error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE';
+  return (
+    error instanceof DomainError && (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'SERVICE_BUSY')
+  );
 }

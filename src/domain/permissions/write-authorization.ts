@@ -3,7 +3,7 @@ import { type CanonicalItem, withCanonicalJson } from '../items/canonical-item.t
 import { matchesFilter } from '../query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
-import type { WriteGrants } from './write-grant.ts';
+import type { WriteGrant, WriteGrants } from './write-grant.ts';
 
 /*
  * The permission checks of a write (docs/api.md §5, §6). They throw FORBIDDEN rather than refusal(caller):
@@ -28,6 +28,31 @@ export function authorizeCreate(
   payloadFields: ReadonlyArray<string>,
 ): void {
   authorizeWrite(grants, item, item, payloadFields);
+}
+
+/**
+ * authorizeCreate before the insert, so that no answer of the database (a unique clash, a foreign key)
+ * comes before a permission refusal (docs/api.md §5). `draft` is the item as it will be stored except for
+ * the `unknown` columns, which only the database fills (stored-draft.ts). When no grant's rules name one
+ * of those, the answer is exactly authorizeCreate's on the stored row. Otherwise a grant that lets the
+ * payload's fields through and whose rules depend on an unknown column may still cover the item: the
+ * check waits for the stored row (authorizeCreate after the insert); if none can, the item is refused now.
+ */
+export function authorizeCreateDraft(
+  grants: WriteGrants,
+  draft: CanonicalItem,
+  unknown: ReadonlySet<string>,
+  payloadFields: ReadonlyArray<string>,
+): void {
+  if (grants === 'all') return;
+  const undecided = (filter: BoundFilterNode | null) =>
+    filter !== null && unknown.size > 0 && namesAny(filter, unknown);
+  const waits = grants.some(
+    (grant) =>
+      fieldOutside(grant, payloadFields) === undefined &&
+      (undecided(grant.rows) || undecided(grant.validation)),
+  );
+  if (!waits) authorizeCreate(grants, draft, payloadFields);
 }
 
 /**
@@ -68,7 +93,7 @@ function authorizeWrite(
   let outsideField: string | undefined;
   for (const grant of grants) {
     if (!covers(grant.rows, row, collection)) continue;
-    const outside = payloadFields.find((field) => grant.fields !== 'all' && !grant.fields.has(field));
+    const outside = fieldOutside(grant, payloadFields);
     if (outside !== undefined) {
       outsideField ??= outside;
       continue;
@@ -77,6 +102,16 @@ function authorizeWrite(
     invalid ??= validationFailure(grant.validation!, result, collection);
   }
   throw invalid ?? forbidden(outsideField);
+}
+
+function fieldOutside(grant: WriteGrant, payloadFields: ReadonlyArray<string>): string | undefined {
+  return payloadFields.find((field) => grant.fields !== 'all' && !grant.fields.has(field));
+}
+
+function namesAny(node: BoundFilterNode, fields: ReadonlySet<string>): boolean {
+  return node.kind === 'condition'
+    ? fields.has(node.field)
+    : node.nodes.some((child) => namesAny(child, fields));
 }
 
 function covers(filter: BoundFilterNode | null, item: CanonicalItem, collection: CollectionSchema): boolean {

@@ -8,7 +8,12 @@ import type { ParsePermissionFilter } from './read-rule-for.ts';
 import type { BindWriteFilter, WriteAction, WriteGrant, WriteGrants } from './write-grant.ts';
 import { parsePresets } from './write-presets.ts';
 
-export { authorizeCreate, authorizeDelete, authorizeUpdate } from './write-authorization.ts';
+export {
+  authorizeCreate,
+  authorizeCreateDraft,
+  authorizeDelete,
+  authorizeUpdate,
+} from './write-authorization.ts';
 export type { BindWriteFilter, WriteAction, WriteGrant, WriteGrants } from './write-grant.ts';
 
 /**

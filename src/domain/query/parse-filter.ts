@@ -1,5 +1,6 @@
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import { escapedText, findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
 import { coerceValue } from './coerce-value.ts';
 import { allOf } from './combine-filters.ts';
 import { parseDynamicValue } from './dynamic-value.ts';
@@ -44,11 +45,23 @@ export function parseFilter(
 }
 
 function parseJson(text: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw invalidQuery('The filter is not valid JSON.', { reason: 'INVALID_VALUE' });
   }
+  // The query string's percent-decoding was checked at the edge; JSON escapes only show once parsed.
+  const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(parsed) : null;
+  if (flawed) {
+    // Named as the bracket form names the same place: filter[description][_eq].
+    const field = `filter${flawed.path.map((segment) => `[${escapedText(String(segment))}]`).join('')}`;
+    throw invalidQuery(`${flawed.inKey ? 'The key' : 'The value of'} ${field} contains ${flawed.flaw}.`, {
+      field,
+      reason: 'INVALID_VALUE',
+    });
+  }
+  return parsed;
 }
 
 class FilterParser {

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import type { UserRepository } from '../../../src/application/ports/user-repository.ts';
 import type { UserView } from '../../../src/application/users/user-view.ts';
 import { TYPES } from '../../../src/container.ts';
-import { borrowed, persistenceTargets } from '../../support/databases.ts';
+import { backends, borrowed } from '../../support/databases.ts';
+import { suitePerBackend } from '../../support/suite-per-backend.ts';
 import { startTestApp, type TestApp, withTestApp } from '../../support/test-app.ts';
 
 const STATIC_TOKEN = 'cached-static-token-0123456789abcdef';
@@ -28,11 +29,10 @@ containers('two apps have caches of their own, so one never serves what the othe
 
 containers.run();
 
-for (const target of persistenceTargets()) {
-  const api = suite<{ app: TestApp }>(
-    `changes through the API apply at once, caches warm, on ${target.name}`,
-  );
-
+for (const [target, api] of suitePerBackend<{ app: TestApp }>(
+  backends(),
+  (backend) => `changes through the API apply at once, caches warm, on ${backend}`,
+)) {
   api.before.each(async (context) => {
     context.app = await startTestApp({
       persistence: borrowed(await target.fresh()),

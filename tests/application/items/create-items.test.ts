@@ -325,7 +325,12 @@ const BAD_THIRD_ITEMS: Array<{ name: string; third: Item; code: string }> = [
     third: { id: HONEY, label: 'Honey', temperature: 99 },
     code: 'FAILED_VALIDATION',
   },
-  { name: 'a key already taken', third: { id: CARGO.apples, label: 'Honey' }, code: 'RECORD_NOT_UNIQUE' },
+  // The operators may not read cargos here: a clash with a row they cannot read is refused like a field.
+  {
+    name: 'a key taken by a row the caller cannot read',
+    third: { id: CARGO.apples, label: 'Honey' },
+    code: 'FORBIDDEN',
+  },
   { name: 'the key of the first item', third: { id: FIG, label: 'Honey' }, code: 'RECORD_NOT_UNIQUE' },
   { name: 'an unknown field', third: { id: HONEY, label: 'Honey', colour: 'gold' }, code: 'INVALID_PAYLOAD' },
 ];

@@ -12,6 +12,8 @@ import { localTimestamp } from '../../../src/domain/query/temporal-text.ts';
 import { FixedClock } from '../../support/fakes/fixed-clock.ts';
 
 export const LIMITS = { limitDefault: 100, limitMax: 1000 } as const;
+/** The default response byte budget, as the server is configured. */
+export const RESPONSE_MAX_BYTES = 16 * 1024 ** 2;
 
 /** The fake clock's start; row ages below are measured from it. */
 export const NOW = '2026-03-01T12:00:00.000Z';
@@ -140,8 +142,9 @@ export async function readFixture() {
   const persistence = createInMemoryPersistence();
   const clock = new FixedClock(NOW);
   const rules = new ReadRules(persistence.permissions);
-  const listItems = new ListItemsHandler(persistence.schema, rules, persistence.items, clock, LIMITS);
-  const getItem = new GetItemHandler(persistence.schema, rules, persistence.items, clock, LIMITS);
+  const { schema, items } = persistence;
+  const listItems = new ListItemsHandler(schema, rules, items, clock, LIMITS, RESPONSE_MAX_BYTES);
+  const getItem = new GetItemHandler(schema, rules, items, clock, LIMITS, RESPONSE_MAX_BYTES);
   await persistence.schemaEditor.createCollection(PARCELS, PARCEL_FIELDS);
   (persistence.items as InMemoryItemStore).insert(PARCELS, PARCEL_ROWS);
 

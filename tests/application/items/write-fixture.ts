@@ -25,6 +25,8 @@ import { refusedWith } from './read-fixture.ts';
 export { refusedWith };
 
 export const LIMITS = { limitDefault: 100, limitMax: 1000 } as const;
+/** The default response byte budget, as the server is configured. */
+export const RESPONSE_MAX_BYTES = 16 * 1024 ** 2;
 export const BATCH_MAX = 5;
 
 /** The fake clock's start: seconds and milliseconds set, so whole-second truncation shows. */
@@ -161,9 +163,17 @@ export async function writeFixture() {
   const clock = new FixedClock(NOW);
   const readRules = new ReadRules(persistence.permissions);
   const writeRules = new WriteRules(persistence.permissions);
-  const readBack = new ReadBack(readRules, persistence.items, LIMITS);
+  const readBack = new ReadBack(readRules, LIMITS, RESPONSE_MAX_BYTES);
   const { schema, items } = persistence;
-  const createItems = new CreateItemsHandler(schema, writeRules, items, readBack, clock, BATCH_MAX);
+  const createItems = new CreateItemsHandler(
+    schema,
+    readRules,
+    writeRules,
+    items,
+    readBack,
+    clock,
+    BATCH_MAX,
+  );
   const updateItems = new UpdateItemsHandler(
     schema,
     readRules,

@@ -216,6 +216,28 @@ test('a column really named like a prototype key is filterable', () => {
   );
 });
 
+test('a NUL or lone surrogate escaped in the JSON form is refused, named as the bracket form names its place', () => {
+  for (const escaped of ['\\u0000', 'a\\ud800b', '\\udfff', '\\udc00\\ud800']) {
+    refused(`{"description":{"_eq":"${escaped}"}}`, {
+      reason: 'INVALID_VALUE',
+      field: 'filter[description][_eq]',
+    });
+    refused(`{"_or":[{"code":{"_in":["x","${escaped}"]}}]}`, { field: 'filter[_or][0][code][_in][1]' });
+    refused(`{"description${escaped}":{"_eq":"x"}}`, {
+      field: `filter[description${escaped.toLowerCase()}]`,
+    });
+  }
+  // A pair is one character, and an escaped backslash is no escape.
+  assert.equal(
+    parse('{"description":{"_eq":"\\ud83d\\ude00"}}'),
+    cond('description', '_eq', { value: '😀' }),
+  );
+  assert.equal(
+    parse('{"description":{"_eq":"\\\\u0000"}}'),
+    cond('description', '_eq', { value: '\\u0000' }),
+  );
+});
+
 test('malformed shapes are INVALID_QUERY', () => {
   const table: ReadonlyArray<readonly [unknown, string]> = [
     ['{"temperature":', 'broken JSON'],

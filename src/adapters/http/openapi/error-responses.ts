@@ -20,7 +20,10 @@ export const ERROR_SCHEMA: JsonSchema = {
               code: { type: 'string', examples: ['FORBIDDEN'] },
               field: { type: 'string', description: 'The field the error is about.' },
               reason: { type: 'string' },
-              retryAfter: { type: 'integer', description: 'Seconds until a throttled caller may retry.' },
+              retryAfter: {
+                type: 'integer',
+                description: 'Seconds to wait before trying again (429 and 503 answers).',
+              },
             },
           },
         },
@@ -56,7 +59,7 @@ const ERRORS = {
   415: ['UnsupportedMediaType', error('UNSUPPORTED_MEDIA_TYPE: the body is not JSON.')],
   429: [
     'TooManyRequests',
-    error('TOO_MANY_REQUESTS: too many failed logins.', {
+    error('TOO_MANY_REQUESTS: too many failed logins, or this caller has its share of requests in flight.', {
       'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
     }),
   ],
@@ -65,7 +68,7 @@ const ERRORS = {
 export type ErrorStatus = keyof typeof ERRORS;
 
 const OTHER: Response = error(
-  'Any other error: 503 SERVICE_UNAVAILABLE when the database is down, 500 INTERNAL.',
+  'Any other error: 422 QUERY_TOO_EXPENSIVE (a statement ran past its timeout: ask for less), 429 TOO_MANY_REQUESTS (this caller has its share of requests in flight), 503 SERVICE_UNAVAILABLE when the database is down or SERVICE_BUSY when every connection stayed busy, 500 INTERNAL.',
 );
 
 /** components.responses: one entry per error answer. */

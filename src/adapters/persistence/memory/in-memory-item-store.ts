@@ -5,16 +5,21 @@ import type {
   ItemListResult,
   ItemStore,
   ItemWriter,
-  SelectedField,
 } from '../../../application/ports/item-store.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
-import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
-import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
+import type { ScalarValue } from '../../../domain/query/filter.ts';
 import type { SortField } from '../../../domain/query/item-query.ts';
-import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
-import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
+import {
+  arrayBytes,
+  assertWithinBudget,
+  fieldOrThrow,
+  itemsWithKeys,
+  matches,
+  rowJson,
+} from './in-memory-item-json.ts';
 import { assertUnique, completeRow, InMemoryItemWriter, storedValue } from './in-memory-item-writer.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
 
@@ -38,33 +43,26 @@ export class InMemoryItemStore implements ItemStore {
     const filtered = visibleRows.filter((row) => matches(request.filter, row, collection));
     const sorted = sortRows(filtered, request.sort, collection);
     const end = request.limit === null ? undefined : request.offset + request.limit;
-    const page = sorted.slice(request.offset, end);
+    const items = sorted.slice(request.offset, end).map((row) => rowJson(row, request.select, collection));
+    assertWithinBudget(arrayBytes(items), request.maxBytes);
     return {
-      json: `[${page.map((row) => rowJson(row, request.select, collection)).join(',')}]`,
+      json: `[${items.join(',')}]`,
       ...(request.count.total ? { totalCount: visibleRows.length } : {}),
       ...(request.count.filtered ? { filterCount: filtered.length } : {}),
     };
   }
 
   async get(request: ItemGetRequest): Promise<string | null> {
-    const [item] = await this.getMany({ ...request, keys: [request.id] });
-    return item ?? null;
+    // The budget is checked on the item alone, as PostgreSQL measures it.
+    const { maxBytes, ...unbounded } = request;
+    const [item] = itemsWithKeys(this.table(request.collection).rows, { ...unbounded, keys: [request.id] });
+    if (item === undefined) return null;
+    assertWithinBudget(Buffer.byteLength(item), maxBytes);
+    return item;
   }
 
   async getMany(request: ItemKeysRequest): Promise<string[]> {
-    const { collection } = request;
-    const key = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
-    if (!key) return [];
-    const rows = this.table(collection).rows;
-    return request.keys.flatMap((wanted) => {
-      const row = rows.find((candidate) => {
-        const value = candidate[key.name] ?? null;
-        return value !== null && compareValues(key.type, value, wanted) === 0;
-      });
-      return row && matches(request.visible, row, collection)
-        ? [rowJson(row, request.select, collection)]
-        : [];
-    });
+    return itemsWithKeys(this.table(request.collection).rows, request);
   }
 
   /**
@@ -123,10 +121,6 @@ export class InMemoryItemStore implements ItemStore {
   }
 }
 
-function matches(node: BoundFilterNode | null, row: StoredRow, collection: CollectionSchema): boolean {
-  return node === null || matchesFilter(node, row, collection);
-}
-
 function sortRows(
   rows: StoredRow[],
   sort: ReadonlyArray<SortField>,
@@ -150,21 +144,4 @@ function sortRows(
     }
     return 0;
   });
-}
-
-function rowJson(row: StoredRow, select: ReadonlyArray<SelectedField>, collection: CollectionSchema): string {
-  return itemJson(
-    select.map(({ field: name, visibleWhen }) => {
-      const field = fieldOrThrow(collection, name);
-      const shown = visibleWhen === null || matchesFilter(visibleWhen, row, collection);
-      return [name, valueJson(field, shown ? (row[name] ?? null) : null)] as const;
-    }),
-  );
-}
-
-function fieldOrThrow(collection: CollectionSchema, name: string): FieldSchema {
-  const field = fieldOf(collection, name);
-  if (!field)
-    throw new Error(`ItemStore request names a field "${name}" that "${collection.name}" does not have`);
-  return field;
 }

@@ -1,10 +1,11 @@
 import {
+  type ItemKeysRequest,
   type ItemValues,
   type ItemWriter,
   StaleSchemaError,
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
-import { DomainError, recordNotUnique } from '../../../domain/errors.ts';
+import { DomainError } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
@@ -16,8 +17,10 @@ import {
   invalidFieldValue,
   notNullViolation,
   notWritable,
+  uniqueViolation,
   valueTooLong,
 } from '../postgres/write-refusals.ts';
+import { itemsWithKeys } from './in-memory-item-json.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
 
 /** A table as one transaction sees it: a private copy of the row list, made when first touched. */
@@ -72,6 +75,12 @@ export class InMemoryItemWriter implements ItemWriter {
 
   async delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void> {
     this.statement(() => this.deleteRows(collection, keys));
+  }
+
+  /** InMemoryItemStore.getMany over this transaction's copies: it sees the rows written so far. */
+  async getMany(request: ItemKeysRequest): Promise<string[]> {
+    const rows = this.statement(() => this.touch(request.collection).rows);
+    return itemsWithKeys(rows, request);
   }
 
   private insertRows(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): ScalarValue[] {
@@ -277,7 +286,7 @@ export function assertUnique(schema: CollectionSchema, rows: ReadonlyArray<Store
       const value = row[field.name] ?? null;
       if (value === null) continue;
       const text = `${typeof value}:${value}`;
-      if (seen.has(text)) throw recordNotUnique(field.name);
+      if (seen.has(text)) throw uniqueViolation([field.name]);
       seen.add(text);
     }
   }

@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
@@ -11,6 +12,7 @@ import { MikroOrmRefreshTokenRepository } from './mikro-orm-refresh-token-reposi
 import { MikroOrmRoleRepository } from './mikro-orm-role-repository.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { type StatementTimeouts, statementTimeoutPerWork } from './statement-timeout-per-work.ts';
 import { SystemDatabase } from './system-database.ts';
 
 export type MikroOrmPersistenceOptions = {
@@ -23,10 +25,21 @@ export type MikroOrmPersistenceOptions = {
   dataDir: string;
   /** PostgreSQL schema of the system tables; created by `migrate()` when missing. */
   schema?: string;
-  /** Connection pool of the server connection; PGlite has one connection. */
+  /**
+   * Connection pool of the server connection; PGlite has one connection. A request that finds every
+   * connection busy waits up to `timeouts.connectMs`, then gets SERVICE_BUSY.
+   */
   pool?: { min: number; max: number };
-  /** Connect and statement timeouts of the server connection; unset: none. */
+  /**
+   * Connect and statement timeouts of the server connection; unset: none. `queryMs` bounds the statements
+   * sent outside a request.
+   */
   timeouts?: ServerTimeouts;
+  /**
+   * `statement_timeout` of a request's statements by kind of request (server only; PGlite, one connection
+   * in this process, has none).
+   */
+  statementTimeouts?: StatementTimeouts;
   /** Logs every SQL statement. */
   debug?: boolean;
 };
@@ -36,6 +49,9 @@ export type MikroOrmPersistenceOptions = {
  * pool, and tests reach the tables through it.
  */
 export type MikroOrmPersistence = Persistence & { readonly orm: MikroORM };
+
+/** Without configured timeouts, how long the health check's own connection may take to open. */
+const DEFAULT_HEALTH_CONNECT_MS = 2000;
 
 /**
  * Opens the system store on a PostgreSQL server (`url`) or on embedded PGlite in `dataDir`. A server is
@@ -47,23 +63,56 @@ export async function openMikroOrmPersistence(
 ): Promise<MikroOrmPersistence> {
   const settings = { schema: options.schema, pool: options.pool, debug: options.debug };
   if (options.url) {
+    const { url, timeouts, statementTimeouts } = options;
+    let servingPool: pg.Pool | undefined;
     const orm = await MikroORM.init(
-      datagateOrmOptions({ ...settings, timeouts: options.timeouts, connection: { clientUrl: options.url } }),
+      datagateOrmOptions({
+        ...settings,
+        timeouts: timeouts && {
+          ...timeouts,
+          longestStatementMs: Math.max(0, ...Object.values(statementTimeouts ?? {})),
+        },
+        connection: { clientUrl: url },
+        onPoolCreated: (pool) => {
+          servingPool = pool;
+        },
+        ...(timeouts && statementTimeouts
+          ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
+          : {}),
+      }),
     );
-    const lock = serverMigrationLock(options.url, options.timeouts?.connectMs);
-    return assemble(orm, options.schema, lock, () => orm.close());
+    const health = new MikroOrmDatabaseHealth(
+      orm,
+      undefined,
+      { url, connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS, servingPool: () => servingPool },
+      options.schema,
+    );
+    const lock = serverMigrationLock(url, timeouts?.connectMs);
+    return assemble(orm, health, options.schema, lock, async () => {
+      try {
+        await orm.close();
+      } finally {
+        await health.close();
+      }
+    });
   }
   const embedded = await openEmbeddedPostgres(options.dataDir);
   try {
     const dialect = new PGliteDialect(embedded.db);
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
-    return assemble(orm, options.schema, processMigrationLock(), async () => {
-      try {
-        await orm.close();
-      } finally {
-        await embedded.close();
-      }
-    });
+    return assemble(
+      orm,
+      new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
+      options.schema,
+      processMigrationLock(),
+      async () => {
+        try {
+          await orm.close();
+        } finally {
+          await embedded.close();
+        }
+      },
+    );
   } catch (error) {
     await embedded.close();
     throw error;
@@ -72,6 +121,7 @@ export async function openMikroOrmPersistence(
 
 function assemble(
   orm: MikroORM,
+  health: MikroOrmDatabaseHealth,
   schema: string | undefined,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
@@ -84,7 +134,7 @@ function assemble(
     roles: new MikroOrmRoleRepository(database),
     permissions: new MikroOrmPermissionRepository(database),
     refreshTokens: new MikroOrmRefreshTokenRepository(database),
-    health: new MikroOrmDatabaseHealth(orm),
+    health,
     schema: collections.catalog,
     schemaEditor: collections.editor,
     items: collections.store,

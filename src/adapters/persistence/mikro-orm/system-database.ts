@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
 import { recordNotUnique } from '../../../domain/errors.ts';
-import { unavailableError } from '../database-unreachable.ts';
+import { systemTablesMissingError, unavailableError } from '../database-unreachable.ts';
 import type { SystemTables } from './system-tables.ts';
 
 /** Unique constraint name → the field the domain error names. */
@@ -11,7 +11,8 @@ export type UniqueFields = Readonly<Record<string, string>>;
 /**
  * The repositories' way into the system tables: SQL through Kysely, with MikroORM's exception types.
  * Kysely queries bypass MikroORM's error translation, so `run` applies it, turns unique violations into
- * the domain's RECORD_NOT_UNIQUE, and an unreachable database into SERVICE_UNAVAILABLE.
+ * the domain's RECORD_NOT_UNIQUE, an unreachable database into SERVICE_UNAVAILABLE, and a database that lost
+ * these tables (emptied or re-created since the migrations ran) into SERVICE_UNAVAILABLE MIGRATION_NEEDED.
  */
 export class SystemDatabase {
   constructor(
@@ -34,7 +35,7 @@ export class SystemDatabase {
   }
 
   private translate(error: unknown, uniqueFields: UniqueFields): unknown {
-    const unavailable = unavailableError(error);
+    const unavailable = unavailableError(error) ?? systemTablesMissingError(error);
     if (unavailable) return unavailable;
     if (!isDatabaseError(error)) return error;
     const converted = this.orm.em.getPlatform().getExceptionConverter().convertException(error);

@@ -56,3 +56,11 @@ export function toDate(value: string | Date): Date {
 export function toNullableDate(value: string | Date | null): Date | null {
   return value === null ? null : toDate(value);
 }
+
+/** Every table the migrations create for the server itself; the health check asks that each is there. */
+export const SYSTEM_TABLE_NAMES = [
+  'datagate_roles',
+  'datagate_users',
+  'datagate_sessions',
+  'datagate_permissions',
+] as const satisfies ReadonlyArray<keyof SystemTables>;

@@ -42,3 +42,27 @@ export async function constraintColumns(
     order by k.position`.execute(db);
   return rows.map((row) => row.name);
 }
+
+/**
+ * The table a foreign key refers to and its columns, in the order of the constraint's own columns; null
+ * when the constraint is gone or is no foreign key.
+ */
+export async function referencedKey(
+  db: Kysely<unknown>,
+  schema: string,
+  table: string,
+  constraint: string,
+): Promise<{ schema: string; table: string; columns: string[] } | null> {
+  const { rows } = await sql<{ schema: string; table: string; name: string }>`select
+      n.nspname::text as schema, t.relname::text as table, a.attname::text as name
+    from pg_constraint c
+    join pg_class t on t.oid = c.confrelid
+    join pg_namespace n on n.oid = t.relnamespace
+    cross join lateral unnest(c.confkey) with ordinality as k(attnum, position)
+    join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.attnum
+    where c.conrelid = to_regclass(format('%I.%I', ${schema}::text, ${table}::text)) and c.conname = ${constraint}::text
+      and c.contype = 'f'
+    order by k.position`.execute(db);
+  const first = rows[0];
+  return first ? { schema: first.schema, table: first.table, columns: rows.map((row) => row.name) } : null;
+}

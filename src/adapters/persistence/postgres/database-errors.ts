@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import { type ItemValues, StaleSchemaError } from '../../../application/ports/item-store.ts';
 import type { DomainError } from '../../../domain/errors.ts';
+import type { Referrers } from '../../../domain/items/still-referenced.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { unavailableError } from '../database-unreachable.ts';
-import { constraintColumns, indexColumns } from './constraint-columns.ts';
+import { constraintColumns, indexColumns, referencedKey } from './constraint-columns.ts';
 import {
   checkViolation,
   invalidFieldValue,
@@ -43,9 +44,9 @@ export function translateReadError(error: unknown): unknown {
 
 /** What a failed write statement was doing: names the field where the database error does not. */
 export type WriteErrorContext = {
-  readonly statement: 'insert' | 'update' | 'delete' | 'lock';
+  readonly statement: 'insert' | 'update' | 'delete' | 'lock' | 'read';
   readonly collection: CollectionSchema;
-  /** The rows inserted, or the one set of values of an update; none for a delete or a lock. */
+  /** The rows inserted, or the one set of values of an update; none for a delete, a lock or a read. */
   readonly values: ReadonlyArray<ItemValues>;
 };
 
@@ -54,11 +55,14 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
 
 /**
  * A write's database error as the contract error a client gets (docs/api.md §2), never a 500 for bad data:
- * - 23505 unique → RECORD_NOT_UNIQUE naming the first column of the index that refused the row;
+ * - 23505 unique → RECORD_NOT_UNIQUE naming the first column of the index that refused the row, and
+ *   carrying all of them (UniqueClash) for the handler's check that the clash is with a readable row;
  * - 23502 not-null → FAILED_VALIDATION naming the column; 22001 too long → FAILED_VALIDATION naming the
  *   string field whose written value exceeds its length; other class 22 (out of range, invalid text,
  *   datetime overflow) → FAILED_VALIDATION;
  * - 23514 check, 23503 foreign key → FAILED_VALIDATION, naming the column when the constraint has one;
+ *   rows still referring to a deleted or changed one carry the key's tables and columns (StillReferenced)
+ *   for the handler's check that the caller may read them;
  * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION;
  * - 42P01/42703 → StaleSchemaError, as on reads;
  * - an unreachable database → SERVICE_UNAVAILABLE, before any lookup (each would wait for a connection).
@@ -83,7 +87,7 @@ export async function translateWriteError(
   switch (state) {
     case '23505': {
       const columns = await lookUp(indexColumns, db, where);
-      return uniqueViolation(columns[0] ?? context?.collection.primaryKey ?? undefined);
+      return uniqueViolation(columns, context?.collection.primaryKey ?? undefined);
     }
     case '23502':
       return notNullViolation(report.column);
@@ -93,8 +97,13 @@ export async function translateWriteError(
       const columns = await lookUp(constraintColumns, db, where);
       return checkViolation(columns.length === 1 ? columns[0] : undefined);
     }
-    case '23503':
-      return foreignKeyViolation(context, where.table, await lookUp(constraintColumns, db, where));
+    case '23503': {
+      const columns = await lookUp(constraintColumns, db, where);
+      return (
+        missingReferenceOf(context, where.table, columns) ??
+        stillReferenced(await referrersOf(db, schema, where, columns))
+      );
+    }
     case '428C9':
       return invalidFieldValue(report.column);
     case '42P01':
@@ -133,19 +142,41 @@ function tooLongField({ collection, values }: WriteErrorContext): string | undef
 }
 
 /**
- * Either the written item's own reference points nowhere (the constraint is on the written table and its
- * columns were written), or, for a delete or a re-keying update, rows of `table` still point at it.
+ * The written item's own reference points nowhere when the constraint is on the written table and its
+ * columns were written; otherwise (a delete, a re-keying update) rows of the constraint's table still
+ * point at it: null then.
  */
-function foreignKeyViolation(
+function missingReferenceOf(
   context: WriteErrorContext | undefined,
   table: string | undefined,
   columns: ReadonlyArray<string>,
-): DomainError {
-  if (!context || context.statement === 'delete' || table !== context.collection.name) {
-    return stillReferenced();
-  }
+): DomainError | null {
+  if (!context || context.statement === 'delete' || table !== context.collection.name) return null;
   const written = columns.every((column) => context.values.some((row) => Object.hasOwn(row, column)));
   return written && columns.length > 0
     ? missingReference(columns.length === 1 ? columns[0] : undefined)
-    : stillReferenced();
+    : null;
+}
+
+/** The referring rows' collection and key when both ends are tables of the API's schema; else null. */
+async function referrersOf(
+  db: Kysely<unknown>,
+  schema: string,
+  where: { schema: string; table: string | undefined; name: string | undefined },
+  columns: ReadonlyArray<string>,
+): Promise<Referrers | null> {
+  if (where.table === undefined || where.name === undefined || where.schema !== schema) return null;
+  let referenced: Awaited<ReturnType<typeof referencedKey>>;
+  try {
+    referenced = await referencedKey(db, where.schema, where.table, where.name);
+  } catch {
+    return null;
+  }
+  if (!referenced || referenced.schema !== schema || referenced.columns.length !== columns.length)
+    return null;
+  return {
+    collection: where.table,
+    columns,
+    referenced: { collection: referenced.table, columns: referenced.columns },
+  };
 }

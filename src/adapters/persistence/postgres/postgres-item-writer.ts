@@ -1,11 +1,17 @@
 import { type RawBuilder, sql, type Transaction } from 'kysely';
-import type { ItemValues, ItemWriter, StoredItem } from '../../../application/ports/item-store.ts';
+import type {
+  ItemKeysRequest,
+  ItemValues,
+  ItemWriter,
+  StoredItem,
+} from '../../../application/ports/item-store.ts';
 import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { canonicalValueOf, canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
 import type { WriteErrorContext } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { itemKeysQuery, itemsWithinBudget } from './item-read-statements.ts';
 import { notWritable } from './write-refusals.ts';
 
 /** The wire protocol counts bind parameters in 16 bits: one statement binds at most 65,535 values. */
@@ -115,6 +121,17 @@ export class PostgresItemWriter implements ItemWriter {
       sql`delete from ${this.table(collection)} where ${matchesKeys(primaryKeyOf(collection), keys)}`,
       { statement: 'delete', collection, values: [] },
     );
+  }
+
+  /** PostgresItemStore.getMany's statement, inside the transaction: it sees the rows written so far. */
+  async getMany(request: ItemKeysRequest): Promise<string[]> {
+    if (request.keys.length === 0) return [];
+    const rows = await this.run(itemKeysQuery(request, this.schema), {
+      statement: 'read',
+      collection: request.collection,
+      values: [],
+    });
+    return itemsWithinBudget(rows, request.maxBytes);
   }
 
   /** Throws the failure of an earlier statement, if any: the transaction must then roll back. */

@@ -1,4 +1,6 @@
-import { DomainError, failedValidation, recordNotUnique } from '../../../domain/errors.ts';
+import { DomainError, failedValidation } from '../../../domain/errors.ts';
+import { type Referrers, StillReferenced } from '../../../domain/items/still-referenced.ts';
+import { UniqueClash } from '../../../domain/items/unique-clash.ts';
 
 /**
  * The refusals a write meets in the database, worded once for both item stores (PostgreSQL's translated
@@ -6,10 +8,12 @@ import { DomainError, failedValidation, recordNotUnique } from '../../../domain/
  * Messages name at most the field: never a value, a constraint or SQL.
  */
 
-export const uniqueViolation = (field: string | undefined) =>
-  field === undefined
-    ? new DomainError('RECORD_NOT_UNIQUE', 'A value has to be unique.')
-    : recordNotUnique(field);
+/**
+ * RECORD_NOT_UNIQUE naming the index's first column, or `fallback` for an index on expressions; it keeps
+ * every column for the handler, which answers it only when the clash is with rows the caller may read.
+ */
+export const uniqueViolation = (columns: ReadonlyArray<string>, fallback?: string) =>
+  new UniqueClash(columns, columns[0] ?? fallback);
 
 export const notNullViolation = (field: string | undefined) =>
   refusal(field, field ? `"${field}" may not be null.` : 'A required value is missing.');
@@ -33,8 +37,11 @@ export const missingReference = (field: string | undefined) =>
       : 'The item refers to an item that does not exist.',
   );
 
-/** Rows of some table (possibly this one) still refer to the deleted or re-keyed item. */
-export const stillReferenced = () => refusal(undefined, 'Other items still refer to this item.');
+/**
+ * Rows of some table (possibly this one) still refer to the deleted or re-keyed item; `referrers` says
+ * which, when they are a collection of the API, for the handler's check that the caller may read them.
+ */
+export const stillReferenced = (referrers: Referrers | null = null) => new StillReferenced(referrers);
 
 /** Columns of types the API does not model (field type `unknown`) can be read as text but never written. */
 export const notWritable = (field: string) =>

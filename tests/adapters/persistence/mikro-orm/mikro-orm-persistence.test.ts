@@ -10,7 +10,9 @@ import {
   openMikroOrmPersistence,
 } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { aRole, aUser, T0 } from '../../../contracts/fixtures.ts';
-import { pgliteTarget, postgresOrSkip, testDatabaseUrl } from '../../../support/databases.ts';
+import { pgliteTarget } from '../../../support/databases.ts';
+import { postgresSkip, testDatabaseUrl } from '../../../support/postgres-server.ts';
+import { skippableSuite } from '../../../support/skippable-suite.ts';
 
 const fileBacked = suite<{ dataDir: string }>('MikroORM persistence on a PGlite data directory');
 fileBacked.before(async (context) => {
@@ -104,7 +106,7 @@ health('an unreachable server is an error that does not reveal the connection st
 
 health.run();
 
-const server = postgresOrSkip('MikroORM persistence on a PostgreSQL server');
+const server = skippableSuite('MikroORM persistence on a PostgreSQL server', postgresSkip);
 
 server('instances starting together migrate one after the other, in their own schema', async () => {
   const schema = `datagate_race_${process.pid}_${Date.now().toString(36)}`;

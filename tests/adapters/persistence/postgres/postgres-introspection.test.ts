@@ -1,24 +1,24 @@
 import { type Kysely, sql } from 'kysely';
 import * as assert from 'uvu/assert';
+import type { MikroOrmPersistence } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
 import { PostgresSchemaCatalog } from '../../../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
 import type { Condition, ScalarValue } from '../../../../src/domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../../src/domain/schema/collection-schema.ts';
 import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
-import { databaseBackends, suiteOn } from '../../../support/databases.ts';
+import { databaseBackends } from '../../../support/databases.ts';
 import { expectDomainError } from '../../../support/expect-domain-error.ts';
+import { suitePerBackend } from '../../../support/suite-per-backend.ts';
 
 /**
  * What only a real database has: tables made outside the API (any SQL type, composite keys, names no API
  * call could create), other schemas, the system tables, and the server's own errors.
  */
-for (const backend of databaseBackends()) {
-  const target = backend.persistence();
-  const test = suiteOn<{ db: Kysely<unknown>; catalog: PostgresSchemaCatalog }>(
-    `PostgreSQL introspection and reads on ${target.name}`,
-    target,
-  );
+for (const [target, test] of suitePerBackend<
+  { db: Kysely<unknown>; catalog: PostgresSchemaCatalog },
+  MikroOrmPersistence
+>(databaseBackends(), (backend) => `PostgreSQL introspection and reads on ${backend}`)) {
   test.before.each(async (context) => {
     context.db = userTablesDatabase((await target.fresh()).orm);
     await emptySchema(context.db, TEST_SCHEMA);

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import * as assert from 'uvu/assert';
+import type { MikroOrmPersistence } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
 import { PostgresSchemaCatalog } from '../../../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
@@ -7,7 +8,8 @@ import { type ItemWriter, StaleSchemaError } from '../../../../src/application/p
 import { DomainError, type ErrorCode } from '../../../../src/domain/errors.ts';
 import type { CollectionSchema } from '../../../../src/domain/schema/collection-schema.ts';
 import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
-import { databaseBackends, suiteOn } from '../../../support/databases.ts';
+import { databaseBackends } from '../../../support/databases.ts';
+import { suitePerBackend } from '../../../support/suite-per-backend.ts';
 
 type Context = { db: Kysely<unknown>; catalog: PostgresSchemaCatalog; store: PostgresItemStore };
 
@@ -16,9 +18,10 @@ type Context = { db: Kysely<unknown>; catalog: PostgresSchemaCatalog; store: Pos
  * unique indexes, generated columns, types the API cannot create), its own error reports, and the
  * bind-parameter limit.
  */
-for (const backend of databaseBackends()) {
-  const target = backend.persistence();
-  const test = suiteOn<Context>(`PostgreSQL writes on ${target.name}`, target);
+for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
+  databaseBackends(),
+  (backend) => `PostgreSQL writes on ${backend}`,
+)) {
   test.before.each(async (context) => {
     context.db = userTablesDatabase((await target.fresh()).orm);
     await emptySchema(context.db, TEST_SCHEMA);

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import * as assert from 'uvu/assert';
+import type { MikroOrmPersistence } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
 import {
@@ -8,13 +9,15 @@ import {
   createSampleCargos,
 } from '../../../../src/adapters/persistence/postgres/sample-cargos.ts';
 import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
-import { databaseBackends, suiteOn } from '../../../support/databases.ts';
+import { databaseBackends } from '../../../support/databases.ts';
+import { suitePerBackend } from '../../../support/suite-per-backend.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-for (const backend of databaseBackends()) {
-  const target = backend.persistence();
-  const test = suiteOn<{ orm: MikroORM }>(`sample cargos on ${target.name}`, target);
+for (const [target, test] of suitePerBackend<{ orm: MikroORM }, MikroOrmPersistence>(
+  databaseBackends(),
+  (backend) => `sample cargos on ${backend}`,
+)) {
   test.before.each(async (context) => {
     context.orm = (await target.fresh()).orm;
     await emptySchema(userTablesDatabase(context.orm), TEST_SCHEMA);

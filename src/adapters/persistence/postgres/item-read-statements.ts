@@ -1,0 +1,176 @@
+import { type RawBuilder, sql } from 'kysely';
+import type {
+  ItemGetRequest,
+  ItemKeysRequest,
+  ItemListRequest,
+  SelectedField,
+} from '../../../application/ports/item-store.ts';
+import { responseTooLarge } from '../../../domain/errors.ts';
+import type { BoundFilterNode } from '../../../domain/query/filter.ts';
+import type { SortField } from '../../../domain/query/item-query.ts';
+import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { parameterTypeOf } from './column-types.ts';
+import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { jsonValueSql } from './json-value-sql.ts';
+
+/*
+ * The read statements of the item store, each of which measures its answer against the request's byte
+ * budget in PostgreSQL: `bytes` is the size of the JSON text the answer would be (octet_length: UTF-8
+ * bytes in a UTF-8 database), and the text itself comes back only when it fits. So a page over the budget
+ * costs the server a number, not its text; PostgreSQL itself never builds more than the budget of it
+ * either, as the running total stops the aggregate at the budget.
+ *
+ * count(*) and the sums are int8: a string from pg and from PGlite as configured (embedded-postgres.ts).
+ */
+
+/** `items` is null when `bytes` is over the budget. */
+export type ListRow = { items: string | null; bytes: string; total_count?: string; filter_count?: string };
+
+/** One item's JSON object text, or null when `bytes` (its size) is over the budget. */
+export type ItemRow = { item: string | null; bytes: string };
+
+/** Refuses an answer whose measured size is over the budget, if there is one. */
+export function assertWithinBudget(bytes: string, maxBytes: number | undefined): void {
+  const size = Number(bytes);
+  if (maxBytes !== undefined && size > maxBytes) throw responseTooLarge(size, maxBytes);
+}
+
+/** The budget as a bound int8; none is the largest number every driver binds exactly. */
+function budget(maxBytes: number | undefined): RawBuilder<unknown> {
+  return sql`${maxBytes ?? Number.MAX_SAFE_INTEGER}::int8`;
+}
+
+/** One statement: the page as JSON array text, its size, and the counts `request.count` asks for. */
+export function itemListQuery(request: ItemListRequest, schema: string): RawBuilder<ListRow> {
+  const table = sql.id(schema, request.collection.name);
+  const where = conjunction([request.visible, request.filter], request.collection);
+  const page = sql`select * from ${table} ${where} ${orderBy(request.sort, request.collection)}
+      ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
+  const maxBytes = budget(request.maxBytes);
+  // Each row's text is measured once: `through` is the size of `[` and the items up to this one with
+  // their commas, so the whole array is the last `through` plus the closing `]` (`[]` when empty). The
+  // aggregate keeps the items while the array so far would still fit.
+  // A window and an aggregate over an ordered subquery without joins keep its order (PostgREST relies on
+  // the same). The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
+  const measured = sql`select json,
+        sum(octet_length(json) + 1) over (rows between unbounded preceding and current row) as through
+      from (select row_to_json(item.*)::text as json
+        from (select ${projection(request.select, request.collection)} from (${page}) as source) as item
+      ) as formatted`;
+  const columns = [sql`page.items`, sql`page.bytes`];
+  // Counts are scalar subqueries of the same statement, so they see the same snapshot as the page.
+  if (request.count.total) {
+    const visible = conjunction([request.visible], request.collection);
+    columns.push(sql`(select count(*) from ${table} ${visible}) as total_count`);
+  }
+  if (request.count.filtered) columns.push(sql`(select count(*) from ${table} ${where}) as filter_count`);
+  return sql<ListRow>`select ${sql.join(columns)}
+    from (select
+        case when coalesce(max(through), 1) + 1 <= ${maxBytes}
+          then '[' || coalesce(string_agg(json, ',') filter (where through + 1 <= ${maxBytes}), '') || ']'
+        end as items,
+        coalesce(max(through), 1) + 1 as bytes
+      from (${measured}) as measured) as page`;
+}
+
+/** One statement: the visible row with the key as JSON object text and its size, or no row. */
+export function itemGetQuery(request: ItemGetRequest, schema: string): RawBuilder<ItemRow> {
+  const { collection } = request;
+  const key = primaryKeyOf(collection);
+  const matchesKey = sql`${comparable(key)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
+  const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+  return sql<ItemRow>`select case when octet_length(json) <= ${budget(request.maxBytes)} then json end as item,
+      octet_length(json) as bytes
+    from (select row_to_json(item.*)::text as json
+      from (select ${projection(request.select, collection)} from ${sql.id(schema, collection.name)}
+        where ${matchesKey}${visible}) as item) as formatted`;
+}
+
+/**
+ * One statement: a row per wanted key that has a visible row, as JSON object text, in the order of the
+ * keys. The table is read in its own subquery, so that its columns, referenced unqualified by the
+ * projection and the filter, never meet the names of the key list; each row's projection is a
+ * correlated subquery so that the key it is joined on is not part of the item.
+ *
+ * `bytes` is the size of the JSON array of the items up to this one (`[`, commas and `]` included), so the
+ * last row's is the whole answer's; an item past the budget comes back as null.
+ */
+export function itemKeysQuery(request: ItemKeysRequest, schema: string): RawBuilder<ItemRow> {
+  const { collection } = request;
+  const key = primaryKeyOf(collection);
+  const keyType = sql.raw(parameterTypeOf(key));
+  const keys = sql`${[...request.keys]}::${keyType}[]`;
+  const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+  return sql<ItemRow>`select case when through + 1 <= ${budget(request.maxBytes)} then item end as item,
+      through + 1 as bytes
+    from (select found.item, wanted.position,
+        sum(octet_length(found.item) + 1) over (order by wanted.position rows between unbounded preceding and current row) as through
+      from unnest(${keys}) with ordinality as wanted (key, position)
+      join (select ${comparable(key)} as key,
+          (select row_to_json(item.*) from (select ${projection(request.select, collection)}) as item)::text as item
+        from ${sql.id(schema, collection.name)}
+        where ${comparable(key)} = any (${keys})${visible}) as found
+      on found.key = wanted.key) as measured
+    order by position`;
+}
+
+/** The items of `itemKeysQuery`'s rows, or the refusal when the last one says the whole is over budget. */
+export function itemsWithinBudget(rows: ReadonlyArray<ItemRow>, maxBytes: number | undefined): string[] {
+  const last = rows.at(-1);
+  if (last) assertWithinBudget(last.bytes, maxBytes);
+  return rows.map((row) => row.item!);
+}
+
+function primaryKeyOf(collection: CollectionSchema): FieldSchema {
+  if (collection.primaryKey === null) {
+    throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
+  }
+  return fieldOrThrow(collection, collection.primaryKey);
+}
+
+/** `where a and b` over the present filters, or nothing. */
+function conjunction(
+  filters: ReadonlyArray<BoundFilterNode | null>,
+  collection: CollectionSchema,
+): RawBuilder<unknown> {
+  const present = filters.filter((filter) => filter !== null);
+  if (present.length === 0) return sql``;
+  return sql`where ${sql.join(
+    present.map((filter) => filterSql(filter, collection)),
+    sql` and `,
+  )}`;
+}
+
+/**
+ * The selected fields in `select` order, named as themselves, each formatted for JSON and masked to null
+ * where its `visibleWhen` does not hold. An empty selection is legal SQL and yields `{}` per row.
+ */
+function projection(select: ReadonlyArray<SelectedField>, collection: CollectionSchema): RawBuilder<unknown> {
+  return sql.join(
+    select.map(({ field, visibleWhen }) => {
+      const value = jsonValueSql(fieldOrThrow(collection, field));
+      const shown = visibleWhen
+        ? sql`case when ${filterSql(visibleWhen, collection)} then ${value} end`
+        : value;
+      return sql`${shown} as ${sql.id(field)}`;
+    }),
+  );
+}
+
+/**
+ * The requested order with PostgreSQL's null placement (last ascending, first descending), then the primary
+ * key, so that pages never overlap or skip rows with equal sort values.
+ */
+function orderBy(sort: ReadonlyArray<SortField>, collection: CollectionSchema): RawBuilder<unknown> {
+  const keys = sort.map(({ field, direction }) => ({ field: fieldOrThrow(collection, field), direction }));
+  const { primaryKey } = collection;
+  if (primaryKey !== null && !sort.some(({ field }) => field === primaryKey)) {
+    keys.push({ field: fieldOrThrow(collection, primaryKey), direction: 'asc' });
+  }
+  if (keys.length === 0) return sql``;
+  return sql`order by ${sql.join(
+    keys.map(
+      ({ field, direction }) => sql`${comparable(field)} ${direction === 'desc' ? sql`desc` : sql`asc`}`,
+    ),
+  )}`;
+}
