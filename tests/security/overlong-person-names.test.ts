@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert';
 import { assertError } from '../http/scenario.ts';
-import { borrowed } from '../support/databases.ts';
-import { suitePerBackend } from '../support/optional-suites.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
@@ -16,6 +16,7 @@ const LONG = 'x'.repeat(256);
 const LONGEST = '🚢'.repeat(255);
 
 for (const [target, test] of suitePerBackend<Context>(
+  backends(),
   (backend) => `person names longer than their column on ${backend}`,
 )) {
   test.before(async (context) => {

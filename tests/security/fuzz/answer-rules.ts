@@ -51,21 +51,24 @@ const BEFORE_OR_AT_THE_TOKEN = new Set([
 
 /**
  * Why an answer breaks a rule about who asked (docs/api.md §2 and §3), or undefined. The bad tokens are bad
- * in the fixture as made (`asMade`): a run that wrote may have woken the suspended user.
+ * in the fixture as made (`asMade`): a run that wrote may have woken the suspended user. Text that is not
+ * well formed (`illFormedText`: a NUL, a lone surrogate) is refused before the token is read.
  */
 export function callerBreach(
   caller: CallerName,
   method: string,
   route: string,
   response: TestResponse,
-  asMade: boolean,
+  { asMade, illFormedText }: { asMade: boolean; illFormedText: boolean },
 ): string | undefined {
   if (caller === 'anonymous' && response.status === 403) return 'an anonymous caller heard 403, not 401';
   if (!asMade || !BAD_TOKENS.has(caller) || TOKEN_BLIND.test(route) || method === 'OPTIONS') return undefined;
   if (response.status < 400) return `a ${caller} token was served (${response.status})`;
   const code = (response.body as { errors?: Array<{ extensions?: { code?: string } }> } | null)?.errors?.[0]
     ?.extensions?.code;
-  if (method !== 'HEAD' && code !== undefined && !BEFORE_OR_AT_THE_TOKEN.has(code)) {
+  const beforeTheToken =
+    BEFORE_OR_AT_THE_TOKEN.has(code ?? '') || (illFormedText && code === 'INVALID_QUERY');
+  if (method !== 'HEAD' && code !== undefined && !beforeTheToken) {
     return `a ${caller} token got past authentication (${code})`;
   }
   return undefined;
