@@ -59,8 +59,8 @@ export type FuzzRequest = {
   headers: Record<string, string>;
 };
 
-/** The hostile classes a request holds, for the list of known findings. */
-export type InputClass = 'nul' | 'lone-surrogate' | 'corrupt-encoding';
+/** Text a request holds that is not well formed, which the server refuses before reading the token. */
+export type InputClass = 'nul' | 'lone-surrogate';
 
 const POOL_OF_PARAMETER: Record<string, (route: string) => PoolName> = {
   collection: () => 'collection',
@@ -347,7 +347,7 @@ export async function send(request: FuzzRequest, fixture: Fixture): Promise<Test
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The hostile classes in a request's text, wherever they are (path, query, body, keys). */
+/** The ill-formed text in a request, wherever it is (path, query, body, keys). */
 export function inputClasses(request: FuzzRequest, pools: Pools): Set<InputClass> {
   const texts: string[] = [request.rawQuery];
   const collect = (value: Json) => {
@@ -371,7 +371,6 @@ export function inputClasses(request: FuzzRequest, pools: Pools): Set<InputClass
   if (texts.some((text) => text.includes('\u0000') || /%00|%C0%80/i.test(text))) classes.add('nul');
   if (texts.some((text) => LONE_SURROGATE.test(text) || /%ED%[AB]/i.test(text)))
     classes.add('lone-surrogate');
-  if (request.body?.transport.startsWith('corrupt-')) classes.add('corrupt-encoding');
   return classes;
 }
 
