@@ -71,7 +71,11 @@ for (const [target, test] of suitePerBackend<Context>(fuzzed, (backend) => `api 
       await fixture.app.close();
     }
   });
-  test.after(async () => target.dispose());
+  test.after(async () => {
+    // The database is shared by the test files of this process: leave it without the fuzzer's tables.
+    await emptied(target);
+    await target.dispose();
+  });
 
   test('the fingerprint of what is stored sees a write to any table', async ({ fresh }) => {
     const { fixture, persistence } = await fresh();
