@@ -15,7 +15,7 @@ import type { SchemaContext } from './fuzz/schema-values.ts';
  * A fuzzer over the whole API (issue 12): sequences of generated requests, for every operation of the
  * route table (described by the admin's OpenAPI document, or by hand where the document is silent), with
  * valid, boundary and hostile values in every parameter, body member and header, from every kind of
- * caller, against a live server on each backend. Each run starts from a fresh fixture. The properties:
+ * caller, against a live server on each backend. Each run starts from the fixture as made. The properties:
  * never a 5xx; every error in the contract's shape with the status docs/api.md §2 gives its code; the
  * headers every answer carries (§1); an anonymous caller never hears 403 and a bad token never gets past
  * authentication (§2, §3); and a refused write changes nothing stored.
