@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run chromium test check format bench soak stress
+.PHONY: install build run chromium test check format bench soak soak-fuzz stress
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -52,6 +52,15 @@ bench: build
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see soak/README.md.
 soak: build
 	node --import tsx soak/run.ts
+	$(MAKE) soak-fuzz
+
+# The API fuzzer (tests/security/api-fuzz.test.ts) with many more runs than `make test` gives it, on memory and on
+# PostgreSQL (DATABASE_URL's server unless TEST_DATABASE_URL is set), from a new seed each time (printed; replay
+# a failure with FUZZ_SEED=<seed>). FUZZ_RUNS=5000 per backend takes about 5 minutes here.
+soak-fuzz: install
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/postgres}}" \
+	FUZZ_RUNS="$${FUZZ_RUNS:-5000}" FUZZ_SEED="$${FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}" \
+	TEST_TIMEOUT_MS="$${TEST_TIMEOUT_MS:-3600000}" node scripts/test.mjs tests/security 'api-fuzz[.]test[.]ts$$'
 
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see stress/README.md.
 stress: build

@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { Argon2PasswordHasher, TEST_ARGON2_COST } from '../../src/adapters/crypto/argon2-password-hasher.ts';
+import { answerClientError } from '../../src/adapters/http/client-error-answer.ts';
 import type { HttpApp } from '../../src/adapters/http/create-http-app.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
@@ -98,6 +99,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   options.rebind?.(container);
 
   const server = createServer(container.get<HttpApp>(TYPES.HttpApp).callback());
+  // As the production server (graceful-server.ts): what Node's parser refuses is answered in the contract's shape.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
+import { parsePersonName } from './person-name.ts';
 import { assertRoleExists, staticTokenDigest } from './user-fields.ts';
 import { type UserView, viewUser } from './user-view.ts';
 
@@ -42,8 +43,8 @@ export class CreateUserHandler implements Handler<CreateUserCommand, UserView> {
       passwordHash: await this.hasher.hash(command.password),
       roleId: command.role,
       status: command.status ?? 'active',
-      firstName: command.first_name ?? null,
-      lastName: command.last_name ?? null,
+      firstName: parsePersonName('first_name', command.first_name ?? null),
+      lastName: parsePersonName('last_name', command.last_name ?? null),
       tokenDigest,
       createdAt: this.clock.now(),
     });

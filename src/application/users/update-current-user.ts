@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
+import { parsePersonName } from './person-name.ts';
 import { type UserView, viewUser } from './user-view.ts';
 
 /** What any user may change about themselves; role, status, e-mail and token stay with the admin. */
@@ -27,8 +28,8 @@ export class UpdateCurrentUserHandler implements Handler<UpdateCurrentUserComman
   async execute(caller: Accountability, command: UpdateCurrentUserCommand): Promise<UserView> {
     const user = await this.users.findById(requireUser(caller));
     if (!user) throw invalidToken();
-    if (command.first_name !== undefined) user.firstName = command.first_name;
-    if (command.last_name !== undefined) user.lastName = command.last_name;
+    if (command.first_name !== undefined) user.firstName = parsePersonName('first_name', command.first_name);
+    if (command.last_name !== undefined) user.lastName = parsePersonName('last_name', command.last_name);
     if (command.password !== undefined) {
       assertAcceptablePassword(command.password);
       user.passwordHash = await this.hasher.hash(command.password);

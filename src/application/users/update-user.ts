@@ -11,6 +11,7 @@ import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
+import { parsePersonName } from './person-name.ts';
 import { assertRoleExists, staticTokenDigest } from './user-fields.ts';
 import { type UserView, viewUser } from './user-view.ts';
 
@@ -46,8 +47,8 @@ export class UpdateUserHandler implements Handler<UpdateUserRequest, UserView> {
       await assertRoleExists(this.roles, command.role);
       user.roleId = command.role;
     }
-    if (command.first_name !== undefined) user.firstName = command.first_name;
-    if (command.last_name !== undefined) user.lastName = command.last_name;
+    if (command.first_name !== undefined) user.firstName = parsePersonName('first_name', command.first_name);
+    if (command.last_name !== undefined) user.lastName = parsePersonName('last_name', command.last_name);
     if (command.token !== undefined) user.tokenDigest = staticTokenDigest(command.token);
     const wasActive = user.isActive;
     if (command.status !== undefined) user.status = command.status;
