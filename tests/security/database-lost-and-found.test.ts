@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { openMikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { LOGIN_THROTTLE_TABLE } from '../../src/adapters/throttle/postgres-login-throttle.ts';
 import { type RunningServer, startServer } from '../../src/main.ts';
 import { type Answer, call, eventually, healthOf } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
@@ -126,10 +127,12 @@ lost(
     const health = await call(context.server.url, 'GET', '/server/health');
     assert.is(health.status, 503, health.text);
     assert.match(healthOf(health).checks.database.detail ?? '', 'datagate migrate');
+    // The login throttle makes its own table of counters again (as on any first start): it holds no data,
+    // so nothing that was lost is papered over. Everything else waits for the operator.
     const tables = await context.database.query(
-      'select tablename from pg_tables where schemaname = current_schema()',
+      `select tablename from pg_tables where schemaname = current_schema() and tablename <> '${LOGIN_THROTTLE_TABLE}'`,
     );
-    assert.equal(tables, [], 'the server created nothing by itself');
+    assert.equal(tables, [], 'the server created none of its tables by itself');
   },
 );
 

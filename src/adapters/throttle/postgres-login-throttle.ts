@@ -49,8 +49,17 @@ export function postgresLoginThrottle(
     });
     return ready;
   };
-  return new RateLimiterLoginThrottle(limiters, keys, () => pool.end());
+  // Its table is made when the store starts; a database dropped and re-created under a running server has
+  // none, so the store starts again (the table is counters only: nothing is lost that was not already).
+  const renew = (error: unknown) => {
+    if ((error as { code?: unknown } | null)?.code !== UNDEFINED_TABLE) return false;
+    ready = undefined;
+    return true;
+  };
+  return new RateLimiterLoginThrottle(limiters, keys, () => pool.end(), renew);
 }
+
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * The library creates its own table (`CREATE TABLE IF NOT EXISTS`, tolerating two instances racing to do

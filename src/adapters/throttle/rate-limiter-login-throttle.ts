@@ -52,11 +52,14 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
    *   store that failed to initialise.
    * @param keys turns an attempt into the keys it is stored under.
    * @param release frees what the store holds (a connection pool).
+   * @param renew told of a store failure; true when it made the store anew (its table had gone with a
+   *   dropped and re-created database), so the attempt is worth one more try.
    */
   constructor(
     private readonly limiters: () => Promise<LoginLimiters>,
     private readonly keys: LoginKeys,
     private readonly release: () => Promise<void> = async () => {},
+    private readonly renew: (error: unknown) => boolean = () => false,
   ) {}
 
   admit(attempt: LoginAttempt): Promise<number> {
@@ -102,6 +105,11 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
 
   /** A store that cannot be reached answers 503, as the rest of the database does (docs/api.md §2). */
   private async reachingStore<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!this.renew(error)) throw unavailableError(error) ?? error;
+    }
     try {
       return await work();
     } catch (error) {
