@@ -89,6 +89,17 @@ export class ChildProcesses {
   }
 }
 
+// ---------------------------------------------------------------- settings
+
+/** The number in variable `name` (`fallback` when unset or empty); throws on anything else or below `min`. */
+export function numberFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`${name}: expected a number ≥ ${min}, got ${raw}`);
+  return value;
+}
+
 // ---------------------------------------------------------------- databases
 
 export function quoteId(name: string): string {

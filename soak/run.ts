@@ -11,6 +11,7 @@ import {
   cpuTimeMs,
   databaseUrl,
   freePort,
+  numberFromEnv,
   openFds,
   productionServerEnv,
   quoteId,
@@ -22,23 +23,15 @@ import {
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
 
-function numberFrom(name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < min)
-    throw new Error(`${name}: expected a number ≥ ${min}, got ${raw}`);
-  return value;
-}
-
-const CLIENTS = Math.floor(numberFrom('SOAK_CLIENTS', 16, 1));
+const CLIENTS = Math.floor(numberFromEnv('SOAK_CLIENTS', 16, 1));
 /** Seconds of measured load, after the warm-up. */
-const DURATION = numberFrom('SOAK_DURATION', 300, 1);
-const WARMUP = numberFrom('SOAK_WARMUP', 30, 0);
-const ROWS = Math.floor(numberFrom('SOAK_ROWS', 10_000, 1));
+const DURATION = numberFromEnv('SOAK_DURATION', 300, 1);
+const WARMUP = numberFromEnv('SOAK_WARMUP', 30, 0);
+const ROWS = Math.floor(numberFromEnv('SOAK_ROWS', 10_000, 1));
 /** Pause between one client's requests (0: closed loop, as fast as the server answers). */
-const THINK_MS = numberFrom('SOAK_THINK_MS', 0, 0);
+const THINK_MS = numberFromEnv('SOAK_THINK_MS', 0, 0);
 const ACCESS_TOKEN_TTL = env.SOAK_ACCESS_TOKEN_TTL ?? '30s';
-const SEED = Math.floor(numberFrom('SOAK_SEED', Math.floor(Math.random() * 2 ** 31), 0));
+const SEED = Math.floor(numberFromEnv('SOAK_SEED', Math.floor(Math.random() * 2 ** 31), 0));
 /** Unset: datagate's production default (`info`, one access-log line per request, to a file). */
 const LOG_LEVEL = env.SOAK_LOG_LEVEL;
 /** The server the throwaway database is created on; its own database is never written. */

@@ -12,6 +12,7 @@ import {
   ChildProcesses,
   databaseUrl,
   freePort,
+  numberFromEnv,
   productionServerEnv,
   quoteId,
   rssMb,
@@ -23,20 +24,12 @@ import type { FloodTally } from './flood.ts';
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
 
-function numberFrom(name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < min)
-    throw new Error(`${name}: expected a number ≥ ${min}, got ${raw}`);
-  return value;
-}
-
-const ROWS = Math.floor(numberFrom('STRESS_ROWS', 1_000_000, 1000));
-const FLOOD = Math.floor(numberFrom('STRESS_FLOOD', 50, 1));
-const DURATION_S = numberFrom('STRESS_DURATION', 20, 1);
-const BASELINE_S = numberFrom('STRESS_BASELINE', 5, 1);
+const ROWS = Math.floor(numberFromEnv('STRESS_ROWS', 1_000_000, 1000));
+const FLOOD = Math.floor(numberFromEnv('STRESS_FLOOD', 50, 1));
+const DURATION_S = numberFromEnv('STRESS_DURATION', 20, 1);
+const BASELINE_S = numberFromEnv('STRESS_BASELINE', 5, 1);
 /** Pause between two of the other caller's reads: a client with something else to do, not a loop. */
-const THINK_MS = numberFrom('STRESS_THINK_MS', 10, 0);
+const THINK_MS = numberFromEnv('STRESS_THINK_MS', 10, 0);
 /** The slowest read finding 1 found: a search no index helps, every count, a sort on two unindexed fields. */
 const FLOOD_QUERY = env.STRESS_FLOOD_QUERY ?? 'search=zz&meta=*&sort=-temperature,description&limit=1000';
 const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
