@@ -14,11 +14,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { databaseUrl, freePort } from '../scripts/local-harness.ts';
 import { openMikroOrmPersistence } from '../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 
 const run = promisify(execFile);
@@ -42,12 +42,6 @@ const deadline = setTimeout(() => {
   console.error(`stopped: past ${deadlineMs} ms`);
   void cleanUp().finally(() => process.exit(1));
 }, deadlineMs);
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
 async function connect(url: string, name: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, application_name: name });
@@ -198,17 +192,6 @@ function postgresBin(): string | undefined {
   return version && join(root, version, 'bin');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** A PostgreSQL of its own for the fan-out: TCP on 127.0.0.1 only, room for every listener. */
 async function throwawayServer(bin: string): Promise<string> {
   const asRoot = userInfo().uid === 0;
@@ -256,7 +239,7 @@ async function main(): Promise<void> {
     `select version(), current_setting('max_connections') as max_connections`,
   );
   await admin.query(`create database ${database}`);
-  const url = withDatabase(serverUrl, database);
+  const url = databaseUrl(serverUrl, database);
   console.log(`# notify-fanout, ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; ${server?.version}`);
   console.log(`\n## 1. NOTIFY latency, commit → received on another connection (${notifications} in turn)`);
