@@ -127,6 +127,18 @@ export async function withClient<T>(
   }
 }
 
+/** A throwaway database `name` on the server of `serverUrl`. */
+export async function createDatabase(serverUrl: string, name: string): Promise<void> {
+  await withClient(serverUrl, (client) => client.query(`create database ${quoteId(name)}`));
+}
+
+/** Drops `name` with whatever is still connected to it. */
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await withClient(serverUrl, (client) =>
+    client.query(`drop database if exists ${quoteId(name)} with (force)`),
+  );
+}
+
 /** The harnesses load the database server hard and create databases on it: never a remote one. */
 export function assertLoopback(url: string, harness: string): void {
   const host = new URL(url).hostname;

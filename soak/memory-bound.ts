@@ -11,10 +11,11 @@ import {
   assertLoopback,
   BUILT_CLI,
   ChildProcesses,
+  createDatabase,
   databaseUrl,
+  dropDatabase,
   freePort,
   productionServerEnv,
-  quoteId,
   rssMb,
   waitFor,
   withClient,
@@ -54,9 +55,9 @@ async function cleanUp(): Promise<void> {
   await stopAll(3000);
   if (database) {
     const name = database;
-    await withClient(SERVER_URL, (client) =>
-      client.query(`drop database if exists ${quoteId(name)} with (force)`),
-    ).catch((error: Error) => log(`could not drop database ${name}: ${error.message}`));
+    await dropDatabase(SERVER_URL, name).catch((error: Error) =>
+      log(`could not drop database ${name}: ${error.message}`),
+    );
   }
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 }
@@ -95,7 +96,7 @@ async function main(): Promise<boolean> {
   workDir = mkdtempSync(join(tmpdir(), 'datagate-memory-'));
   database = `datagate_memory_${process.pid}`;
   const name = database;
-  await withClient(SERVER_URL, (client) => client.query(`create database ${quoteId(name)}`));
+  await createDatabase(SERVER_URL, name);
   const url = databaseUrl(SERVER_URL, name);
   const port = await freePort();
   const serverEnv = productionServerEnv({ databaseUrl: url, port, admin: ADMIN, logLevel: 'warn' });

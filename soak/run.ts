@@ -9,12 +9,13 @@ import {
   BUILT_CLI,
   ChildProcesses,
   cpuTimeMs,
+  createDatabase,
   databaseUrl,
+  dropDatabase,
   freePort,
   numberFromEnv,
   openFds,
   productionServerEnv,
-  quoteId,
   rssMb,
   waitFor,
   withClient,
@@ -65,9 +66,7 @@ async function cleanUp(): Promise<void> {
   await stopAll(3000);
   for (const name of databases) {
     try {
-      await withClient(SERVER_URL, (client) =>
-        client.query(`drop database if exists ${quoteId(name)} with (force)`),
-      );
+      await dropDatabase(SERVER_URL, name);
       databases.delete(name);
     } catch (error) {
       log(`could not drop database ${name}: ${(error as Error).message}`);
@@ -891,7 +890,7 @@ async function main(): Promise<boolean> {
   const info = await machine();
   const name = `datagate_soak_${process.pid}`;
   const url = databaseUrl(SERVER_URL, name);
-  await withClient(SERVER_URL, (client) => client.query(`create database ${quoteId(name)}`));
+  await createDatabase(SERVER_URL, name);
   databases.add(name);
   log(`database ${name}; work dir ${workDir}`);
 

@@ -10,11 +10,12 @@ import {
   assertLoopback,
   BUILT_CLI,
   ChildProcesses,
+  createDatabase,
   databaseUrl,
+  dropDatabase,
   freePort,
   numberFromEnv,
   productionServerEnv,
-  quoteId,
   rssMb,
   waitFor,
   withClient,
@@ -59,9 +60,9 @@ async function cleanUp(): Promise<void> {
   if (database === null) return;
   const name = database;
   database = null;
-  await withClient(SERVER_URL, (client) =>
-    client.query(`drop database if exists ${quoteId(name)} with (force)`),
-  ).catch((error: unknown) => log(`could not drop database ${name}: ${(error as Error).message}`));
+  await dropDatabase(SERVER_URL, name).catch((error: unknown) =>
+    log(`could not drop database ${name}: ${(error as Error).message}`),
+  );
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -146,7 +147,7 @@ async function main(): Promise<boolean> {
   const workDir = mkdtempSync(join(tmpdir(), 'datagate-stress-'));
   const name = `datagate_stress_${process.pid}`;
   const url = databaseUrl(SERVER_URL, name);
-  await withClient(SERVER_URL, (client) => client.query(`create database ${quoteId(name)}`));
+  await createDatabase(SERVER_URL, name);
   database = name;
 
   const port = await freePort();
