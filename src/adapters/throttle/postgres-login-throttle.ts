@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/config-schema.ts';
+import { systemTablesMissing } from '../persistence/database-unreachable.ts';
 import { LimiterRecentLogins } from './limiter-recent-logins.ts';
 import type { LoginBudgets } from './login-budgets.ts';
 import type { LoginKeys } from './login-keys.ts';
@@ -52,14 +53,12 @@ export function postgresLoginThrottle(
   // Its table is made when the store starts; a database dropped and re-created under a running server has
   // none, so the store starts again (the table is counters only: nothing is lost that was not already).
   const renew = (error: unknown) => {
-    if ((error as { code?: unknown } | null)?.code !== UNDEFINED_TABLE) return false;
+    if (!systemTablesMissing(error)) return false;
     ready = undefined;
     return true;
   };
   return new RateLimiterLoginThrottle(limiters, keys, () => pool.end(), renew);
 }
-
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * The library creates its own table (`CREATE TABLE IF NOT EXISTS`, tolerating two instances racing to do

@@ -1,5 +1,4 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { invalidPayload } from '../../domain/errors.ts';
 import { autoFields, newPrimaryKey } from '../../domain/items/auto-fields.ts';
 import { parseItemPayload, requireCreatableFields } from '../../domain/items/item-payload.ts';
 import { storedDraft } from '../../domain/items/stored-draft.ts';
@@ -16,6 +15,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { ItemStore, ItemValues, ItemWriter } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
+import { requireBatchSize } from './batch-size.ts';
 import { collectionFor } from './collection-access.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
@@ -47,7 +47,7 @@ export class CreateItemsHandler {
     const collection = collectionFor(this.catalog, caller, command.collection);
     const many = Array.isArray(command.body);
     const raws: unknown[] = many ? (command.body as unknown[]) : [command.body];
-    if (raws.length > this.batchMax) throw invalidPayload(`At most ${this.batchMax} items in one request.`);
+    requireBatchSize(raws.length, this.batchMax);
     const now = this.clock.now();
     const grants = await this.grants.for(caller, collection, 'create', now);
     const plan = await this.readBack.plan(caller, collection, command.query, now);

@@ -1,5 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { invalidPayload, notFound } from '../../domain/errors.ts';
+import { notFound } from '../../domain/errors.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { authorizeDelete } from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
@@ -8,13 +8,14 @@ import type { Clock } from '../ports/clock.ts';
 import type { ItemStore, ItemWriter, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
+import { requireBatchSize } from './batch-size.ts';
 import { collectionFor } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
 import { parseDeleteBody, type RowTarget } from './write-body.ts';
 import { withReferencesAnswered } from './write-references.ts';
 import type { WriteRules } from './write-rules.ts';
-import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
+import { lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
 
 export type DeleteItemsCommand = {
   collection: string;
@@ -88,19 +89,19 @@ export class DeleteItemsHandler {
     now: Date,
   ): Promise<{ keys: ScalarValue[]; rows: Map<string, StoredItem> }> {
     if (target.kind === 'query') {
-      const matching = await lockVisibleMatching(caller, collection, rule, writer, target.filter, now);
-      if (matching.length > this.batchMax) throw this.tooMany();
-      return {
-        keys: matching.map((row) => row[keyField.name] as ScalarValue),
-        rows: byKey(matching, keyField),
-      };
+      return lockVisibleMatching(
+        caller,
+        collection,
+        keyField,
+        rule,
+        writer,
+        target.filter,
+        now,
+        this.batchMax,
+      );
     }
     const keys = target.keys.map((key) => itemKey(keyField, key));
-    if (keys.length > this.batchMax) throw this.tooMany();
+    requireBatchSize(keys.length, this.batchMax);
     return { keys, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
-  }
-
-  private tooMany() {
-    return invalidPayload(`At most ${this.batchMax} items in one request.`);
   }
 }

@@ -13,6 +13,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { ItemStore, ItemValues, ItemWriter, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
+import { requireBatchSize } from './batch-size.ts';
 import { collectionFor } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadBack } from './read-back.ts';
@@ -22,7 +23,7 @@ import { withClashAnswered } from './write-clash.ts';
 import { withReferencesAnswered } from './write-references.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
-import { byKey, lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
+import { lockVisibleMatching, lockVisibleRows } from './write-targets.ts';
 
 export type UpdateItemsCommand = {
   collection: string;
@@ -125,7 +126,7 @@ export class UpdateItemsHandler {
     now: Date,
   ): Promise<Targets> {
     if (target.kind === 'items') {
-      if (target.items.length > this.batchMax) throw this.tooMany();
+      requireBatchSize(target.items.length, this.batchMax);
       const changes = target.items.map((item) => {
         const raw = item as Record<string, unknown> | null;
         if (typeof raw !== 'object' || raw === null || !(keyField.name in raw)) {
@@ -137,16 +138,21 @@ export class UpdateItemsHandler {
     }
     const payload = this.payload(data, collection, keyField, undefined);
     if (target.kind === 'keys') {
-      if (target.keys.length > this.batchMax) throw this.tooMany();
+      requireBatchSize(target.keys.length, this.batchMax);
       const changes = target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
       return this.lockKeyed(writer, collection, keyField, rule, changes);
     }
-    const rows = await lockVisibleMatching(caller, collection, rule, writer, target.filter, now);
-    if (rows.length > this.batchMax) throw this.tooMany();
-    return {
-      changes: rows.map((row) => ({ key: row[keyField.name] as ScalarValue, payload })),
-      rows: byKey(rows, keyField),
-    };
+    const { keys, rows } = await lockVisibleMatching(
+      caller,
+      collection,
+      keyField,
+      rule,
+      writer,
+      target.filter,
+      now,
+      this.batchMax,
+    );
+    return { changes: keys.map((key) => ({ key, payload })), rows };
   }
 
   private async lockKeyed(
@@ -158,10 +164,6 @@ export class UpdateItemsHandler {
   ): Promise<Targets> {
     const keys = changes.map((change) => change.key);
     return { changes, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
-  }
-
-  private tooMany() {
-    return invalidPayload(`At most ${this.batchMax} items in one request.`);
   }
 
   private change(

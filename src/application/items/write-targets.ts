@@ -7,6 +7,7 @@ import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts'
 import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { ItemWriter, StoredItem } from '../ports/item-store.ts';
+import { requireBatchSize } from './batch-size.ts';
 
 /**
  * The rows with these keys that the caller may read, locked, keyed by `String(key)`. A key without such
@@ -27,24 +28,29 @@ export async function lockVisibleRows(
 
 /**
  * The rows a `{ query: { filter } }` write targets, locked: those matching the filter among the rows the
- * caller may read. Filtering on a field the caller may not read is refused, as for GET.
+ * caller may read, at most `batchMax` of them, with their keys in the order found. Filtering on a field
+ * the caller may not read is refused, as for GET.
  */
-export function lockVisibleMatching(
+export async function lockVisibleMatching(
   caller: Accountability,
   collection: CollectionSchema,
+  keyField: FieldSchema,
   rule: ReadRule,
   writer: ItemWriter,
   rawFilter: unknown,
   now: Date,
-): Promise<StoredItem[]> {
+  batchMax: number,
+): Promise<{ keys: ScalarValue[]; rows: Map<string, StoredItem> }> {
   const filter = parseFilter(rawFilter, collection);
   assertFilterQueryable(caller, rule, filter);
   const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
-  return writer.lockMatching(collection, visibleOnly(bound, rule));
+  const rows = await writer.lockMatching(collection, visibleOnly(bound, rule));
+  requireBatchSize(rows.length, batchMax);
+  return { keys: rows.map((row) => row[keyField.name] as ScalarValue), rows: byKey(rows, keyField) };
 }
 
-/** Locked rows keyed by `String(key)`, as `lockVisibleRows` answers them. */
-export function byKey(rows: ReadonlyArray<StoredItem>, keyField: FieldSchema): Map<string, StoredItem> {
+/** Locked rows keyed by `String(key)`. */
+function byKey(rows: ReadonlyArray<StoredItem>, keyField: FieldSchema): Map<string, StoredItem> {
   return new Map(rows.map((row) => [String(row[keyField.name]), row]));
 }
 
