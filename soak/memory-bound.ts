@@ -15,6 +15,7 @@ import {
   databaseUrl,
   dropDatabase,
   freePort,
+  numberFromEnv,
   productionServerEnv,
   rssMb,
   waitFor,
@@ -29,7 +30,7 @@ const ROWS = 1000;
 const ROW_BYTES = 100_000;
 const CONCURRENT = 10;
 /** Rounds of the concurrent max-size pages, so the heap reaches its working size. */
-const ROUNDS = Number(env.STRESS_ROUNDS ?? 5);
+const ROUNDS = numberFromEnv('STRESS_ROUNDS', 5, 1);
 const MIB = 1024 * 1024;
 /** The server's budget: its default unless the variable says otherwise. */
 const BUDGET = Number(env.QUERY_RESPONSE_MAX_BYTES ?? 16 * MIB);
