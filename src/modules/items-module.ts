@@ -12,6 +12,7 @@ import { ListItemsHandler } from '../application/items/list-items.ts';
 import { ReadBack } from '../application/items/read-back.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import { UpdateItemsHandler } from '../application/items/update-items.ts';
+import type { WriteResult } from '../application/items/write-result.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
 import type { Accountability } from '../domain/accountability.ts';
 import type { RawItemQuery } from '../domain/query/parse-item-query.ts';
@@ -144,42 +145,36 @@ export const itemsModule = new ContainerModule((options) => {
             respond.sendJson(ctx, item);
           }),
         );
-        router.post(
-          '/items/:collection',
+        // The body is read before the query string, so a malformed body is the error named first.
+        const write = (
+          execute: (ctx: HttpContext, caller: Accountability, body: unknown) => Promise<WriteResult>,
+        ) =>
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, anyJson);
-            const result = await createItems.execute(caller, {
-              collection: ctx.params.collection!,
-              body,
-              query: itemQuery(ctx),
-            });
-            respond.written(ctx, result);
-          }),
+            respond.written(ctx, await execute(ctx, caller, body));
+          });
+        router.post(
+          '/items/:collection',
+          write((ctx, caller, body) =>
+            createItems.execute(caller, { collection: ctx.params.collection!, body, query: itemQuery(ctx) }),
+          ),
         );
         router.patch(
           '/items/:collection',
-          authenticated(async (ctx, caller) => {
-            const body = await readBody(ctx, anyJson);
-            const result = await updateItems.execute(caller, {
-              collection: ctx.params.collection!,
-              body,
-              query: itemQuery(ctx),
-            });
-            respond.written(ctx, result);
-          }),
+          write((ctx, caller, body) =>
+            updateItems.execute(caller, { collection: ctx.params.collection!, body, query: itemQuery(ctx) }),
+          ),
         );
         router.patch(
           '/items/:collection/:key',
-          authenticated(async (ctx, caller) => {
-            const body = await readBody(ctx, anyJson);
-            const result = await updateItems.execute(caller, {
+          write((ctx, caller, body) =>
+            updateItems.execute(caller, {
               collection: ctx.params.collection!,
               key: ctx.params.key!,
               body,
               query: itemQuery(ctx),
-            });
-            respond.written(ctx, result);
-          }),
+            }),
+          ),
         );
         router.delete(
           '/items/:collection',

@@ -48,5 +48,5 @@ function callerKey(caller: Accountability, address: string): string {
 
 function workKind(caller: Accountability, method: string): DatabaseWorkKind {
   if (caller.admin) return 'admin';
-  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  return READING_METHODS.has(method) ? 'read' : 'write';
 }

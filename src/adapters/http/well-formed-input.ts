@@ -46,7 +46,7 @@ function assertDecodablePath(path: string) {
  * make no lone surrogate; those hide in JSON values (`filter`), which their parser checks.
  */
 function assertWellFormedQuery(querystring: string) {
-  if (querystring === '') return;
+  if (!mayDecodeToFlawedText(querystring)) return;
   for (const pair of querystring.split('&')) {
     const equals = pair.indexOf('=');
     const name = decoded(equals === -1 ? pair : pair.slice(0, equals));
@@ -67,6 +67,18 @@ function assertWellFormedQuery(querystring: string) {
     }
   }
 }
+
+/**
+ * Decoding makes a NUL only from `%00` (an undecodable sequence becomes U+FFFD) and no surrogate, so a query
+ * string with neither, encoded or as is, is not split and decoded on every request. Any surrogate counts,
+ * paired or not: a pair may straddle an `=` or `&` and be split.
+ */
+function mayDecodeToFlawedText(querystring: string): boolean {
+  return querystring.includes('%00') || querystring.includes('\u0000') || ANY_SURROGATE.test(querystring);
+}
+
+/** Without the `u` flag each half of a pair is a code unit of its own. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 
 function decoded(text: string): string {
   return percentDecoded(text.replace(/\+/g, ' '));
