@@ -7,6 +7,7 @@ import type { CollectionSchema } from '../../src/domain/schema/collection-schema
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections, SeedRow } from '../support/collections.ts';
 import type { CollectionsTarget } from '../support/databases.ts';
+import { EVERY_COLUMN_TYPE } from '../support/every-column-type.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 
 /** Awaits a read that must be refused as over the byte budget; its extensions name budget and size. */
@@ -23,24 +24,6 @@ async function refusedAsTooLarge(read: Promise<unknown>, maxBytes: number, bytes
 }
 
 type Context = { collections: Collections };
-
-/** Every column type of docs/api.md §4, one row per edge. */
-const VALUES_FIELDS: ReadonlyArray<NewField> = [
-  { field: 'id', type: 'integer', isPrimaryKey: true },
-  { field: 'key', type: 'uuid' },
-  { field: 'label', type: 'string' },
-  { field: 'body', type: 'text' },
-  { field: 'small', type: 'integer' },
-  { field: 'big', type: 'bigInteger' },
-  { field: 'ratio', type: 'float' },
-  { field: 'price', type: 'decimal' },
-  { field: 'flag', type: 'boolean' },
-  { field: 'at', type: 'timestamp' },
-  { field: 'instant', type: 'dateTime' },
-  { field: 'day', type: 'date' },
-  { field: 'clock', type: 'time' },
-  { field: 'doc', type: 'json' },
-];
 
 const VALUE_ROWS: ReadonlyArray<SeedRow> = [
   {
@@ -252,7 +235,7 @@ export function itemStoreContract(target: CollectionsTarget) {
   }
 
   test('every column type is formatted as docs/api.md §4 says', async ({ collections }) => {
-    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const values = await seed(collections, 'values', EVERY_COLUMN_TYPE, VALUE_ROWS);
     assert.equal(
       await list(collections, values, { sort: [{ field: 'id', direction: 'asc' }] }),
       EXPECTED_VALUES,
@@ -260,7 +243,7 @@ export function itemStoreContract(target: CollectionsTarget) {
   });
 
   test('keys follow the select order, not the column order', async ({ collections }) => {
-    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS.slice(0, 1));
+    const values = await seed(collections, 'values', EVERY_COLUMN_TYPE, VALUE_ROWS.slice(0, 1));
     const select = ['doc', 'id', 'label'].map((field) => ({ field, visibleWhen: null }));
     const [item] = await list(collections, values, { select });
     assert.equal(Object.keys(item!), ['doc', 'id', 'label']);
@@ -278,7 +261,7 @@ export function itemStoreContract(target: CollectionsTarget) {
   });
 
   test('each typed column filters by its canonical value', async ({ collections }) => {
-    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const values = await seed(collections, 'values', EVERY_COLUMN_TYPE, VALUE_ROWS);
     const cases: Array<[string, ScalarValue, number[]]> = [
       ['key', '0190a000-0000-7000-8000-000000000001', [1]],
       ['label', 'Ünïcødé ✓ 𝄞', [1]],
@@ -548,7 +531,7 @@ export function itemStoreContract(target: CollectionsTarget) {
     collections,
   }) => {
     // `key` is a column here too: the statement's own names must not meet the table's.
-    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const values = await seed(collections, 'values', EVERY_COLUMN_TYPE, VALUE_ROWS);
     const many = (keys: ScalarValue[], visible: BoundFilterNode | null = null, select = all(values)) =>
       collections.store.getMany({ collection: values, select, visible, keys });
     const one = (id: ScalarValue) =>
@@ -591,7 +574,7 @@ export function itemStoreContract(target: CollectionsTarget) {
   test('a page is given up to the byte budget exactly, counted in UTF-8 bytes, and refused one byte under', async ({
     collections,
   }) => {
-    const values = await seed(collections, 'values', VALUES_FIELDS, VALUE_ROWS);
+    const values = await seed(collections, 'values', EVERY_COLUMN_TYPE, VALUE_ROWS);
     const sort: SortField[] = [{ field: 'id', direction: 'asc' }];
     const { json } = await collections.store.list(request(values, { sort }));
     const bytes = Buffer.byteLength(json);

@@ -6,27 +6,10 @@ import type { CollectionSchema } from '../../src/domain/schema/collection-schema
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections } from '../support/collections.ts';
 import type { CollectionsTarget } from '../support/databases.ts';
+import { EVERY_COLUMN_TYPE } from '../support/every-column-type.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 
 type Context = { collections: Collections };
-
-/** Every modelled column type, nullable, behind an identity key. */
-const TYPED_FIELDS: ReadonlyArray<NewField> = [
-  { field: 'id', type: 'integer', isPrimaryKey: true },
-  { field: 'key', type: 'uuid' },
-  { field: 'label', type: 'string' },
-  { field: 'body', type: 'text' },
-  { field: 'small', type: 'integer' },
-  { field: 'big', type: 'bigInteger' },
-  { field: 'ratio', type: 'float' },
-  { field: 'price', type: 'decimal' },
-  { field: 'flag', type: 'boolean' },
-  { field: 'at', type: 'timestamp' },
-  { field: 'instant', type: 'dateTime' },
-  { field: 'day', type: 'date' },
-  { field: 'clock', type: 'time' },
-  { field: 'doc', type: 'json' },
-];
 
 /** Canonical values (filter.ts, ScalarValue), edges included; each must read back exactly as written. */
 const TYPED_ROWS: ReadonlyArray<ItemValues> = [
@@ -234,14 +217,14 @@ export function itemWriterContract(target: CollectionsTarget) {
   });
 
   test('every column type round-trips canonically through insert and lockRows', async ({ collections }) => {
-    const typed = await create(collections, 'typed', TYPED_FIELDS);
+    const typed = await create(collections, 'typed', EVERY_COLUMN_TYPE);
     const keys = await write(collections, (writer) => writer.insert(typed, TYPED_ROWS));
     assert.equal(keys, [1, 2, 3, 4, 5]);
     const locked = await write(collections, (writer) => writer.lockRows(typed, keys));
     assert.equal([...locked.keys()].sort(), ['1', '2', '3', '4', '5']);
     TYPED_ROWS.forEach((written, index) => {
       const expected = Object.fromEntries(
-        TYPED_FIELDS.map(({ field }) => [field, field === 'id' ? index + 1 : (written[field] ?? null)]),
+        EVERY_COLUMN_TYPE.map(({ field }) => [field, field === 'id' ? index + 1 : (written[field] ?? null)]),
       );
       assert.equal(plain(locked.get(String(index + 1))), expected, `row ${index + 1}`);
     });

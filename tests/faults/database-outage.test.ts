@@ -8,7 +8,7 @@ import { postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { TEST_SECRET } from '../support/test-app.ts';
-import { type Answer, assertUnavailable, call, eventually, healthOf } from './http.ts';
+import { type Answer, assertUnavailable, call, eventually, healthOf, PARCELS_COLLECTION } from './http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
 const CONNECT_TIMEOUT_MS = 300;
@@ -114,13 +114,7 @@ outage('when the database comes back the server finishes starting by itself and 
   context.token = (login.body as { access_token: string }).access_token;
   const collection = await call(context.server.url, 'POST', '/collections', {
     token: context.token,
-    body: {
-      collection: 'parcels',
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true } },
-        { field: 'label', type: 'string' },
-      ],
-    },
+    body: PARCELS_COLLECTION,
   });
   assert.is(collection.status, 200, collection.text);
   const created = await call(context.server.url, 'POST', '/items/parcels', {

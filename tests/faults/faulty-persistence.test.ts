@@ -6,7 +6,7 @@ import {
   faultyPersistence,
 } from '../support/faulty-persistence.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { assertUnavailable, call, healthOf } from './http.ts';
+import { assertUnavailable, call, healthOf, PARCELS_COLLECTION } from './http.ts';
 
 type Context = { faulty: FaultyPersistence; app: TestApp; token: string; itemId: number };
 
@@ -19,13 +19,7 @@ outage.before(async (context) => {
   context.token = (await context.app.login(admin)).access_token;
   const created = await context.app.request('POST', '/collections', {
     token: context.token,
-    body: {
-      collection: 'parcels',
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true } },
-        { field: 'label', type: 'string' },
-      ],
-    },
+    body: PARCELS_COLLECTION,
   });
   assert.is(created.status, 200, created.text);
   const item = await context.app.request('POST', '/items/parcels', {

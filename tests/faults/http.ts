@@ -61,3 +61,12 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
   }
   return performance.now() - started;
 }
+
+/** The smallest collection the outage tests create and write to: an integer key and one label. */
+export const PARCELS_COLLECTION = {
+  collection: 'parcels',
+  fields: [
+    { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+    { field: 'label', type: 'string' },
+  ],
+};

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,30 +5,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { serve } from './serve-process.ts';
 
-const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
 const ADMIN = { email: 'root@example.com', password: 'root-password-123' };
-
-type Served = { child: ChildProcess; port: number; stdout: () => string; exited: Promise<number | null> };
-
-/** The real command line, `serve` on an ephemeral port; resolves once it says where it listens. */
-function serve(env: Record<string, string>): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    });
-    const exited = new Promise<number | null>((done) => child.on('close', done));
-    let stdout = '';
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
-      if (match) resolve({ child, port: Number(match[1]), stdout: () => stdout, exited });
-    });
-    void exited.then((code) => reject(new Error(`serve exited early with ${code}: ${stderr}`)));
-  });
-}
 
 /**
  * A login whose body arrives in two parts: between them the request is in flight in the server (its

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { connect } from 'node:net';
@@ -8,31 +8,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postgresSkip } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
+import { type Served, serve } from './serve-process.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
 const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
 const ADMIN = { email: 'root@example.com', password: 'root-password-123' };
 const SECRET = 'test-secret-of-at-least-32-characters-0123456789';
 
-type Served = { child: ChildProcess; port: number; stdout: () => string; exited: Promise<number | null> };
-
 /** `datagate serve` with `http.workers` on an ephemeral port; resolves once the primary says all listen. */
 function serveInWorkers(env: Record<string, string>): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', SECRET, ...env },
-    });
-    const exited = new Promise<number | null>((done) => child.on('close', done));
-    let stdout = '';
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+) \(\d+ workers\)/.exec(stdout);
-      if (match) resolve({ child, port: Number(match[1]), stdout: () => stdout, exited });
-    });
-    void exited.then((code) => reject(new Error(`serve exited early with ${code}: ${stderr}`)));
-  });
+  return serve({ SECRET, ...env }, /listening on http:\/\/127\.0\.0\.1:(\d+) \(\d+ workers\)/);
 }
 
 type LogLine = Record<string, unknown>;

@@ -57,6 +57,23 @@ export const OPERATOR_FIELDS = ['id', 'description', 'code', 'temperature', 'cra
 
 export type Arena = { app: TestApp; admin: string; operator: string; adminId: string; operatorId: string };
 
+/** Paths that read a JSON body, with the token each needs. */
+export function bodyRoutes(arena: Arena): Array<[string, string, string | undefined]> {
+  return [
+    ['POST', '/auth/login', undefined],
+    ['POST', '/auth/refresh', undefined],
+    ['POST', '/items/cargos', arena.admin],
+    ['PATCH', `/items/cargos/${CARGO.fish}`, arena.admin],
+    ['PATCH', '/items/cargos', arena.operator],
+    ['DELETE', '/items/cargos', arena.operator],
+    ['POST', '/users', arena.admin],
+    ['PATCH', '/users/me', arena.operator],
+    ['POST', '/roles', arena.admin],
+    ['POST', '/permissions', arena.admin],
+    ['POST', '/collections', arena.admin],
+  ];
+}
+
 /**
  * Creates `cargos` (dropping a leftover one on a shared database), seeds three rows, and an Operator role
  * that may read, create, update and delete the rows that are not deleted.

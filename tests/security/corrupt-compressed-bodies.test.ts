@@ -6,7 +6,7 @@ import { startTestApp } from '../support/test-app.ts';
 import {
   type Arena,
   assertIntact,
-  CARGO,
+  bodyRoutes,
   expectError,
   prepareArena,
   rawRequest,
@@ -66,22 +66,9 @@ function corrupt(encoding: string): Array<[string, Uint8Array]> {
 test('a body that does not decompress → 400 INVALID_PAYLOAD on every body route, nothing stored', async ({
   arena,
 }) => {
-  const routes: Array<[string, string, string | undefined]> = [
-    ['POST', '/auth/login', undefined],
-    ['POST', '/auth/refresh', undefined],
-    ['POST', '/items/cargos', arena.admin],
-    ['PATCH', `/items/cargos/${CARGO.fish}`, arena.admin],
-    ['PATCH', '/items/cargos', arena.operator],
-    ['DELETE', '/items/cargos', arena.operator],
-    ['POST', '/users', arena.admin],
-    ['PATCH', '/users/me', arena.operator],
-    ['POST', '/roles', arena.admin],
-    ['POST', '/permissions', arena.admin],
-    ['POST', '/collections', arena.admin],
-  ];
   for (const encoding of Object.keys(COMPRESS)) {
     for (const [kind, body] of corrupt(encoding)) {
-      for (const [method, path, token] of routes) {
+      for (const [method, path, token] of bodyRoutes(arena)) {
         const label = `${encoding} ${kind} ${method} ${path}`;
         const response = await send(arena, method, path, encoding, body, token);
         // The one flipped byte may land in a gzip header field that is not checked; then the JSON is read.

@@ -5,7 +5,7 @@ import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { openMikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { LOGIN_THROTTLE_TABLE } from '../../src/adapters/throttle/postgres-login-throttle.ts';
 import { type RunningServer, startServer } from '../../src/main.ts';
-import { type Answer, call, eventually, healthOf } from '../faults/http.ts';
+import { type Answer, call, eventually, healthOf, PARCELS_COLLECTION } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
 import { administer, postgresSkip } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
@@ -83,13 +83,7 @@ lost('the server serves before anything is lost', async (context) => {
   context.token = (login.body as { access_token: string }).access_token;
   const created = await call(context.server.url, 'POST', '/collections', {
     token: context.token,
-    body: {
-      collection: 'parcels',
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true } },
-        { field: 'label', type: 'string' },
-      ],
-    },
+    body: PARCELS_COLLECTION,
   });
   assert.is(created.status, 200, created.text);
 });

@@ -9,6 +9,7 @@ import {
   assertIntact,
   assertNoLeak,
   assertRefused,
+  bodyRoutes,
   bytes,
   CARGO,
   codeOf,
@@ -42,23 +43,6 @@ function raw(arena: Arena, method: string, path: string, body: Uint8Array | stri
     ...JSON_TYPE,
     ...(token ? { Authorization: `Bearer ${token}` } : {}),
   });
-}
-
-/** Paths that read a JSON body, with the token each needs. */
-function bodyRoutes(arena: Arena): Array<[string, string, string | undefined]> {
-  return [
-    ['POST', '/auth/login', undefined],
-    ['POST', '/auth/refresh', undefined],
-    ['POST', '/items/cargos', arena.admin],
-    ['PATCH', `/items/cargos/${CARGO.fish}`, arena.admin],
-    ['PATCH', '/items/cargos', arena.operator],
-    ['DELETE', '/items/cargos', arena.operator],
-    ['POST', '/users', arena.admin],
-    ['PATCH', '/users/me', arena.operator],
-    ['POST', '/roles', arena.admin],
-    ['POST', '/permissions', arena.admin],
-    ['POST', '/collections', arena.admin],
-  ];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import type {
 } from '../../src/application/ports/item-store.ts';
 import { TYPES } from '../../src/container.ts';
 import { openPersistence } from '../../src/main.ts';
-import { postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
+import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import { startTestApp, TEST_SECRET, type TestApp, type TestResponse } from '../support/test-app.ts';
 import { type Arena, CARGO, expectError, prepareArena } from './attack-kit.ts';
@@ -209,26 +209,10 @@ const pool = skippableSuite<PoolState>(
   postgresSkip,
 );
 
-const administer = async (statement: string) => {
-  const client = new pg.Client({ connectionString: testDatabaseUrl() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-};
-
-function databaseUrl(name: string): string {
-  const url = new URL(testDatabaseUrl());
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 pool.before(async (context) => {
   context.database = `datagate_pool_${process.pid}_${Date.now().toString(36)}`;
   await administer(`create database "${context.database}"`);
-  context.persistence = await openPersistence(serverConfig(databaseUrl(context.database)));
+  context.persistence = await openPersistence(serverConfig(testDatabaseUrl(context.database)));
   await context.persistence.migrate();
   const app = await startTestApp({ persistence: context.persistence });
   context.arena = await prepareArena(app, context.persistence);
@@ -301,7 +285,7 @@ pool(
   'a read whose statement runs past the read timeout is cut: 422 QUERY_TOO_EXPENSIVE, connection freed',
   async ({ arena, database }) => {
     // A lock held elsewhere makes the read wait as long as the lock is held: a statement that cannot finish.
-    const locker = new pg.Client({ connectionString: databaseUrl(database) });
+    const locker = new pg.Client({ connectionString: testDatabaseUrl(database) });
     await locker.connect();
     try {
       await locker.query('begin');

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { Accountability } from '../../../src/domain/accountability.ts';
 import {
   CALLER,
   CARGO,
@@ -28,60 +29,41 @@ async function clashFixture(read: { fields?: string[] } | null = {}): Promise<Wr
   return fixture;
 }
 
+/** `who` creates `body`: refused with `code` (naming `field`), and the table is unchanged. */
+function createRefused(
+  fixture: WriteFixture,
+  who: Accountability,
+  body: unknown,
+  code: string,
+  field?: string,
+): Promise<void> {
+  return refusedUnchanged(fixture, () => fixture.create(who, body), code, field);
+}
+
 clash('create: a value a readable row holds → RECORD_NOT_UNIQUE naming the field', async () => {
   const fixture = await clashFixture();
   await fixture.grant('create');
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { label: 'Figs', code: 'A-1' }),
-    'RECORD_NOT_UNIQUE',
-    'code',
-  );
+  await createRefused(fixture, CALLER.ada, { label: 'Figs', code: 'A-1' }, 'RECORD_NOT_UNIQUE', 'code');
 });
 
 clash('create: a value only a row outside the read rule holds → FORBIDDEN naming the field', async () => {
   const fixture = await clashFixture();
   await fixture.grant('create');
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { label: 'Figs', code: 'H-1' }),
-    'FORBIDDEN',
-    'code',
-  );
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { id: HIDDEN, label: 'Figs' }),
-    'FORBIDDEN',
-    'id',
-  );
+  await createRefused(fixture, CALLER.ada, { label: 'Figs', code: 'H-1' }, 'FORBIDDEN', 'code');
+  await createRefused(fixture, CALLER.ada, { id: HIDDEN, label: 'Figs' }, 'FORBIDDEN', 'id');
 });
 
 clash('create: a readable row whose clashing field the caller may not read → FORBIDDEN', async () => {
   const fixture = await clashFixture({ fields: ['id', 'label'] });
   await fixture.grant('create');
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { label: 'Figs', code: 'A-1' }),
-    'FORBIDDEN',
-    'code',
-  );
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { id: CARGO.apples, label: 'Figs' }),
-    'RECORD_NOT_UNIQUE',
-    'id',
-  );
+  await createRefused(fixture, CALLER.ada, { label: 'Figs', code: 'A-1' }, 'FORBIDDEN', 'code');
+  await createRefused(fixture, CALLER.ada, { id: CARGO.apples, label: 'Figs' }, 'RECORD_NOT_UNIQUE', 'id');
 });
 
 clash('create without any read permission: every clash with a stored row → FORBIDDEN', async () => {
   const fixture = await clashFixture(null);
   await fixture.grant('create');
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { label: 'Figs', code: 'A-1' }),
-    'FORBIDDEN',
-    'code',
-  );
+  await createRefused(fixture, CALLER.ada, { label: 'Figs', code: 'A-1' }, 'FORBIDDEN', 'code');
 });
 
 clash(
@@ -90,16 +72,11 @@ clash(
     const fixture = await clashFixture();
     await fixture.grant('create');
     for (const code of ['N-1', 'H-1']) {
-      await refusedUnchanged(
-        fixture,
-        () =>
-          fixture.create(CALLER.ada, [
-            { label: 'Figs', code },
-            { label: 'Grapes', code },
-          ]),
-        'RECORD_NOT_UNIQUE',
-        'code',
-      );
+      const batch = [
+        { label: 'Figs', code },
+        { label: 'Grapes', code },
+      ];
+      await createRefused(fixture, CALLER.ada, batch, 'RECORD_NOT_UNIQUE', 'code');
     }
   },
 );
@@ -110,33 +87,15 @@ clash(
     const fixture = await clashFixture();
     await fixture.grant('read', { role: null, permissions: NOT_DELETED });
     await fixture.grant('create', { role: null, fields: ['label', 'code'] });
-    await refusedUnchanged(
-      fixture,
-      () => fixture.create(CALLER.anonymous, { label: 'Figs', code: 'H-1' }),
-      'UNAUTHENTICATED',
-    );
-    await refusedUnchanged(
-      fixture,
-      () => fixture.create(CALLER.anonymous, { label: 'Figs', status: 'x' }),
-      'UNAUTHENTICATED',
-    );
-    await refusedUnchanged(
-      fixture,
-      () => fixture.create(CALLER.carol, { label: 'Figs', code: 'H-1' }),
-      'FORBIDDEN',
-      'code',
-    );
+    await createRefused(fixture, CALLER.anonymous, { label: 'Figs', code: 'H-1' }, 'UNAUTHENTICATED');
+    await createRefused(fixture, CALLER.anonymous, { label: 'Figs', status: 'x' }, 'UNAUTHENTICATED');
+    await createRefused(fixture, CALLER.carol, { label: 'Figs', code: 'H-1' }, 'FORBIDDEN', 'code');
   },
 );
 
 clash('admins read every row: any clash → RECORD_NOT_UNIQUE', async () => {
   const fixture = await clashFixture();
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.admin, { label: 'Figs', code: 'H-1' }),
-    'RECORD_NOT_UNIQUE',
-    'code',
-  );
+  await createRefused(fixture, CALLER.admin, { label: 'Figs', code: 'H-1' }, 'RECORD_NOT_UNIQUE', 'code');
 });
 
 clash(
@@ -144,29 +103,15 @@ clash(
   async () => {
     const fixture = await clashFixture();
     await fixture.grant('create', { fields: ['label', 'code'] });
-    await refusedUnchanged(
-      fixture,
-      () => fixture.create(CALLER.ada, { id: CARGO.apples, label: 'Figs' }),
-      'FORBIDDEN',
-      'id',
-    );
-    await refusedUnchanged(
-      fixture,
-      () => fixture.create(CALLER.ada, { id: HIDDEN, label: 'Figs' }),
-      'FORBIDDEN',
-      'id',
-    );
+    await createRefused(fixture, CALLER.ada, { id: CARGO.apples, label: 'Figs' }, 'FORBIDDEN', 'id');
+    await createRefused(fixture, CALLER.ada, { id: HIDDEN, label: 'Figs' }, 'FORBIDDEN', 'id');
   },
 );
 
 clash('create: an item outside the create rule is refused before the insert, even on a clash', async () => {
   const fixture = await clashFixture();
   await fixture.grant('create', { permissions: { label: { _neq: 'Forbidden' } } });
-  await refusedUnchanged(
-    fixture,
-    () => fixture.create(CALLER.ada, { label: 'Forbidden', code: 'A-1' }),
-    'FORBIDDEN',
-  );
+  await createRefused(fixture, CALLER.ada, { label: 'Forbidden', code: 'A-1' }, 'FORBIDDEN');
 });
 
 clash('create: a rule about a defaulted column still sees its default before the insert', async () => {
