@@ -2,7 +2,10 @@ import { type Kysely, sql } from 'kysely';
 import { InMemoryItemStore } from '../../src/adapters/persistence/memory/in-memory-item-store.ts';
 import { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
-import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
+import {
+  itemStoreOptions,
+  userTablesDatabase,
+} from '../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresItemStore } from '../../src/adapters/persistence/postgres/postgres-item-store.ts';
 import { PostgresSchemaCatalog } from '../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
 import { PostgresSchemaEditor } from '../../src/adapters/persistence/postgres/postgres-schema-editor.ts';
@@ -49,7 +52,7 @@ export async function postgresCollections(persistence: MikroOrmPersistence): Pro
   return {
     catalog,
     editor: new PostgresSchemaEditor(db, catalog),
-    store: new PostgresItemStore(db, TEST_SCHEMA),
+    store: new PostgresItemStore(db, TEST_SCHEMA, itemStoreOptions(persistence.orm)),
     insertRows: (collection, rows) => insertRows(db, catalog, collection, rows),
   };
 }

@@ -125,6 +125,66 @@ function like(field: FieldSchema, operator: LikeOperator, pattern: string): RawB
   return sql`${sql.id(field.name)} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
 }
 
+/**
+ * What `filterSql` makes of `node` apart from its values, appended to `key` (operators, fields, and whatever
+ * else changes the statement's text, such as an empty list), and the parameters it binds, appended to
+ * `values` in the order `filterSql` binds them. Two nodes with the same key compile to the same SQL text, so
+ * that text is compiled once and only these values are bound per request (compiled-shape.ts). Kept beside
+ * `conditionSql`: a change to one is a change to the other, and compiling a shape checks they agree.
+ */
+export function filterShape(node: BoundFilterNode, key: string[], values: unknown[]): void {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      key.push(node.kind, String(node.nodes.length), '(');
+      for (const child of node.nodes) filterShape(child, key, values);
+      key.push(')');
+      return;
+    case 'condition':
+      key.push(String(node.field.length), node.field, node.operator);
+      conditionValues(node, key, values);
+  }
+}
+
+function conditionValues(condition: Condition<ScalarValue>, key: string[], values: unknown[]): void {
+  switch (condition.operator) {
+    case '_null':
+    case '_nnull':
+    case '_empty':
+    case '_nempty':
+      return;
+    case '_eq':
+    case '_neq':
+    case '_lt':
+    case '_lte':
+    case '_gt':
+    case '_gte':
+      values.push(condition.value);
+      return;
+    case '_in':
+    case '_nin':
+      if (condition.values.length === 0) key.push('empty');
+      else values.push([...condition.values]);
+      return;
+    case '_between':
+    case '_nbetween':
+      values.push(condition.values[0], condition.values[1]);
+      return;
+    case '_contains':
+    case '_ncontains':
+    case '_icontains':
+      values.push(`%${escapeLike(condition.value)}%`);
+      return;
+    case '_starts_with':
+    case '_nstarts_with':
+      values.push(`${escapeLike(condition.value)}%`);
+      return;
+    case '_ends_with':
+    case '_nends_with':
+      values.push(`%${escapeLike(condition.value)}`);
+  }
+}
+
 function escapeLike(value: ScalarValue): string {
   return String(value).replace(/[\\%_]/g, (char) => `\\${char}`);
 }

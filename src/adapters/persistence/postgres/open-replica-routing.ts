@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ReplicaHealth } from '../../../application/ports/database-health.ts';
 import type { ItemStore } from '../../../application/ports/item-store.ts';
+import { PREPARED_PER_CONNECTION } from './postgres-collections.ts';
 import { PostgresItemStore } from './postgres-item-store.ts';
 import { ReplicaRoutingItemStore } from './replica-routing-item-store.ts';
 import { ReplicaSet } from './replica-set.ts';
@@ -93,7 +94,7 @@ export function openReplicaRouting(
   const store = new ReplicaRoutingItemStore(
     primary,
     primaryDb,
-    dbs.map((db) => new PostgresItemStore(db, schema)),
+    dbs.map((db) => new PostgresItemStore(db, schema, { preparedPerConnection: PREPARED_PER_CONNECTION })),
     replicaSet,
     { readYourWritesMs: settings.maxLagMs + 2 * probeIntervalMs, maxWriters: MAX_WRITERS, now },
   );

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
-import { PostgresItemStore } from './postgres-item-store.ts';
+import { PostgresItemStore, type PostgresItemStoreOptions } from './postgres-item-store.ts';
 import { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
 import { PostgresSchemaEditor } from './postgres-schema-editor.ts';
 
@@ -24,7 +24,7 @@ export function createPostgresCollections(
   return {
     catalog,
     editor: new PostgresSchemaEditor(db, catalog),
-    store: new PostgresItemStore(db, options.schema),
+    store: new PostgresItemStore(db, options.schema, itemStoreOptions(orm)),
   };
 }
 
@@ -34,4 +34,18 @@ export function createPostgresCollections(
  */
 export function userTablesDatabase(orm: MikroORM): Kysely<unknown> {
   return orm.em.fork().getKysely();
+}
+
+/**
+ * Prepared statements per pooled connection of the item reads: a bounded few on a PostgreSQL server
+ * (docs/decisions/0018), none on PGlite, whose dialect takes SQL text only (MikroORM keeps an embedded
+ * database's Kysely dialect as its driver options).
+ */
+export const PREPARED_PER_CONNECTION = 64;
+
+export function itemStoreOptions(orm: MikroORM): PostgresItemStoreOptions {
+  const driverOptions = orm.config.get('driverOptions') as { createDriver?: unknown } | undefined;
+  return {
+    preparedPerConnection: typeof driverOptions?.createDriver === 'function' ? 0 : PREPARED_PER_CONNECTION,
+  };
 }

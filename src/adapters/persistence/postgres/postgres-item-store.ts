@@ -1,11 +1,4 @@
-import {
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type RawBuilder,
-} from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type {
   ItemGetRequest,
   ItemKeysRequest,
@@ -14,15 +7,26 @@ import type {
   ItemStore,
   ItemWriter,
 } from '../../../application/ports/item-store.ts';
+import { CompiledShapes, compiler, type ShapeStatement } from './compiled-shapes.ts';
 import { translateReadError, translateWriteError } from './database-errors.ts';
 import {
   assertWithinBudget,
+  type ItemRow,
   itemGetQuery,
-  itemKeysQuery,
   itemListQuery,
   itemsWithinBudget,
+  type ListRow,
 } from './item-read-statements.ts';
 import { FailedStatement, PostgresItemWriter } from './postgres-item-writer.ts';
+import { isPlanResultChanged, PreparedStatementQuery } from './prepared-statement-query.ts';
+
+export type PostgresItemStoreOptions = {
+  /**
+   * Prepared statements per pooled connection, at most; 0 runs every read unprepared. Only for pg's
+   * pool: PGlite's driver takes SQL text alone.
+   */
+  readonly preparedPerConnection?: number;
+};
 
 /**
  * Reads items with one SQL statement per call; PostgreSQL builds the JSON text and it is handed on without
@@ -40,14 +44,20 @@ import { FailedStatement, PostgresItemWriter } from './postgres-item-writer.ts';
  * 1000-row page, the same Node work.
  */
 export class PostgresItemStore implements ItemStore {
+  private readonly shapes = new CompiledShapes();
+  private readonly preparedPerConnection: number;
+
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly schema = 'public',
-  ) {}
+    options: PostgresItemStoreOptions = {},
+  ) {
+    this.preparedPerConnection = options.preparedPerConnection ?? 0;
+  }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
-    const row = (await this.queryOne(itemListQuery(request, this.schema)))!;
+    const row = (await this.query<ListRow>(this.shapes.list(request, this.schema)))[0]!;
     assertWithinBudget(row.bytes, request.maxBytes);
     return {
       json: row.items!,
@@ -57,7 +67,7 @@ export class PostgresItemStore implements ItemStore {
   }
 
   async get(request: ItemGetRequest): Promise<string | null> {
-    const row = await this.queryOne(itemGetQuery(request, this.schema));
+    const row = (await this.query<ItemRow>(this.shapes.get(request, this.schema)))[0];
     if (row === undefined) return null;
     assertWithinBudget(row.bytes, request.maxBytes);
     return row.item;
@@ -65,12 +75,10 @@ export class PostgresItemStore implements ItemStore {
 
   async getMany(request: ItemKeysRequest): Promise<string[]> {
     if (request.keys.length === 0) return [];
-    try {
-      const { rows } = await itemKeysQuery(request, this.schema).execute(this.db);
-      return itemsWithinBudget(rows, request.maxBytes);
-    } catch (error) {
-      throw translateReadError(error);
-    }
+    return itemsWithinBudget(
+      await this.query<ItemRow>(this.shapes.getMany(request, this.schema)),
+      request.maxBytes,
+    );
   }
 
   /**
@@ -97,10 +105,31 @@ export class PostgresItemStore implements ItemStore {
     }
   }
 
-  private async queryOne<R>(query: RawBuilder<R>): Promise<R | undefined> {
+  /**
+   * Runs the statement prepared when it has a name and this store prepares, else as plain text. A plan
+   * PostgreSQL refuses because its table changed under it is run once more unprepared, which cannot fail
+   * that way (prepared-statement-query.ts).
+   */
+  private async query<R>(statement: ShapeStatement): Promise<R[]> {
+    const plain = CompiledQuery.raw(statement.text, statement.values);
     try {
-      const { rows } = await query.execute(this.db);
-      return rows[0];
+      if (statement.name === null || this.preparedPerConnection === 0) {
+        return (await this.db.executeQuery<R>(plain)).rows;
+      }
+      const prepared = new PreparedStatementQuery(
+        statement.name,
+        statement.text,
+        statement.values,
+        this.preparedPerConnection,
+      );
+      // Kysely hands `sql` to pg's client.query() as is (see PreparedStatementQuery).
+      const query: CompiledQuery<R> = { ...plain, sql: prepared as unknown as string };
+      try {
+        return (await this.db.executeQuery<R>(query)).rows;
+      } catch (error) {
+        if (!isPlanResultChanged(error)) throw error;
+        return (await this.db.executeQuery<R>(plain)).rows;
+      }
     } catch (error) {
       throw translateReadError(error);
     }
@@ -109,19 +138,6 @@ export class PostgresItemStore implements ItemStore {
 
 /** A statement as it goes to the driver: SQL text with `$n` placeholders and their values. */
 export type CompiledItemQuery = { readonly sql: string; readonly parameters: ReadonlyArray<unknown> };
-
-/**
- * Kysely with a driver that never connects: only compiles. Compiling needs no connection, and the
- * PostgreSQL compiler is the one both the pg pool and the PGlite dialect use.
- */
-const compiler = new Kysely<unknown>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
 
 /**
  * The exact statement `list()` sends for `request`, without running it (for the benchmark's floor and

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import {
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type RawBuilder,
+} from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type {
+  ItemGetRequest,
+  ItemKeysRequest,
+  ItemListRequest,
+  SelectedField,
+} from '../../../application/ports/item-store.ts';
+import type { BoundFilterNode } from '../../../domain/query/filter.ts';
+import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { filterShape } from './filter-sql.ts';
+import { itemGetQuery, itemKeysQuery, itemListQuery } from './item-read-statements.ts';
+
+/**
+ * A read statement ready to run: SQL text compiled once per request shape, the request's values, and the
+ * name it is prepared under (null when it must not be: see `CompiledShapes.compile`).
+ */
+export type ShapeStatement = {
+  readonly name: string | null;
+  readonly text: string;
+  readonly values: unknown[];
+};
+
+type Compiled = { readonly name: string | null; readonly text: string };
+
+/** Distinct shapes kept compiled: a few hundred bytes of SQL text each. */
+const MAX_SHAPES = 1000;
+
+/**
+ * A request's shape is everything that decides its SQL text and nothing else: the collection as the
+ * schema snapshot describes it (by object identity: a refreshed schema is a new object, so the shapes of
+ * the old one are never used again and age out), the PostgreSQL schema, the selected fields and their
+ * masks, the caller's rule and filter apart from their values, the sort, whether there is a limit, and
+ * the counts asked. A rule edited by an administrator is a new filter tree: same structure, same shape with
+ * new values; new structure, a new shape.
+ *
+ * Walking the request for its key also collects its values in the order the statement binds them, so a
+ * request the cache knows costs one walk and no SQL building. The first request of each shape is built
+ * with the statements of item-read-statements.ts; its values must equal the walk's, else the shape is not
+ * trusted (never cached or prepared) and every such request is built in full, as before this cache.
+ */
+export class CompiledShapes {
+  private readonly shapes = new LRUCache<string, Compiled>({ max: MAX_SHAPES });
+
+  list(request: ItemListRequest, schema: string): ShapeStatement {
+    const key = ['L', schema, String(collectionId(request.collection))];
+    const values: unknown[] = [];
+    const budget = request.maxBytes ?? Number.MAX_SAFE_INTEGER;
+    const visibleValues: unknown[] = [];
+    optionalFilter(request.visible, key, visibleValues);
+    const filterValues: unknown[] = [];
+    optionalFilter(request.filter, key, filterValues);
+    if (request.count.total) values.push(...visibleValues);
+    if (request.count.filtered) values.push(...visibleValues, ...filterValues);
+    values.push(budget, budget);
+    selection(request.select, key, values);
+    values.push(...visibleValues, ...filterValues);
+    for (const { field, direction } of request.sort) key.push(String(field.length), field, direction);
+    if (request.limit !== null) values.push(request.limit);
+    values.push(request.offset);
+    key.push(
+      request.limit === null ? 'all' : 'limit',
+      request.count.total ? 'total' : '',
+      request.count.filtered ? 'filtered' : '',
+    );
+    return this.statement(key, values, () => itemListQuery(request, schema));
+  }
+
+  get(request: ItemGetRequest, schema: string): ShapeStatement {
+    const key = ['G', schema, String(collectionId(request.collection))];
+    const values: unknown[] = [request.maxBytes ?? Number.MAX_SAFE_INTEGER];
+    selection(request.select, key, values);
+    values.push(request.id);
+    optionalFilter(request.visible, key, values);
+    return this.statement(key, values, () => itemGetQuery(request, schema));
+  }
+
+  getMany(request: ItemKeysRequest, schema: string): ShapeStatement {
+    const key = ['K', schema, String(collectionId(request.collection))];
+    const keys = [...request.keys];
+    const values: unknown[] = [request.maxBytes ?? Number.MAX_SAFE_INTEGER, keys];
+    selection(request.select, key, values);
+    values.push(keys);
+    optionalFilter(request.visible, key, values);
+    return this.statement(key, values, () => itemKeysQuery(request, schema));
+  }
+
+  private statement(key: string[], values: unknown[], build: () => RawBuilder<unknown>): ShapeStatement {
+    const shape = key.join('\u0000');
+    const known = this.shapes.get(shape);
+    if (known) return { name: known.name, text: known.text, values };
+    const built = build().compile(compiler);
+    if (!sameValues(built.parameters, values))
+      return { name: null, text: built.sql, values: [...built.parameters] };
+    const compiled = { name: statementName(shape, built), text: built.sql };
+    this.shapes.set(shape, compiled);
+    return { ...compiled, values };
+  }
+}
+
+/** Kysely with a driver that never connects: it only compiles, with the compiler pg and PGlite both use. */
+export const compiler = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/**
+ * A prepared statement's name: short (PostgreSQL cuts names at 63 bytes) and a function of the shape and
+ * its text, so a connection that prepared it for an older schema snapshot never runs it for a newer one.
+ */
+function statementName(shape: string, built: CompiledQuery): string {
+  return `dg_${createHash('sha256').update(shape).update('\u0000').update(built.sql).digest('base64url').slice(0, 27)}`;
+}
+
+const collectionIds = new WeakMap<CollectionSchema, number>();
+let lastCollectionId = 0;
+
+function collectionId(collection: CollectionSchema): number {
+  let id = collectionIds.get(collection);
+  if (id === undefined) {
+    id = ++lastCollectionId;
+    collectionIds.set(collection, id);
+  }
+  return id;
+}
+
+function optionalFilter(filter: BoundFilterNode | null, key: string[], values: unknown[]): void {
+  if (filter === null) key.push('-');
+  else filterShape(filter, key, values);
+}
+
+function selection(select: ReadonlyArray<SelectedField>, key: string[], values: unknown[]): void {
+  key.push(String(select.length));
+  for (const { field, visibleWhen } of select) {
+    key.push(String(field.length), field);
+    optionalFilter(visibleWhen, key, values);
+  }
+}
+
+function sameValues(built: ReadonlyArray<unknown>, walked: ReadonlyArray<unknown>): boolean {
+  return built.length === walked.length && built.every((value, index) => sameValue(value, walked[index]));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return sameValues(a, b);
+  return Object.is(a, b);
+}
