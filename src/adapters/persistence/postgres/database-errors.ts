@@ -25,11 +25,14 @@ export function sqlStateOf(error: unknown): string | undefined {
   return typeof code === 'string' && code.length === 5 ? code : undefined;
 }
 
+const STALE_SCHEMA_STATES = new Set(['42P01', '42703', '42883', '42804']);
+
 /**
  * Class 22 (data exception: invalid text representation, datetime overflow, numeric out of range, a NUL
  * byte in text…) on a read means a value in the query does not fit its column, which the domain's
  * coercion should have caught. It is still the caller's mistake, so 400 INVALID_QUERY rather than a 500;
- * the message names no SQL. An undefined table or column (42P01, 42703) means the catalog is stale. An
+ * the message names no SQL. An undefined table or column (42P01, 42703), or an operator or cast that no
+ * longer applies to a column whose type changed (42883, 42804), means the catalog is stale. An
  * unreachable database is SERVICE_UNAVAILABLE. Anything else is passed on as it is.
  */
 export function translateReadError(error: unknown): unknown {
@@ -38,7 +41,7 @@ export function translateReadError(error: unknown): unknown {
   if (sqlStateOf(error)?.startsWith('22')) {
     return invalidQuery('A value in the query does not fit its field.', { reason: 'INVALID_VALUE' });
   }
-  if (sqlStateOf(error) === '42P01' || sqlStateOf(error) === '42703') return new StaleSchemaError();
+  if (STALE_SCHEMA_STATES.has(sqlStateOf(error) ?? '')) return new StaleSchemaError();
   return error;
 }
 
