@@ -3,23 +3,60 @@ import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { HttpContext } from './http-state.ts';
 
+/** qs's parameter limit, also the most pairs the flat reading takes on. */
+const PARAMETER_LIMIT = 1000;
+
+/** A bracket, raw or percent-encoded (qs reads `%5B`/`%5D` as brackets before decoding). */
+const BRACKET = /[[\]]|%5[bd]/i;
+
 /**
  * Bracket forms (`filter[temperature][_gt]=10`) need a nested parser; the limits keep a hostile query
  * string from building huge objects. Depth stays above the filter's own nesting limit (docs/api.md §4a), so
  * the domain gives the precise INVALID_QUERY rather than qs silently flattening the rest.
+ *
+ * Most requests have no bracket at all (`limit=100`, `filter={…}` in JSON): those are read by `flatQuery`,
+ * which gives what qs would (tests/http/item-query-string.test.ts compares them) without its object
+ * merging, and qs is left to what needs it.
  */
 export function itemQuery(ctx: HttpContext): RawItemQuery {
-  assertNoPrototypeSegment(ctx.querystring);
-  return qs.parse(ctx.querystring, {
-    depth: 24,
-    arrayLimit: 500,
-    parameterLimit: 1000,
-    allowPrototypes: false,
-    plainObjects: true,
-    decoder: strictDecoder,
-  }) as RawItemQuery;
+  const { querystring } = ctx;
+  if (!BRACKET.test(querystring)) {
+    const flat = flatQuery(querystring);
+    if (flat) return flat;
+  }
+  assertNoPrototypeSegment(querystring);
+  return qs.parse(querystring, QS_OPTIONS) as RawItemQuery;
 }
 
+export const QS_OPTIONS = {
+  depth: 24,
+  arrayLimit: 500,
+  parameterLimit: PARAMETER_LIMIT,
+  allowPrototypes: false,
+  plainObjects: true,
+  decoder: strictDecoder,
+} as const satisfies qs.IParseOptions;
+
+/**
+ * `key=value&…` without brackets as qs reads it: keys and values decoded, an empty key and `__proto__`
+ * dropped, a key without `=` given `''`. Undefined (qs decides) when a key repeats (qs makes a list) or there are more
+ * pairs than qs takes.
+ */
+export function flatQuery(querystring: string): RawItemQuery | undefined {
+  const query: Record<string, string> = Object.create(null);
+  if (querystring === '') return query;
+  const pairs = querystring.split('&');
+  if (pairs.length > PARAMETER_LIMIT) return undefined;
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    const key = strictDecoder(equals === -1 ? pair : pair.slice(0, equals));
+    const value = equals === -1 ? '' : strictDecoder(pair.slice(equals + 1));
+    if (key === '' || key === '__proto__') continue;
+    if (key in query) return undefined;
+    query[key] = value;
+  }
+  return query as RawItemQuery;
+}
 /** `[__proto__]` in a key, as qs sees it once decoded (an unclosed last bracket included). */
 const PROTOTYPE_SEGMENT = /\[__proto__(?:\]|$)/;
 
