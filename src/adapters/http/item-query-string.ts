@@ -39,8 +39,8 @@ export const QS_OPTIONS = {
 
 /**
  * `key=value&…` without brackets as qs reads it: keys and values decoded, an empty key and `__proto__`
- * dropped, a key without `=` given `''`. Undefined (qs decides) when a key repeats (qs makes a list) or there are more
- * pairs than qs takes.
+ * dropped, a key without `=` given `''`. Undefined (qs decides) when a key repeats (qs makes a list) or
+ * there are more pairs than qs takes.
  */
 export function flatQuery(querystring: string): RawItemQuery | undefined {
   const query: Record<string, string> = Object.create(null);
