@@ -8,6 +8,7 @@ import { itemsApi } from '../adapters/http/openapi/item-paths.ts';
 import { CreateItemsHandler } from '../application/items/create-items.ts';
 import { DeleteItemsHandler } from '../application/items/delete-items.ts';
 import { GetItemHandler } from '../application/items/get-item.ts';
+import { ItemCursors } from '../application/items/item-cursors.ts';
 import { ListItemsHandler } from '../application/items/list-items.ts';
 import { ReadBack } from '../application/items/read-back.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
@@ -55,6 +56,7 @@ export const itemsModule = new ContainerModule((options) => {
         get(TYPES.Clock),
         get(TYPES.QueryLimits),
         responseMaxBytes(get),
+        new ItemCursors(get<AppConfig>(TYPES.Config).auth.secret),
       ),
   );
   bind(
@@ -121,6 +123,9 @@ export const itemsModule = new ContainerModule((options) => {
           respond.sendJson(ctx, result.json, {
             total_count: result.totalCount,
             filter_count: result.filterCount,
+            estimated_total_count: result.estimatedTotalCount,
+            estimated_filter_count: result.estimatedFilterCount,
+            next: result.next,
           });
         };
         router.get(

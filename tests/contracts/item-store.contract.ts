@@ -3,6 +3,7 @@ import type { ItemListRequest, SelectedField } from '../../src/application/ports
 import { DomainError } from '../../src/domain/errors.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from '../../src/domain/query/filter.ts';
 import type { SortField } from '../../src/domain/query/item-query.ts';
+import { afterCondition, keysetOf } from '../../src/domain/query/keyset.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { Collections, SeedRow } from '../support/collections.ts';
@@ -647,6 +648,167 @@ export function itemStoreContract(target: CollectionsTarget) {
     const unchanged = await collections.store.get({ collection: words, select, visible: null, id: 1 });
     assert.is(unchanged, '{"word":"apple"}', 'the refused transaction wrote nothing');
     assert.equal(await readBack(answer.length + 2), [answer]);
+  });
+
+  /** Every id of a keyset walk, page after page, as the list handler chains its cursors. */
+  async function walk(
+    collections: Collections,
+    collection: CollectionSchema,
+    sort: SortField[],
+    limit: number,
+    between?: (page: number) => Promise<void>,
+  ) {
+    const keyset = keysetOf(sort, collection)!;
+    const lastRowFields = keyset.map(({ field }) => field);
+    const seen: unknown[] = [];
+    let after: BoundFilterNode | null = null;
+    for (let page = 0; page < 100; page += 1) {
+      const result = await collections.store.list(
+        request(collection, {
+          select: [{ field: 'id', visibleWhen: null }],
+          sort,
+          limit,
+          after,
+          lastRowFields,
+        }),
+      );
+      seen.push(...(JSON.parse(result.json) as Array<{ id: unknown }>).map((item) => item.id));
+      if (!result.lastRow) return seen;
+      const last = result.lastRow;
+      after = afterCondition(
+        keyset,
+        lastRowFields.map((field) => last[field] ?? null),
+        collection,
+      );
+      await between?.(page);
+    }
+    throw new Error('the walk did not end');
+  }
+
+  test('keyset pages walk every sort, nulls and ties included, exactly as one unpaged read', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const sorts: SortField[][] = [
+      [],
+      [{ field: 'n', direction: 'asc' }],
+      [{ field: 'n', direction: 'desc' }],
+      [{ field: 'word', direction: 'asc' }],
+      [{ field: 'word', direction: 'desc' }],
+      [
+        { field: 'group', direction: 'asc' },
+        { field: 'n', direction: 'desc' },
+      ],
+      [
+        { field: 'group', direction: 'desc' },
+        { field: 'n', direction: 'asc' },
+      ],
+      [
+        { field: 'group', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ],
+      [
+        { field: 'id', direction: 'desc' },
+        { field: 'n', direction: 'asc' },
+      ],
+    ];
+    for (const sort of sorts) {
+      const whole = await ids(collections, words, null, sort);
+      for (const limit of [1, 2, 4, 9]) {
+        assert.equal(
+          await walk(collections, words, sort, limit),
+          whole,
+          `${JSON.stringify(sort)} by ${limit}`,
+        );
+      }
+    }
+  });
+
+  test('keyset pages resume after every column type, read back canonical', async ({ collections }) => {
+    const values = await seed(collections, 'values', EVERY_COLUMN_TYPE, VALUE_ROWS);
+    const sortable = values.fields.filter((field) => field.type !== 'json' && field.type !== 'unknown');
+    assert.ok(sortable.length >= 12);
+    for (const { name } of sortable) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const sort: SortField[] = [{ field: name, direction }];
+        assert.equal(
+          await walk(collections, values, sort, 1),
+          await ids(collections, values, null, sort),
+          name,
+        );
+      }
+    }
+  });
+
+  test('lastRow comes with a full page only, and the cursor condition leaves the counts alone', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const sort: SortField[] = [{ field: 'n', direction: 'asc' }];
+    const lastRowFields = ['n', 'id'];
+    const full = await collections.store.list(request(words, { sort, limit: 9, lastRowFields }));
+    assert.equal(full.lastRow, { n: null, id: 4 });
+    const short = await collections.store.list(request(words, { sort, limit: 10, lastRowFields }));
+    assert.is(short.lastRow, null);
+    const unlimited = await collections.store.list(request(words, { sort, lastRowFields }));
+    assert.is(unlimited.lastRow, null);
+    const plain = await collections.store.list(request(words, { sort, limit: 3 }));
+    assert.ok(!('lastRow' in plain));
+
+    const filter = cond('n', '_gte', 10);
+    const after = afterCondition(keysetOf(sort, words)!, [20, 7], words);
+    const page = await collections.store.list(
+      request(words, {
+        sort,
+        filter,
+        after,
+        limit: 2,
+        lastRowFields,
+        count: { total: true, filtered: true },
+      }),
+    );
+    assert.equal(
+      JSON.parse(page.json).map((item: { id: number }) => item.id),
+      [9, 3],
+    );
+    assert.equal([page.totalCount, page.filterCount], [9, 5]);
+    assert.equal(page.lastRow, { n: 30, id: 3 });
+  });
+
+  test('keyset pages stay stable when rows are inserted between them', async ({ collections }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const sort: SortField[] = [{ field: 'n', direction: 'asc' }];
+    const seen = await walk(collections, words, sort, 3, async (page) => {
+      if (page !== 0) return;
+      // After page one ([8, 6, 5]): one row sorts before the cursor, one after it, one ties with the last row.
+      await collections.insertRows('words', [
+        { id: 10, word: 'early', n: -5, group: 'a' },
+        { id: 11, word: 'late', n: 25, group: 'a' },
+        { id: 12, word: 'tie', n: 5, group: 'a' },
+      ]);
+    });
+    assert.equal(seen, [8, 6, 5, 12, 1, 2, 7, 9, 11, 3, 4]);
+  });
+
+  test('estimates are given only when asked, as whole numbers; the in-memory store answers exactly', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
+    const plain = await collections.store.list(request(words, { count: { total: true, filtered: true } }));
+    assert.ok(!('estimatedTotalCount' in plain) && !('estimatedFilterCount' in plain));
+    const estimated = await collections.store.list(
+      request(words, {
+        filter: cond('n', '_gte', 10),
+        count: { total: false, filtered: false, estimatedTotal: true, estimatedFiltered: true },
+      }),
+    );
+    assert.ok(!('totalCount' in estimated) && !('filterCount' in estimated));
+    for (const value of [estimated.estimatedTotalCount, estimated.estimatedFilterCount]) {
+      assert.ok(Number.isInteger(value) && value! >= 0, String(value));
+    }
+    if (target.name === 'memory') {
+      assert.equal([estimated.estimatedTotalCount, estimated.estimatedFilterCount], [9, 5]);
+    }
   });
 
   return test;

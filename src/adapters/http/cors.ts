@@ -11,7 +11,15 @@ export type CorsSettings = {
 };
 
 /** Headers a browser script may read: pagination counts, the request id to quote, throttling. */
-const EXPOSED = ['X-Total-Count', 'X-Filter-Count', 'X-Request-Id', 'Retry-After'];
+const EXPOSED = [
+  'X-Total-Count',
+  'X-Filter-Count',
+  'X-Estimated-Total-Count',
+  'X-Estimated-Filter-Count',
+  'X-Next-Cursor',
+  'X-Request-Id',
+  'Retry-After',
+];
 
 /**
  * CORS is off unless configured: then no `Access-Control-*` header is ever sent and browsers keep

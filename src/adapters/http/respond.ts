@@ -13,8 +13,26 @@ export type Respond = {
   tokenPair(ctx: HttpContext, pair: TokenPair): void;
 };
 
-/** List counts (docs/api.md §4 `meta`): headers in the plain profile, a `meta` object in the directus one. */
-export type ListMeta = { total_count?: number; filter_count?: number };
+/**
+ * List metadata (docs/api.md §4 `meta`): headers in the plain profile, a `meta` object in the directus one.
+ * `next` is the cursor of the following page, null after the last one.
+ */
+export type ListMeta = {
+  total_count?: number;
+  filter_count?: number;
+  estimated_total_count?: number;
+  estimated_filter_count?: number;
+  next?: string | null;
+};
+
+/** Plain-profile headers of the list metadata; `next` is absent from the headers after the last page. */
+const META_HEADERS = [
+  ['total_count', 'X-Total-Count'],
+  ['filter_count', 'X-Filter-Count'],
+  ['estimated_total_count', 'X-Estimated-Total-Count'],
+  ['estimated_filter_count', 'X-Estimated-Filter-Count'],
+  ['next', 'X-Next-Cursor'],
+] as const;
 
 export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond {
   const write = (ctx: HttpContext, status: number, body: unknown) => {
@@ -26,12 +44,14 @@ export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond 
     ctx.status = 200;
     ctx.type = 'application/json; charset=utf-8';
     if (profile === 'directus') {
-      const hasMeta = meta.total_count !== undefined || meta.filter_count !== undefined;
+      const hasMeta = Object.values(meta).some((value) => value !== undefined);
       ctx.body = `{"data":${json}${hasMeta ? `,"meta":${JSON.stringify(meta)}` : ''}}`;
       return;
     }
-    if (meta.total_count !== undefined) ctx.set('X-Total-Count', String(meta.total_count));
-    if (meta.filter_count !== undefined) ctx.set('X-Filter-Count', String(meta.filter_count));
+    for (const [key, header] of META_HEADERS) {
+      const value = meta[key];
+      if (value !== undefined && value !== null) ctx.set(header, String(value));
+    }
     ctx.body = json;
   };
   const noContent: Respond['noContent'] = (ctx) => {

@@ -8,21 +8,33 @@ import {
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
+import { invalidQuery } from '../../domain/query/invalid-query.ts';
+import type { ItemQuery, SortField } from '../../domain/query/item-query.ts';
+import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { searchFilter } from '../../domain/query/search-filter.ts';
+import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { TEXTUAL_TYPES } from '../../domain/schema/field-type.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ItemListResult, ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
+import type { CursorQuery, ItemCursors } from './item-cursors.ts';
 import type { ReadRules } from './read-rules.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type ListItemsQuery = { collection: string; query: RawItemQuery };
 
+/** The page and the metadata asked for; `next` (with `meta=next`) is null after the last page. */
+export type ItemPage = Omit<ItemListResult, 'lastRow'> & { readonly next?: string | null };
+
 /**
  * GET /items/:collection — the rows and fields the caller may see, in one store call. A page whose JSON
  * text would exceed `responseMaxBytes` is refused (RESPONSE_TOO_LARGE) rather than built.
+ *
+ * Keyset pages (`after`, `meta=next`; docs/decisions/0019): the cursor's condition is one more filter on
+ * the page, ANDed with the caller's rule and filter, so a cursor can narrow what the query shows and
+ * never widen it.
  */
 export class ListItemsHandler {
   constructor(
@@ -32,13 +44,14 @@ export class ListItemsHandler {
     private readonly clock: Clock,
     private readonly limits: QueryLimits,
     private readonly responseMaxBytes: number,
+    private readonly cursors: ItemCursors,
   ) {}
 
-  execute(caller: Accountability, request: ListItemsQuery): Promise<ItemListResult> {
+  execute(caller: Accountability, request: ListItemsQuery): Promise<ItemPage> {
     return withFreshSchema(this.catalog, () => this.read(caller, request));
   }
 
-  private async read(caller: Accountability, request: ListItemsQuery): Promise<ItemListResult> {
+  private async read(caller: Accountability, request: ListItemsQuery): Promise<ItemPage> {
     const collection = collectionFor(this.catalog, caller, request.collection);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
@@ -65,7 +78,12 @@ export class ListItemsHandler {
       );
       conditions.push(searchFilter(query.search, searchable));
     }
-    return this.items.list({
+    const cursorQuery = this.cursorQuery(query, collection);
+    const after =
+      cursorQuery && query.after !== null
+        ? afterCondition(cursorQuery.keyset, this.cursors.open(query.after, cursorQuery), collection)
+        : null;
+    const { lastRow, ...page } = await this.items.list({
       collection,
       select,
       visible: rule.rows,
@@ -73,8 +91,33 @@ export class ListItemsHandler {
       sort: query.sort,
       limit: query.limit,
       offset: query.offset,
-      count: { total: query.meta.totalCount, filtered: query.meta.filterCount },
+      ...(after ? { after } : {}),
+      ...(query.meta.next && cursorQuery ? { lastRowFields: cursorQuery.keyset.map(fieldName) } : {}),
+      count: {
+        total: query.meta.totalCount,
+        filtered: query.meta.filterCount,
+        estimatedTotal: query.meta.estimatedTotalCount,
+        estimatedFiltered: query.meta.estimatedFilterCount,
+      },
       maxBytes: this.responseMaxBytes,
     });
+    if (!query.meta.next || !cursorQuery) return page;
+    const values = lastRow ? cursorQuery.keyset.map(({ field }) => lastRow[field] ?? null) : null;
+    return { ...page, next: values ? this.cursors.seal(values, cursorQuery) : null };
+  }
+
+  /** What a cursor of this query is made for, when the query uses one (`after` or `meta=next`). */
+  private cursorQuery(query: ItemQuery, collection: CollectionSchema): CursorQuery | null {
+    if (query.after === null && !query.meta.next) return null;
+    const keyset = keysetOf(query.sort, collection);
+    if (keyset === null) {
+      throw invalidQuery(
+        `Collection "${collection.name}" has no primary key to page by cursor; use "offset" or "page".`,
+        { reason: 'INVALID_CURSOR' },
+      );
+    }
+    return { collection, keyset, filter: query.filter, search: query.search };
   }
 }
+
+const fieldName = ({ field }: SortField) => field;

@@ -21,7 +21,26 @@ export type ItemListRequest = {
   /** null = no limit. */
   readonly limit: number | null;
   readonly offset: number;
-  readonly count: { readonly total: boolean; readonly filtered: boolean };
+  /**
+   * A keyset cursor's condition (rows after the previous page's last), on top of `visible` and `filter`
+   * for the page only: the counts do not see it. Absent or null = none.
+   */
+  readonly after?: BoundFilterNode | null;
+  /**
+   * Fields whose canonical values on the page's last row come back as `lastRow` (the keyset of the next
+   * cursor); read from the row itself, whether selected or not. Absent = none asked.
+   */
+  readonly lastRowFields?: ReadonlyArray<string>;
+  /**
+   * `estimatedTotal` / `estimatedFiltered`: the planner's estimates of the two counts, where the store has
+   * a planner (the in-memory store answers the exact counts).
+   */
+  readonly count: {
+    readonly total: boolean;
+    readonly filtered: boolean;
+    readonly estimatedTotal?: boolean;
+    readonly estimatedFiltered?: boolean;
+  };
   /** The response byte budget (see `ItemStore`); absent, none (tools and tests: every handler sets one). */
   readonly maxBytes?: number;
 };
@@ -31,6 +50,10 @@ export type ItemListResult = {
   readonly json: string;
   readonly totalCount?: number;
   readonly filterCount?: number;
+  readonly estimatedTotalCount?: number;
+  readonly estimatedFilterCount?: number;
+  /** With `lastRowFields`: those fields of the page's last row, canonical; null for an empty page. */
+  readonly lastRow?: StoredItem | null;
 };
 
 export type ItemGetRequest = {

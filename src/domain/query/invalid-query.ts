@@ -10,7 +10,8 @@ export type InvalidQueryReason =
   | 'MAX_CONDITIONS'
   | 'MAX_SEARCH_LENGTH'
   | 'LIMIT_ABOVE_MAX'
-  | 'UNSUPPORTED_PARAMETER';
+  | 'UNSUPPORTED_PARAMETER'
+  | 'INVALID_CURSOR';
 
 export function invalidQuery(
   message: string,

@@ -15,6 +15,16 @@ export type ItemQuery = {
   /** null = no limit (only when `query.limitMax` is -1). */
   readonly limit: number | null;
   readonly offset: number;
+  /** `after`: the opaque cursor of the page before (never together with offset or page). */
+  readonly after: string | null;
   readonly search: string | null;
-  readonly meta: { readonly totalCount: boolean; readonly filterCount: boolean };
+  readonly meta: {
+    readonly totalCount: boolean;
+    readonly filterCount: boolean;
+    /** The planner's estimates instead of exact counts (docs/api.md §4, `meta`). */
+    readonly estimatedTotalCount: boolean;
+    readonly estimatedFilterCount: boolean;
+    /** A cursor for the page after this one. */
+    readonly next: boolean;
+  };
 };

@@ -21,8 +21,17 @@ export const MAX_SEARCH_LENGTH = 256;
  */
 const UNSUPPORTED_PARAMETERS = ['aggregate', 'groupBy', 'deep', 'alias'] as const;
 
-const META_VALUES = new Set(['total_count', 'filter_count', '*']);
+const META_VALUES = new Set([
+  'total_count',
+  'filter_count',
+  'estimated_total_count',
+  'estimated_filter_count',
+  'next',
+  '*',
+]);
 const INTEGER_TEXT = /^-?\d{1,15}$/;
+/** What the server's cursors are made of (base64url); anything else is not one of them. */
+const CURSOR_TEXT = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Parses the list/read parameters of docs/api.md §4 against a collection. Every refusal is INVALID_QUERY —
@@ -39,12 +48,17 @@ export function parseItemQuery(
     }
   }
   const limit = parseLimit(param(raw, 'limit'), limits);
+  const after = parseAfter(param(raw, 'after'));
+  if (after !== null && (param(raw, 'offset') !== undefined || param(raw, 'page') !== undefined)) {
+    throw invalidQuery('Use either "after" or "offset"/"page", not both.', { reason: 'INVALID_VALUE' });
+  }
   return {
     fields: parseFields(param(raw, 'fields'), collection),
     filter: parseOptionalFilter(param(raw, 'filter'), collection),
     sort: parseSort(param(raw, 'sort'), collection),
     limit,
     offset: parseOffset(param(raw, 'offset'), param(raw, 'page'), limit),
+    after,
     search: parseSearch(param(raw, 'search')),
     meta: parseMeta(param(raw, 'meta')),
   };
@@ -145,6 +159,19 @@ function parseOffset(rawOffset: unknown, rawPage: unknown, limit: number | null)
   return offset;
 }
 
+/**
+ * `after`: a cursor from a previous page's `next`, checked here only for its alphabet; whether the server
+ * made it, and for this very query, is the list handler's to decide.
+ */
+function parseAfter(raw: unknown): string | null {
+  if (raw === undefined) return null;
+  const cursor = scalarParam('after', raw);
+  if (!CURSOR_TEXT.test(cursor)) {
+    throw invalidQuery('"after" is not a cursor this server made.', { reason: 'INVALID_CURSOR' });
+  }
+  return cursor;
+}
+
 /** An empty `search` is no search (forms send `search=` when the box is empty). */
 function parseSearch(raw: unknown): string | null {
   if (raw === undefined) return null;
@@ -160,14 +187,25 @@ function parseSearch(raw: unknown): string | null {
   return search;
 }
 
-/** `meta`: `total_count`, `filter_count`, `*` (both), or a comma list of them. */
+/**
+ * `meta`: `total_count`, `filter_count`, `*` (both), their `estimated_` forms, `next`, or a comma list of
+ * them. `*` keeps meaning the exact counts, as in Directus: an estimate or a cursor is asked for by name.
+ */
 function parseMeta(raw: unknown): ItemQuery['meta'] {
-  if (raw === undefined) return { totalCount: false, filterCount: false };
+  if (raw === undefined) {
+    return {
+      totalCount: false,
+      filterCount: false,
+      estimatedTotalCount: false,
+      estimatedFilterCount: false,
+      next: false,
+    };
+  }
   const values = listParam('meta', raw);
   for (const value of values) {
     if (!META_VALUES.has(value)) {
       throw invalidQuery(
-        `Unknown "meta" value ${describeInput(value)}; use total_count, filter_count or *.`,
+        `Unknown "meta" value ${describeInput(value)}; use total_count, filter_count, their estimated_ forms, next or *.`,
         {
           reason: 'INVALID_VALUE',
         },
@@ -178,6 +216,9 @@ function parseMeta(raw: unknown): ItemQuery['meta'] {
   return {
     totalCount: all || values.includes('total_count'),
     filterCount: all || values.includes('filter_count'),
+    estimatedTotalCount: values.includes('estimated_total_count'),
+    estimatedFilterCount: values.includes('estimated_filter_count'),
+    next: values.includes('next'),
   };
 }
 

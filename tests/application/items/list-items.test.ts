@@ -354,4 +354,26 @@ list('the query filter narrows within the permission, never widens it', async ()
   }
 });
 
+list('a cursor walk with $NOW in the filter stays valid while the clock moves on', async () => {
+  const fixture = await readFixture();
+  const query = { sort: '-weight', limit: '2', meta: 'next', filter: { created_at: { _lte: '$NOW' } } };
+  const first = await fixture.listItems.execute(CALLER.admin, { collection: PARCELS, query });
+  assert.equal(idsOf(JSON.parse(first.json)), [5, 4]);
+  fixture.clock.advance(60_000);
+  const second = await fixture.listItems.execute(CALLER.admin, {
+    collection: PARCELS,
+    query: { ...query, after: first.next! },
+  });
+  assert.equal(idsOf(JSON.parse(second.json)), [3, 2]);
+});
+
+list('a collection without a primary key has no cursor pages', async () => {
+  const fixture = await readFixture();
+  await fixture.persistence.schemaEditor.createCollection('loose', [{ field: 'name', type: 'string' }]);
+  for (const query of [{ meta: 'next' }, { after: 'AAAA' }]) {
+    await refusedWith(fixture.list(CALLER.admin, query, 'loose'), 'INVALID_QUERY');
+  }
+  assert.equal((await fixture.list(CALLER.admin, { offset: '0' }, 'loose')).items, []);
+});
+
 list.run();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InMemoryItemStore } from '../../../src/adapters/persistence/memory/in-memory-item-store.ts';
 import { createInMemoryPersistence } from '../../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import { GetItemHandler } from '../../../src/application/items/get-item.ts';
+import { ItemCursors } from '../../../src/application/items/item-cursors.ts';
 import { ListItemsHandler } from '../../../src/application/items/list-items.ts';
 import { ReadRules } from '../../../src/application/items/read-rules.ts';
 import type { NewField } from '../../../src/application/ports/schema-catalog.ts';
@@ -143,7 +144,15 @@ export async function readFixture() {
   const clock = new FixedClock(NOW);
   const rules = new ReadRules(persistence.permissions);
   const { schema, items } = persistence;
-  const listItems = new ListItemsHandler(schema, rules, items, clock, LIMITS, RESPONSE_MAX_BYTES);
+  const listItems = new ListItemsHandler(
+    schema,
+    rules,
+    items,
+    clock,
+    LIMITS,
+    RESPONSE_MAX_BYTES,
+    new ItemCursors('read-fixture-secret-of-at-least-32-characters'),
+  );
   const getItem = new GetItemHandler(schema, rules, items, clock, LIMITS, RESPONSE_MAX_BYTES);
   await persistence.schemaEditor.createCollection(PARCELS, PARCEL_FIELDS);
   (persistence.items as InMemoryItemStore).insert(PARCELS, PARCEL_ROWS);

@@ -12,6 +12,13 @@ import { cargosSchema } from '../../support/cargos-schema.ts';
 
 const LIMITS: QueryLimits = { limitDefault: 100, limitMax: 1000 };
 const UNLIMITED: QueryLimits = { limitDefault: 100, limitMax: -1 };
+const NO_META = {
+  totalCount: false,
+  filterCount: false,
+  estimatedTotalCount: false,
+  estimatedFilterCount: false,
+  next: false,
+};
 const parse = (raw: RawItemQuery, limits = LIMITS) => parseItemQuery(raw, cargosSchema, limits);
 
 function refused(raw: RawItemQuery, reason?: string, limits = LIMITS) {
@@ -33,8 +40,9 @@ test('no parameters: every field, no filter or sort, the default limit, no count
     sort: [],
     limit: 100,
     offset: 0,
+    after: null,
     search: null,
-    meta: { totalCount: false, filterCount: false },
+    meta: NO_META,
   });
 });
 
@@ -149,8 +157,35 @@ test('meta: total_count, filter_count, * or a list of them', () => {
     [['total_count', 'filter_count'], true, true],
   ];
   for (const [meta, totalCount, filterCount] of table)
-    assert.equal(parse({ meta }).meta, { totalCount, filterCount });
-  for (const meta of ['count', '', 'total_count,', { a: 'b' }]) refused({ meta }, 'INVALID_VALUE');
+    assert.equal(parse({ meta }).meta, { ...NO_META, totalCount, filterCount });
+  for (const meta of ['count', '', 'total_count,', { a: 'b' }, 'estimated', 'cursor'])
+    refused({ meta }, 'INVALID_VALUE');
+});
+
+test('meta: estimates and the next cursor are asked for by name, never by *', () => {
+  assert.equal(parse({ meta: 'estimated_total_count,estimated_filter_count,next' }).meta, {
+    ...NO_META,
+    estimatedTotalCount: true,
+    estimatedFilterCount: true,
+    next: true,
+  });
+  assert.equal(parse({ meta: '*,next' }).meta, {
+    ...NO_META,
+    totalCount: true,
+    filterCount: true,
+    next: true,
+  });
+  assert.equal(parse({ meta: '*' }).meta, { ...NO_META, totalCount: true, filterCount: true });
+});
+
+test('after: a base64url cursor given once, never beside offset or page', () => {
+  assert.is(parse({ after: 'AbC-_09' }).after, 'AbC-_09');
+  assert.is(parse({ after: 'AbC', limit: '5', meta: 'next' }).after, 'AbC');
+  for (const after of ['', 'a+b', 'a/b', 'a=', 'a b', ['a', 'b'], { a: 'b' }]) {
+    refused({ after }, typeof after === 'string' ? 'INVALID_CURSOR' : 'INVALID_VALUE');
+  }
+  refused({ after: 'abc', offset: '0' }, 'INVALID_VALUE');
+  refused({ after: 'abc', page: '1' }, 'INVALID_VALUE');
 });
 
 test('filter: JSON text or bracket object; {} is no filter; errors are INVALID_QUERY', () => {

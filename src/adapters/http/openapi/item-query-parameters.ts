@@ -38,10 +38,16 @@ export function itemQueryParameters({ limitDefault, limitMax }: QueryLimits): Re
       type: 'string',
       maxLength: MAX_SEARCH_LENGTH,
     }),
-    meta: query('meta', 'Counts to add: `total_count`, `filter_count` or `*`.', {
-      type: 'string',
-      examples: ['*'],
-    }),
+    meta: query(
+      'meta',
+      "Comma list of what to add: `total_count`, `filter_count`, `*` (both), `estimated_total_count`, `estimated_filter_count` (the planner's estimates), `next` (the cursor of the next page).",
+      { type: 'string', examples: ['*', 'next', 'estimated_filter_count'] },
+    ),
+    after: query(
+      'after',
+      "A cursor from the previous page's `next`: the rows after it, same filter, search and sort (not with `offset` or `page`).",
+      { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+    ),
   };
 }
 
@@ -56,6 +62,7 @@ export const LIST_PARAMETERS: Reference[] = [
   'page',
   'search',
   'meta',
+  'after',
 ].map(ref);
 
 /** Shapes the items a single read or a write answers with. */

@@ -14,6 +14,10 @@ export type ProfileShapes = {
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
+const NEXT: JsonSchema = {
+  type: ['string', 'null'],
+  description: 'With `meta=next`: `after` for the next page; null after the last page.',
+};
 
 export function profileShapes(profile: HttpSettings['profile']): ProfileShapes {
   if (profile === 'directus') {
@@ -33,8 +37,14 @@ export function profileShapes(profile: HttpSettings['profile']): ProfileShapes {
             data: { type: 'array', items: item },
             meta: {
               type: 'object',
-              description: 'The counts `meta` asked for.',
-              properties: { total_count: COUNT, filter_count: COUNT },
+              description: "What `meta` asked for: counts, estimates, the next page's cursor.",
+              properties: {
+                total_count: COUNT,
+                filter_count: COUNT,
+                estimated_total_count: COUNT,
+                estimated_filter_count: COUNT,
+                next: NEXT,
+              },
             },
           },
         }),
@@ -49,6 +59,18 @@ export function profileShapes(profile: HttpSettings['profile']): ProfileShapes {
       headers: {
         'X-Total-Count': { description: 'Rows visible to the caller, when `meta` asks.', schema: COUNT },
         'X-Filter-Count': { description: 'Rows matching the filter, when `meta` asks.', schema: COUNT },
+        'X-Estimated-Total-Count': {
+          description: "The planner's estimate of the visible rows, when `meta` asks.",
+          schema: COUNT,
+        },
+        'X-Estimated-Filter-Count': {
+          description: "The planner's estimate of the matching rows, when `meta` asks.",
+          schema: COUNT,
+        },
+        'X-Next-Cursor': {
+          description: 'With `meta=next`: `after` for the next page; absent after the last page.',
+          schema: { type: 'string' },
+        },
       },
       content: json({ type: 'array', items: item }),
     }),

@@ -5,6 +5,7 @@ import type {
   ItemListResult,
   ItemStore,
   ItemWriter,
+  StoredItem,
 } from '../../../application/ports/item-store.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
@@ -26,8 +27,8 @@ import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.
 /**
  * ItemStore over the rows InMemorySchema keeps, evaluating each request with the domain's own filter
  * semantics (matchesFilter) — the reference the SQL store is tested against. Sorting is PostgreSQL's:
- * nulls last ascending and first descending; ties keep insertion order (PostgreSQL promises no order
- * for ties at all). Text orders by code point, PostgreSQL's "C" collation.
+ * nulls last ascending and first descending; ties end on the primary key, as the SQL store orders them
+ * (a table without one keeps insertion order). Text orders by code point, PostgreSQL's "C" collation.
  */
 export class InMemoryItemStore implements ItemStore {
   /** Settles when the running write transaction has ended. */
@@ -41,14 +42,25 @@ export class InMemoryItemStore implements ItemStore {
       matches(request.visible, row, collection),
     );
     const filtered = visibleRows.filter((row) => matches(request.filter, row, collection));
-    const sorted = sortRows(filtered, request.sort, collection);
+    const after = request.after ?? null;
+    const sorted = sortRows(
+      after ? filtered.filter((row) => matches(after, row, collection)) : filtered,
+      request.sort,
+      collection,
+    );
     const end = request.limit === null ? undefined : request.offset + request.limit;
-    const items = sorted.slice(request.offset, end).map((row) => rowJson(row, request.select, collection));
+    const rows = sorted.slice(request.offset, end);
+    const items = rows.map((row) => rowJson(row, request.select, collection));
     assertWithinBudget(arrayBytes(items), request.maxBytes);
+    const { count } = request;
     return {
       json: `[${items.join(',')}]`,
-      ...(request.count.total ? { totalCount: visibleRows.length } : {}),
-      ...(request.count.filtered ? { filterCount: filtered.length } : {}),
+      ...(count.total ? { totalCount: visibleRows.length } : {}),
+      ...(count.filtered ? { filterCount: filtered.length } : {}),
+      // No planner here: the estimate is the exact count.
+      ...(count.estimatedTotal ? { estimatedTotalCount: visibleRows.length } : {}),
+      ...(count.estimatedFiltered ? { estimatedFilterCount: filtered.length } : {}),
+      ...(request.lastRowFields ? { lastRow: lastRowOf(rows, request.limit, request.lastRowFields) } : {}),
     };
   }
 
@@ -121,12 +133,29 @@ export class InMemoryItemStore implements ItemStore {
   }
 }
 
+/** The fields of a full page's last row (ItemListRequest.lastRowFields); null when no page follows. */
+function lastRowOf(
+  rows: ReadonlyArray<StoredRow>,
+  limit: number | null,
+  fields: ReadonlyArray<string>,
+): StoredItem | null {
+  const last = rows.at(-1);
+  if (last === undefined || limit === null || rows.length < limit) return null;
+  return Object.fromEntries(fields.map((field) => [field, last[field] ?? null]));
+}
+
+/** Ties end on the primary key ascending, as on PostgreSQL, so that keyset pages are well defined. */
 function sortRows(
   rows: StoredRow[],
   sort: ReadonlyArray<SortField>,
   collection: CollectionSchema,
 ): StoredRow[] {
-  const keys = sort.map(({ field, direction }) => ({
+  const { primaryKey } = collection;
+  const order =
+    primaryKey !== null && !sort.some(({ field }) => field === primaryKey)
+      ? [...sort, { field: primaryKey, direction: 'asc' as const }]
+      : sort;
+  const keys = order.map(({ field, direction }) => ({
     field: fieldOrThrow(collection, field),
     sign: direction === 'asc' ? 1 : -1,
   }));

@@ -39,8 +39,9 @@ const MAX_SHAPES = 1000;
  * A request's shape is everything that decides its SQL text and nothing else: the collection as the
  * schema snapshot describes it (by object identity: a refreshed schema is a new object, so the shapes of
  * the old one are never used again and age out), the PostgreSQL schema, the selected fields and their
- * masks, the caller's rule and filter apart from their values, the sort, whether there is a limit, and
- * the counts asked. A rule edited by an administrator is a new filter tree: same structure, same shape with
+ * masks, the caller's rule and filter apart from their values, a keyset cursor's condition and the fields
+ * of the last row it asks for, the sort, whether there is a limit, and the counts asked (the estimates are
+ * statements of their own). A rule edited by an administrator is a new filter tree: same structure, same shape with
  * new values; new structure, a new shape.
  *
  * Walking the request for its key also collects its values in the order the statement binds them, so a
@@ -62,8 +63,14 @@ export class CompiledShapes {
     if (request.count.total) values.push(...visibleValues);
     if (request.count.filtered) values.push(...visibleValues, ...filterValues);
     values.push(budget, budget);
+    const lastRow = request.lastRowFields && request.limit !== null ? request.lastRowFields : null;
+    if (lastRow) {
+      values.push(request.limit);
+      key.push('last', String(lastRow.length), ...lastRow.map((field) => `${field.length}:${field}`));
+    } else key.push('-');
     selection(request.select, key, values);
     values.push(...visibleValues, ...filterValues);
+    optionalFilter(request.after ?? null, key, values);
     for (const { field, direction } of request.sort) key.push(String(field.length), field, direction);
     if (request.limit !== null) values.push(request.limit);
     values.push(request.offset);

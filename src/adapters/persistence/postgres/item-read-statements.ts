@@ -9,6 +9,7 @@ import { responseTooLarge } from '../../../domain/errors.ts';
 import type { BoundFilterNode } from '../../../domain/query/filter.ts';
 import type { SortField } from '../../../domain/query/item-query.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
 import { jsonValueSql } from './json-value-sql.ts';
@@ -23,8 +24,17 @@ import { jsonValueSql } from './json-value-sql.ts';
  * count(*) and the sums are int8: a string from pg and from PGlite as configured (embedded-postgres.ts).
  */
 
-/** `items` is null when `bytes` is over the budget. */
-export type ListRow = { items: string | null; bytes: string; total_count?: string; filter_count?: string };
+/**
+ * `items` is null when `bytes` is over the budget. `last_row`, with `lastRowFields`: the JSON array of
+ * those fields' canonical values on the last row of a full page, else null.
+ */
+export type ListRow = {
+  items: string | null;
+  bytes: string;
+  total_count?: string;
+  filter_count?: string;
+  last_row?: string | null;
+};
 
 /** One item's JSON object text, or null when `bytes` (its size) is over the budget. */
 export type ItemRow = { item: string | null; bytes: string };
@@ -44,19 +54,27 @@ function budget(maxBytes: number | undefined): RawBuilder<unknown> {
 export function itemListQuery(request: ItemListRequest, schema: string): RawBuilder<ListRow> {
   const table = sql.id(schema, request.collection.name);
   const where = conjunction([request.visible, request.filter], request.collection);
-  const page = sql`select * from ${table} ${where} ${orderBy(request.sort, request.collection)}
+  const pageWhere = request.after
+    ? conjunction([request.visible, request.filter, request.after], request.collection)
+    : where;
+  const page = sql`select * from ${table} ${pageWhere} ${orderBy(request.sort, request.collection)}
       ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
   const maxBytes = budget(request.maxBytes);
+  const lastRow = request.lastRowFields && request.limit !== null ? request.lastRowFields : null;
   // Each row's text is measured once: `through` is the size of `[` and the items up to this one with
   // their commas, so the whole array is the last `through` plus the closing `]` (`[]` when empty). The
   // aggregate keeps the items while the array so far would still fit.
   // A window and an aggregate over an ordered subquery without joins keep its order (PostgREST relies on
-  // the same). The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
-  const measured = sql`select json,
+  // the same); so does the array of keysets whose last element is the last row's. None of the aggregates
+  // may have an ORDER BY of its own: the planner would sort the input for all of them by it.
+  // The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
+  const formatted = lastRow
+    ? keysetFormatted(request, lastRow, page)
+    : sql`select row_to_json(item.*)::text as json
+        from (select ${projection(request.select, request.collection)} from (${page}) as source) as item`;
+  const measured = sql`select json, ${lastRow ? sql`last_row,` : sql``}
         sum(octet_length(json) + 1) over (rows between unbounded preceding and current row) as through
-      from (select row_to_json(item.*)::text as json
-        from (select ${projection(request.select, request.collection)} from (${page}) as source) as item
-      ) as formatted`;
+      from (${formatted}) as formatted`;
   const columns = [sql`page.items`, sql`page.bytes`];
   // Counts are scalar subqueries of the same statement, so they see the same snapshot as the page.
   if (request.count.total) {
@@ -64,13 +82,32 @@ export function itemListQuery(request: ItemListRequest, schema: string): RawBuil
     columns.push(sql`(select count(*) from ${table} ${visible}) as total_count`);
   }
   if (request.count.filtered) columns.push(sql`(select count(*) from ${table} ${where}) as filter_count`);
+  if (lastRow) columns.push(sql`page.last_row`);
   return sql<ListRow>`select ${sql.join(columns)}
     from (select
         case when coalesce(max(through), 1) + 1 <= ${maxBytes}
           then '[' || coalesce(string_agg(json, ',') filter (where through + 1 <= ${maxBytes}), '') || ']'
         end as items,
         coalesce(max(through), 1) + 1 as bytes
+        ${lastRow ? sql`, case when count(*) = ${request.limit} then (array_agg(last_row))[count(*)] end as last_row` : sql``}
       from (${measured}) as measured) as page`;
+}
+
+/**
+ * The page's rows formatted as `itemListQuery` does, each beside the canonical values of `fields` (the
+ * next cursor's keyset, shown or not). The item is a correlated subquery, as in `itemKeysQuery`, so that
+ * its columns never meet the row's own.
+ */
+function keysetFormatted(
+  request: ItemListRequest,
+  fields: ReadonlyArray<string>,
+  page: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const { collection } = request;
+  const values = fields.map((name) => canonicalValueSql(fieldOrThrow(collection, name)));
+  return sql`select (select row_to_json(item.*) from (select ${projection(request.select, collection)}) as item)::text as json,
+      json_build_array(${sql.join(values)})::text as last_row
+    from (${page}) as source`;
 }
 
 /** One statement: the visible row with the key as JSON object text and its size, or no row. */

@@ -6,9 +6,13 @@ import type {
   ItemListResult,
   ItemStore,
   ItemWriter,
+  StoredItem,
 } from '../../../application/ports/item-store.ts';
+import { canonicalValueOf } from './canonical-value-sql.ts';
 import { CompiledShapes, compiler, type ShapeStatement } from './compiled-shapes.ts';
+import { type CountEstimates, countEstimates } from './count-estimates.ts';
 import { translateReadError, translateWriteError } from './database-errors.ts';
+import { fieldOrThrow } from './filter-sql.ts';
 import {
   assertWithinBudget,
   type ItemRow,
@@ -63,7 +67,19 @@ export class PostgresItemStore implements ItemStore {
       json: row.items!,
       ...(row.total_count === undefined ? {} : { totalCount: Number(row.total_count) }),
       ...(row.filter_count === undefined ? {} : { filterCount: Number(row.filter_count) }),
+      ...(request.lastRowFields ? { lastRow: lastRowOf(request, row.last_row ?? null) } : {}),
+      ...(request.count.estimatedTotal || request.count.estimatedFiltered
+        ? await this.estimates(request)
+        : {}),
     };
+  }
+
+  private async estimates(request: ItemListRequest): Promise<CountEstimates> {
+    try {
+      return await countEstimates(this.db, request, this.schema);
+    } catch (error) {
+      throw translateReadError(error);
+    }
   }
 
   async get(request: ItemGetRequest): Promise<string | null> {
@@ -134,6 +150,18 @@ export class PostgresItemStore implements ItemStore {
       throw translateReadError(error);
     }
   }
+}
+
+/** The `last_row` array of itemListQuery as canonical values by field name. */
+function lastRowOf(request: ItemListRequest, lastRow: string | null): StoredItem | null {
+  if (lastRow === null || !request.lastRowFields) return null;
+  const values = JSON.parse(lastRow) as unknown[];
+  return Object.fromEntries(
+    request.lastRowFields.map((name, index) => [
+      name,
+      canonicalValueOf(fieldOrThrow(request.collection, name), values[index]),
+    ]),
+  );
 }
 
 /** A statement as it goes to the driver: SQL text with `$n` placeholders and their values. */

@@ -115,6 +115,46 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     );
   });
 
+  test("a keyset page is a shape of its own, never a plain page's", async ({
+    db,
+    catalog,
+    store,
+    prepares,
+  }) => {
+    const collection = await parcels(catalog);
+    const prepared = async () =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`select count(*) as n from pg_prepared_statements where name like 'dg\_%'`.execute(db)
+        ).rows[0]!.n,
+      );
+    const before = await prepared();
+    const after = (id: number): BoundFilterNode => ({
+      kind: 'condition',
+      field: 'id',
+      operator: '_gt',
+      value: id,
+    });
+    for (let round = 0; round < 2; round++) {
+      assert.equal(await ids(store, listOf(collection, { limit: 2 })), [1, 2]);
+      const keyset = { limit: 2, after: after(2), lastRowFields: ['id'] };
+      const page = await store.list(listOf(collection, keyset));
+      assert.equal(JSON.parse(page.json), [
+        { id: 3, status: 'new' },
+        { id: 4, status: 'lost' },
+      ]);
+      assert.equal(page.lastRow, { id: 4 });
+      assert.equal(await ids(store, listOf(collection, { ...keyset, after: after(3) })), [4]);
+    }
+    assert.is(
+      (await prepared()) - before,
+      prepares ? 2 : 0,
+      'one plain page shape and one keyset page shape',
+    );
+  });
+
   test('a column added or dropped under a prepared shape', async ({ db, catalog, store }) => {
     const before = await parcels(catalog);
     const filtered = listOf(before, {

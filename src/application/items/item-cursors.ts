@@ -1,0 +1,105 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { coerceValue } from '../../domain/query/coerce-value.ts';
+import type { FilterNode, ScalarValue } from '../../domain/query/filter.ts';
+import { invalidQuery } from '../../domain/query/invalid-query.ts';
+import type { SortField } from '../../domain/query/item-query.ts';
+import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import { fieldOf } from '../../domain/schema/collection-schema.ts';
+
+/** HKDF `info`: separates this key from every other use of the server secret. */
+const KEY_LABEL = 'datagate item cursor aes-256-gcm v1';
+const KEY_BYTES = 32;
+/** GCM's standard nonce and full-length tag. */
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * What a cursor is valid for: the rows of one query in one order. The page size and the fields shown may
+ * change from page to page; anything that changes which rows come next may not.
+ */
+export type CursorQuery = {
+  readonly collection: CollectionSchema;
+  /** The keyset (keyset.ts): the sort, ended by the primary key. */
+  readonly keyset: ReadonlyArray<SortField>;
+  /** The filter as parsed, dynamic values unresolved: `$NOW` stays the same query from page to page. */
+  readonly filter: FilterNode | null;
+  readonly search: string | null;
+};
+
+/**
+ * Keyset cursors (docs/decisions/0019): the last row's keyset values, sealed with AES-256-GCM under a key
+ * HKDF-derived from the server secret, so every instance sharing the secret opens the others' cursors.
+ * The query a cursor was made for is the additional authenticated data: it is not carried in the cursor,
+ * but a cursor opens only for that same query, so one made for another collection, sort, filter or
+ * search is refused like a forged one. Encrypting (rather than only signing) keeps the values unreadable:
+ * the primary key ending every keyset may be a field the caller is not allowed to read.
+ */
+export class ItemCursors {
+  private readonly key: Buffer;
+
+  constructor(serverSecret: string) {
+    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), KEY_LABEL, KEY_BYTES));
+  }
+
+  /** base64url(nonce ‖ ciphertext ‖ tag) of the keyset values, for `query`. */
+  seal(values: ReadonlyArray<ScalarValue | null>, query: CursorQuery): string {
+    const nonce = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(queryText(query), 'utf8'));
+    const body = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+    return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
+  }
+
+  /**
+   * The keyset values of a cursor sealed for `query`, coerced to the fields' current types. INVALID_QUERY
+   * for anything else: altered, made with another secret, for another query, or no longer fitting the
+   * schema (a column's type changed between pages).
+   */
+  open(cursor: string, query: CursorQuery): Array<ScalarValue | null> {
+    const bytes = Buffer.from(cursor, 'base64url');
+    if (bytes.length <= IV_BYTES + TAG_BYTES) throw notACursor();
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(Buffer.from(queryText(query), 'utf8'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    let text: string;
+    try {
+      text = Buffer.concat([
+        decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      // The tag did not verify: altered bytes, another secret, or another query.
+      throw notACursor();
+    }
+    return keysetValues(JSON.parse(text), query);
+  }
+}
+
+/** The query's identity as authenticated data; versioned so a format change invalidates old cursors. */
+function queryText({ collection, keyset, filter, search }: CursorQuery): string {
+  return JSON.stringify(['v1', collection.name, keyset, filter, search]);
+}
+
+/** The sealed values checked against the keyset's fields as the schema now has them. */
+function keysetValues(values: unknown, { collection, keyset }: CursorQuery): Array<ScalarValue | null> {
+  if (!Array.isArray(values) || values.length !== keyset.length) throw notACursor();
+  return keyset.map(({ field: name }, index) => {
+    const field = fieldOf(collection, name);
+    const value: unknown = values[index];
+    if (!field) throw notACursor();
+    if (value === null) return null;
+    try {
+      return coerceValue(field, value);
+    } catch {
+      throw notACursor();
+    }
+  });
+}
+
+function notACursor() {
+  return invalidQuery('"after" is not a cursor of this query; start again from the first page.', {
+    reason: 'INVALID_CURSOR',
+  });
+}
