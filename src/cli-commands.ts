@@ -8,6 +8,7 @@ import { WorkerSupervisor } from './adapters/cluster/worker-supervisor.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
+import { clusterExposition } from './adapters/metrics/cluster-metrics.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
@@ -16,7 +17,7 @@ import { CreateUserHandler } from './application/users/create-user.ts';
 import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
 import { buildContainer, TYPES } from './container.ts';
 import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
-import { openPersistence, prepareDatabase, serverUrl, startServer } from './main.ts';
+import { openPersistence, prepareDatabase, serveMetrics, serverUrl, startServer } from './main.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -109,6 +110,7 @@ async function serveInWorkers(appConfig: AppConfig): Promise<void> {
   });
   try {
     const port = await supervisor.start();
+    await serveMetrics(appConfig, clusterExposition());
     console.log(
       `datagate ${VERSION} listening on ${serverUrl(appConfig.http.host, port)} (${workers} workers)`,
     );
