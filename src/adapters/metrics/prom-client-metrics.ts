@@ -40,7 +40,8 @@ const HASH_WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
 export class PromClientMetrics implements Metrics {
   readonly registry = new Registry();
   readonly passwordHashes: HashQueueMeter;
-  private readonly requests: Histogram<'route' | 'method' | 'status'>;
+  private readonly requests: Counter<'route' | 'method' | 'status'>;
+  private readonly latency: Histogram<'route' | 'method' | 'status'>;
   private readonly logins: Counter<'outcome'>;
   private readonly databaseFailures: Counter<'kind'>;
   private readonly caches = new Map<CacheName, CacheMeter>();
@@ -49,9 +50,17 @@ export class PromClientMetrics implements Metrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Histogram({
+    // The count is also the histogram's `_count`; a counter of its own is what simpler tools (and text
+    // parsers that drop a histogram's labels) can read.
+    this.requests = new Counter({
+      name: 'datagate_http_requests_total',
+      help: 'HTTP requests answered, by route template (`unmatched`: no route), method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.latency = new Histogram({
       name: 'datagate_http_request_duration_seconds',
-      help: 'HTTP requests answered, by route template, method and status; `_count` is the number of requests.',
+      help: 'Time to answer an HTTP request, by route template, method and status.',
       labelNames: ['route', 'method', 'status'],
       registers,
     });
@@ -108,7 +117,9 @@ export class PromClientMetrics implements Metrics {
   }
 
   requestServed({ route, method, status, seconds }: ServedRequest): void {
-    this.requests.observe({ route, method, status: String(status) }, seconds);
+    const labels = { route, method, status: String(status) };
+    this.requests.inc(labels);
+    this.latency.observe(labels, seconds);
   }
 
   loginAttempted(outcome: LoginOutcome): void {
