@@ -61,6 +61,7 @@ export async function serve(): Promise<void> {
 async function serveOne(appConfig: AppConfig, worker?: { id: number }): Promise<void> {
   const server = await startServer(appConfig, { worker });
   if (!worker) console.log(`datagate ${VERSION} listening on ${server.url}`);
+  if (server.metricsUrl) console.log(`metrics on ${server.metricsUrl}/metrics`);
   const stop = onceStopping((reason, code) => {
     server.logger.info({ reason }, 'shutting down');
     server.close().then(
@@ -110,10 +111,11 @@ async function serveInWorkers(appConfig: AppConfig): Promise<void> {
   });
   try {
     const port = await supervisor.start();
-    await serveMetrics(appConfig, clusterExposition());
+    const metrics = await serveMetrics(appConfig, clusterExposition());
     console.log(
       `datagate ${VERSION} listening on ${serverUrl(appConfig.http.host, port)} (${workers} workers)`,
     );
+    if (metrics) console.log(`metrics on ${serverUrl(appConfig.metrics.host, metrics.port)}/metrics`);
   } catch (error) {
     console.error(errorLine(failureReason(error)));
     stop('start-up failure', 1);
