@@ -148,7 +148,7 @@ limiter('a failing task frees its slot', async () => {
   assert.is(await limited(async () => 'next'), 'next');
 });
 
-limiter('tells its meter the length of the line and each task\'s wait for a slot', async () => {
+limiter("tells its meter the length of the line and each task's wait for a slot", async () => {
   const metrics = new RecordingMetrics();
   const limited = concurrencyLimiter(1, metrics.passwordHashes);
   const { state, task } = probe();

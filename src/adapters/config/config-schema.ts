@@ -350,7 +350,7 @@ export const configSchema = z
           .max(65535)
           .optional()
           .describe(
-            "Port of `GET /metrics` (Prometheus text), a listener apart from the API's; unset, no metrics are kept or served; 0 takes a free one. With `http.workers` above 1 the primary serves the sum of every worker (docs/api.md, Metrics).",
+            "Port of `GET /metrics` (Prometheus text), a listener apart from the API's; unset, no metrics are kept or served; 0 takes a free one. With `http.workers` above 1 the primary serves the sum of every worker (docs/api.md §11).",
           ),
         host: z
           .string()
