@@ -69,7 +69,7 @@ export function buildContainer(
     container.bind<T>(id).toDynamicValue(build);
 
   constant<AppConfig>(TYPES.Config, config);
-  // Kept only where they are served (docs/decisions/0021-metrics.md).
+  // Measured only when `metrics.port` serves them (docs/decisions/0021-metrics.md).
   const metrics = config.metrics.port === undefined ? NO_METRICS : new PromClientMetrics();
   constant<Metrics>(TYPES.Metrics, metrics);
   metrics.watchPool(() => persistence.poolUsage?.());

@@ -36,15 +36,15 @@ export class CachingAccessTokens implements AccessTokens {
 
   async verify(token: string, now: Date): Promise<VerifiedAccessToken> {
     const hit = this.verified.get(token);
-    if (hit) this.meter.hit();
-    else this.meter.miss();
     if (hit) {
+      this.meter.hit();
       if (now.getTime() >= hit.expiresAt.getTime()) {
         this.verified.delete(token);
         throw tokenExpired();
       }
       return { ...hit };
     }
+    this.meter.miss();
     const verified = await this.inner.verify(token, now);
     this.verified.set(token, verified);
     return { ...verified };
