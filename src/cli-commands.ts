@@ -8,6 +8,7 @@ import { WorkerSupervisor } from './adapters/cluster/worker-supervisor.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
+import { clusterExposition } from './adapters/metrics/cluster-metrics.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
@@ -16,7 +17,7 @@ import { CreateUserHandler } from './application/users/create-user.ts';
 import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
 import { buildContainer, TYPES } from './container.ts';
 import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
-import { openPersistence, prepareDatabase, serverUrl, startServer } from './main.ts';
+import { openPersistence, prepareDatabase, serveMetrics, serverUrl, startServer } from './main.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -60,6 +61,7 @@ export async function serve(): Promise<void> {
 async function serveOne(appConfig: AppConfig, worker?: { id: number }): Promise<void> {
   const server = await startServer(appConfig, { worker });
   if (!worker) console.log(`datagate ${VERSION} listening on ${server.url}`);
+  if (server.metricsUrl) console.log(`metrics on ${server.metricsUrl}/metrics`);
   const stop = onceStopping((reason, code) => {
     server.logger.info({ reason }, 'shutting down');
     server.close().then(
@@ -109,9 +111,11 @@ async function serveInWorkers(appConfig: AppConfig): Promise<void> {
   });
   try {
     const port = await supervisor.start();
+    const metrics = await serveMetrics(appConfig, clusterExposition());
     console.log(
       `datagate ${VERSION} listening on ${serverUrl(appConfig.http.host, port)} (${workers} workers)`,
     );
+    if (metrics) console.log(`metrics on ${serverUrl(appConfig.metrics.host, metrics.port)}/metrics`);
   } catch (error) {
     console.error(errorLine(failureReason(error)));
     stop('start-up failure', 1);

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { SystemClock } from './adapters/clock/system-clock.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
+import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
@@ -16,6 +17,7 @@ import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
 import type { ItemStore } from './application/ports/item-store.ts';
 import type { LoginThrottle } from './application/ports/login-throttle.ts';
+import { type Metrics, NO_METRICS } from './application/ports/metrics.ts';
 import type { PasswordHasher } from './application/ports/password-hasher.ts';
 import type { PermissionRepository } from './application/ports/permission-repository.ts';
 import type { RefreshTokenRepository } from './application/ports/refresh-token-repository.ts';
@@ -67,8 +69,12 @@ export function buildContainer(
     container.bind<T>(id).toDynamicValue(build);
 
   constant<AppConfig>(TYPES.Config, config);
+  // Measured only when `metrics.port` serves them (docs/decisions/0021-metrics.md).
+  const metrics = config.metrics.port === undefined ? NO_METRICS : new PromClientMetrics();
+  constant<Metrics>(TYPES.Metrics, metrics);
+  metrics.watchPool(() => persistence.poolUsage?.());
   // The repositories read through the in-process caches; the other ports are the persistence's own.
-  const cached = cachingPersistence(persistence);
+  const cached = cachingPersistence(persistence, metrics);
   constant<UserRepository>(TYPES.UserRepository, cached.users);
   constant<RoleRepository>(TYPES.RoleRepository, cached.roles);
   constant<RefreshTokenRepository>(TYPES.RefreshTokenRepository, cached.refreshTokens);
@@ -105,7 +111,8 @@ export function buildContainer(
   );
   dynamic<PasswordHasher>(
     TYPES.PasswordHasher,
-    () => new Argon2PasswordHasher({ concurrency: config.auth.hashConcurrency }),
+    () =>
+      new Argon2PasswordHasher({ concurrency: config.auth.hashConcurrency, meter: metrics.passwordHashes }),
   );
   dynamic<AccessTokens>(TYPES.AccessTokens, () => {
     const options = {
@@ -115,7 +122,7 @@ export function buildContainer(
     };
     const verifier =
       config.auth.tokenFormat === 'paseto' ? new PasetoAccessTokens(options) : new JoseAccessTokens(options);
-    const tokens = new CachingAccessTokens(verifier);
+    const tokens = new CachingAccessTokens(verifier, metrics.cache('access_tokens'));
     // A lost channel drops every cache this instance holds, these included (docs/decisions/0015).
     cached.changes.subscribe({ changed() {}, lost: () => tokens.forgetAll() });
     return tokens;

@@ -5,11 +5,15 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
 import { createGracefulServer } from './adapters/http/graceful-server.ts';
+import { reportToPrimary } from './adapters/metrics/cluster-metrics.ts';
+import { type MetricsServer, startMetricsServer } from './adapters/metrics/metrics-server.ts';
+import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { unreachableReason } from './adapters/persistence/database-unreachable.ts';
 import {
   type MikroOrmPersistence,
   openMikroOrmPersistence,
 } from './adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import type { Metrics } from './application/ports/metrics.ts';
 import { Readiness } from './application/server/readiness.ts';
 import { StartUp } from './application/server/start-up.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
@@ -23,6 +27,8 @@ export type RunningServer = {
    */
   ready: Promise<BootstrapResult>;
   logger: Logger;
+  /** Where `GET /metrics` is served (`metrics.port`); absent when metrics are off, and in a worker. */
+  metricsUrl?: string;
   /** Stops accepting, lets requests in flight finish (at most `http.shutdownTimeout`), closes the database. */
   close(): Promise<void>;
 };
@@ -75,25 +81,44 @@ export async function startServer(
     : migrateAndBootstrap(config, persistence, container);
   const startUp = retriedStartUp(config, work, readiness, logger);
   const http = createGracefulServer(container.get<HttpApp>(TYPES.HttpApp).callback());
+  const metrics = container.get<Metrics>(TYPES.Metrics);
+  let metricsServer: MetricsServer | undefined;
   try {
     await startUp.start();
     await listen(http.server, config.http.port, config.http.host);
+    if (metrics instanceof PromClientMetrics) {
+      // A worker's metrics are served by its primary, summed with the other workers'.
+      if (options.worker) reportToPrimary(metrics);
+      else metricsServer = await serveMetrics(config, () => metrics.exposition());
+    }
   } catch (error) {
     startUp.stop();
+    if (http.server.listening) await http.drain(0);
     await persistence.close();
     throw error;
   }
   const { port } = http.server.address() as AddressInfo;
   return {
     url: serverUrl(config.http.host, port),
+    ...(metricsServer ? { metricsUrl: serverUrl(config.metrics.host, metricsServer.port) } : {}),
     ready: startUp.done,
     logger,
     close: async () => {
       startUp.stop();
+      await metricsServer?.close();
       await http.drain(config.http.shutdownTimeout);
       await persistence.close();
     },
   };
+}
+
+/** `GET /metrics` on `metrics.host`:`metrics.port`, when that port is set. */
+export function serveMetrics(
+  config: AppConfig,
+  exposition: () => Promise<string>,
+): Promise<MetricsServer | undefined> {
+  const { port, host } = config.metrics;
+  return port === undefined ? Promise.resolve(undefined) : startMetricsServer(exposition, { host, port });
 }
 
 /** The start-up work of the primary of `http.workers`, done before it forks; its database is closed after. */

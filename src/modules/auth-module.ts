@@ -47,6 +47,7 @@ export const authModule = new ContainerModule((options) => {
         get(TokenPairIssuer),
         get(TYPES.Clock),
         get(TYPES.LoginThrottle),
+        get(TYPES.Metrics),
       ),
   );
   bind(

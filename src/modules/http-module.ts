@@ -5,6 +5,7 @@ import { createHttpApp, type HttpApp } from '../adapters/http/create-http-app.ts
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpSettings } from '../adapters/http/http-settings.ts';
 import { ResolveAccountabilityHandler } from '../application/auth/resolve-accountability.ts';
+import type { Metrics } from '../application/ports/metrics.ts';
 import type { Readiness } from '../application/server/readiness.ts';
 import { TYPES } from './service-identifiers.ts';
 
@@ -18,6 +19,7 @@ export const httpModule = new ContainerModule((options) => {
         resolveCaller: context.get(ResolveAccountabilityHandler),
         readiness: context.get<Readiness>(TYPES.Readiness),
         logger: context.get<Logger>(TYPES.Logger),
+        metrics: context.get<Metrics>(TYPES.Metrics),
         settings: httpSettings(context.get<AppConfig>(TYPES.Config)),
       }),
     )

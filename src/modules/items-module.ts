@@ -15,6 +15,7 @@ import { ReadRules } from '../application/items/read-rules.ts';
 import { UpdateItemsHandler } from '../application/items/update-items.ts';
 import type { WriteResult } from '../application/items/write-result.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
+import type { Metrics } from '../application/ports/metrics.ts';
 import type { Accountability } from '../domain/accountability.ts';
 import type { RawItemQuery } from '../domain/query/parse-item-query.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
@@ -43,7 +44,10 @@ export const itemsModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   const batchMax = (get: Resolve) => get<AppConfig>(TYPES.Config).query.batchMax;
   const responseMaxBytes = (get: Resolve) => get<AppConfig>(TYPES.Config).query.responseMaxBytes;
-  bind(ReadRules, (get) => new ReadRules(get(TYPES.PermissionRepository)));
+  bind(
+    ReadRules,
+    (get) => new ReadRules(get(TYPES.PermissionRepository), get<Metrics>(TYPES.Metrics).cache('read_rules')),
+  );
   bind(WriteRules, (get) => new WriteRules(get(TYPES.PermissionRepository)));
   bind(ReadBack, (get) => new ReadBack(get(ReadRules), get(TYPES.QueryLimits), responseMaxBytes(get)));
   bind(

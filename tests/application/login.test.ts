@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { authFixture, rejectsWith } from '../support/auth-fixture.ts';
+import { authFixture, DEFAULT_LOGIN_BUDGETS, rejectsWith } from '../support/auth-fixture.ts';
 
 test('login returns a pair whose expiry is the access-token lifetime from now, in epoch ms', async () => {
   const f = authFixture();
@@ -53,6 +53,20 @@ test('every login starts its own session', async () => {
   const callerB = await f.resolve.execute(null, { token: b.accessToken });
   assert.is(callerA.user, user.id);
   assert.is.not(callerA.session, callerB.session);
+});
+
+test('each login is measured as a success, a failure (suspended included) or throttled', async () => {
+  const f = authFixture({}, { ...DEFAULT_LOGIN_BUDGETS, emailAndAddress: { failures: 1, window: 60_000 } });
+  await f.user();
+  await f.user({ email: 'sam@example.com', status: 'suspended' });
+  await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
+  await rejectsWith(
+    f.login.execute({ email: 'sam@example.com', password: 'correct horse' }),
+    'USER_SUSPENDED',
+  );
+  await rejectsWith(f.login.execute({ email: 'ada@example.com', password: 'wrong' }), 'INVALID_CREDENTIALS');
+  await rejectsWith(f.login.execute({ email: 'ada@example.com', password: 'wrong' }), 'TOO_MANY_REQUESTS');
+  assert.equal(f.metrics.logins, ['success', 'failure', 'failure', 'throttled']);
 });
 
 test.run();

@@ -5,6 +5,7 @@ import {
   concurrencyLimiter,
   TEST_ARGON2_COST,
 } from '../../src/adapters/crypto/argon2-password-hasher.ts';
+import { RecordingMetrics } from '../support/fakes/recording-metrics.ts';
 
 const hasher = () => new Argon2PasswordHasher(TEST_ARGON2_COST);
 
@@ -145,6 +146,25 @@ limiter('a failing task frees its slot', async () => {
   const limited = concurrencyLimiter(1);
   await limited(() => Promise.reject(new Error('boom'))).catch(() => undefined);
   assert.is(await limited(async () => 'next'), 'next');
+});
+
+limiter("tells its meter the length of the line and each task's wait for a slot", async () => {
+  const metrics = new RecordingMetrics();
+  const limited = concurrencyLimiter(1, metrics.passwordHashes);
+  const { state, task } = probe();
+  const results = Promise.all([1, 2, 3].map((id) => limited(task(id))));
+  await settle();
+  assert.equal(metrics.hashQueueLengths, [1, 2]);
+  assert.is(metrics.hashWaits.length, 1, 'the first task started at once');
+  state.release.shift()!();
+  await settle();
+  state.release.shift()!();
+  await settle();
+  state.release.shift()!();
+  await results;
+  assert.equal(metrics.hashQueueLengths, [1, 2, 1, 0]);
+  assert.is(metrics.hashWaits.length, 3);
+  assert.ok(metrics.hashWaits.every((seconds) => seconds >= 0));
 });
 
 limiter.run();

@@ -23,6 +23,7 @@ import { FakeAccessTokens } from './fakes/fake-access-tokens.ts';
 import { FakeLoginThrottle } from './fakes/fake-login-throttle.ts';
 import { FakePasswordHasher } from './fakes/fake-password-hasher.ts';
 import { FixedClock } from './fakes/fixed-clock.ts';
+import { RecordingMetrics } from './fakes/recording-metrics.ts';
 
 export const SETTINGS: AuthSettings = {
   accessTokenTtlMs: 15 * 60_000,
@@ -67,7 +68,9 @@ export function authFixture(overrides: Partial<AuthSettings> = {}, budgets = DEF
   const createUser = new CreateUserHandler(users, roles, hasher, clock);
   const createRole = new CreateRoleHandler(roles);
   const lastAdmin = new LastAdminGuard(users, roles);
-  const loginHandler = new LoginHandler(users, hasher, pairs, clock, new FakeLoginThrottle(budgets, clock));
+  const metrics = new RecordingMetrics();
+  const throttle = new FakeLoginThrottle(budgets, clock);
+  const loginHandler = new LoginHandler(users, hasher, pairs, clock, throttle, metrics);
 
   return {
     clock,
@@ -75,6 +78,7 @@ export function authFixture(overrides: Partial<AuthSettings> = {}, budgets = DEF
     hasher,
     accessTokens,
     settings,
+    metrics,
     /** The login handler, from CLIENT_ADDRESS unless the command names another address. */
     login: {
       execute: (command: Omit<LoginCommand, 'clientAddress'> & Partial<LoginCommand>) =>

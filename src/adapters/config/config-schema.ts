@@ -343,6 +343,25 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    metrics: z
+      .object({
+        port: integer
+          .min(0)
+          .max(65535)
+          .optional()
+          .describe(
+            "Port of `GET /metrics` (Prometheus text), a listener apart from the API's; unset, no metrics are kept or served; 0 takes a free one. With `http.workers` above 1 the primary serves the sum of every worker (docs/api.md §11).",
+          ),
+        host: z
+          .string()
+          .min(1)
+          .default('127.0.0.1')
+          .describe(
+            'Address of the metrics listener; it has no authentication, so widen it (e.g. `0.0.0.0` for a Prometheus in another container) only on a network only the scraper reaches.',
+          ),
+      })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         level: z
@@ -408,5 +427,7 @@ export const ENV_KEYS: Record<string, string> = {
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',
   ADMIN_EMAIL: 'bootstrap.adminEmail',
   ADMIN_PASSWORD: 'bootstrap.adminPassword',
+  METRICS_PORT: 'metrics.port',
+  METRICS_HOST: 'metrics.host',
   LOG_LEVEL: 'log.level',
 };

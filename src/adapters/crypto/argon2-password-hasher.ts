@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { argon2id, hash, verify } from 'argon2';
+import { type HashQueueMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { PasswordHasher } from '../../application/ports/password-hasher.ts';
 
 export type Argon2Cost = {
@@ -14,6 +16,8 @@ export type Argon2Cost = {
 export type Argon2PasswordHasherOptions = Partial<Argon2Cost> & {
   /** Hashes/verifications allowed to run at once; the rest wait in line. */
   concurrency?: number;
+  /** Told the length of the line and each hash's wait in it. */
+  meter?: HashQueueMeter;
 };
 
 /**
@@ -47,9 +51,9 @@ export class Argon2PasswordHasher implements PasswordHasher {
   private dummyHash?: Promise<string>;
 
   constructor(options: Argon2PasswordHasherOptions = {}) {
-    const { concurrency = DEFAULT_CONCURRENCY, ...cost } = options;
+    const { concurrency = DEFAULT_CONCURRENCY, meter, ...cost } = options;
     this.cost = { ...DEFAULT_ARGON2_COST, ...cost };
-    this.limited = concurrencyLimiter(concurrency);
+    this.limited = concurrencyLimiter(concurrency, meter);
   }
 
   hash(password: string): Promise<string> {
@@ -87,19 +91,27 @@ export class Argon2PasswordHasher implements PasswordHasher {
 type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 
 /** Runs at most `limit` tasks at once, the others in arrival order. Exported for its own test. */
-export function concurrencyLimiter(limit: number): Limiter {
+export function concurrencyLimiter(
+  limit: number,
+  meter: HashQueueMeter = NO_METRICS.passwordHashes,
+): Limiter {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new Error('Argon2PasswordHasher: concurrency must be a positive integer');
   }
   let running = 0;
   const waiting: Array<() => void> = [];
   return async (task) => {
+    const queuedAt = performance.now();
     if (running < limit) {
       running++;
     } else {
       // A finishing task hands its slot straight over, so no newcomer can overtake the queue.
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      const slot = new Promise<void>((resolve) => waiting.push(resolve));
+      meter.waiting(waiting.length);
+      await slot;
+      meter.waiting(waiting.length);
     }
+    meter.started((performance.now() - queuedAt) / 1000);
     try {
       return await task();
     } finally {

@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
+import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { Readiness } from '../../application/server/readiness.ts';
 import { notFound } from '../../domain/errors.ts';
 import { accessLog } from './access-log.ts';
@@ -17,6 +18,7 @@ import { type OpenApiPartOf, openApiDocument } from './openapi/openapi-document.
 import { queryLengthLimit } from './query-length-limit.ts';
 import { readinessGate } from './readiness-gate.ts';
 import { requestId } from './request-id.ts';
+import { requestMetrics } from './request-metrics.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
@@ -37,6 +39,8 @@ export type HttpAppDependencies = {
   readiness: Readiness;
   settings: HttpSettings;
   logger: Logger;
+  /** Requests by route template and status, database failures by kind; none measured by default. */
+  metrics?: Metrics;
 };
 
 export function createHttpApp({
@@ -45,6 +49,7 @@ export function createHttpApp({
   settings,
   readiness,
   logger,
+  metrics = NO_METRICS,
 }: HttpAppDependencies): HttpApp {
   // maxIpsCount 1: the address is the entry our proxy appended, not the leftmost one a client can forge.
   const app = new Koa<HttpState>({ proxy: settings.trustProxy, maxIpsCount: 1 });
@@ -79,10 +84,11 @@ export function createHttpApp({
   // handler (so it sees the final status), security and CORS headers before anything can fail.
   app.use(requestId);
   app.use(accessLog(logger));
+  app.use(requestMetrics(metrics));
   app.use(securityHeaders);
   const cors = corsPolicy(settings.cors);
   if (cors) app.use(cors);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, metrics));
   app.use(queryLengthLimit(settings.maxQueryLength));
   app.use(wellFormedInput);
   app.use(readinessGate(readiness));

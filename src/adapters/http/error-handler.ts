@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
+import { databaseFailureOf } from './database-failure.ts';
 import { errorResponse } from './error-response.ts';
 import type { HttpMiddleware } from './http-state.ts';
 
@@ -6,12 +8,14 @@ import type { HttpMiddleware } from './http-state.ts';
  * Catches everything below it and answers with the contract's error body. Headers set before the
  * failure are kept on purpose (`Allow`, security headers, `X-Request-Id`).
  */
-export function errorHandler(logger: Logger): HttpMiddleware {
+export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): HttpMiddleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
       const response = errorResponse(error, ctx.state.requestId);
+      const failure = databaseFailureOf(error);
+      if (failure) metrics.databaseFailed(failure);
       if (response.unexpected) {
         logger.error(
           { err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },

@@ -1,3 +1,4 @@
+import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
 import type { Permission, PermissionAction } from '../../domain/permissions/permission.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
@@ -23,6 +24,7 @@ export class CachingPermissionRepository implements PermissionRepository {
   constructor(
     private readonly inner: PermissionRepository,
     private readonly coherence: Coherence = ALONE,
+    private readonly meter: CacheMeter = NO_METRICS.cache('permissions'),
   ) {}
 
   findById(id: string) {
@@ -35,7 +37,10 @@ export class CachingPermissionRepository implements PermissionRepository {
 
   /** The permissions are shared with the cache: readers must not change them. */
   async listFor(role: string | null, collection: string, action: PermissionAction) {
-    if (!this.coherence.live) return this.inner.listFor(role, collection, action);
+    if (!this.coherence.live) {
+      this.meter.miss();
+      return this.inner.listFor(role, collection, action);
+    }
     return [...((await this.loaded()).get(keyOf(role, collection, action)) ?? [])];
   }
 
@@ -61,7 +66,11 @@ export class CachingPermissionRepository implements PermissionRepository {
   }
 
   private loaded(): Promise<Index> {
-    if (this.index && performance.now() - this.loadedAt < MAX_AGE_MS) return this.index;
+    if (this.index && performance.now() - this.loadedAt < MAX_AGE_MS) {
+      this.meter.hit();
+      return this.index;
+    }
+    this.meter.miss();
     this.loadedAt = performance.now();
     const loading = this.inner.list().then((all) => {
       const index: Index = new Map();

@@ -1,4 +1,5 @@
 import type { Change, ChangeFeed } from '../../application/ports/change-feed.ts';
+import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { SchemaCatalog } from '../../application/ports/schema-catalog.ts';
 import { InProcessChangeFeed } from '../in-process-change-feed.ts';
 import { AnnouncingSchemaEditor } from './announcing-schema-editor.ts';
@@ -26,13 +27,29 @@ export type CachedPersistence = Persistence & { readonly changes: ChangeFeed };
  * caches: the composition root calls it once per container. See docs/decisions/0005-in-process-caches.md
  * and 0015-cross-instance-invalidation.md.
  */
-export function cachingPersistence(persistence: Persistence): CachedPersistence {
+export function cachingPersistence(
+  persistence: Persistence,
+  metrics: Pick<Metrics, 'cache'> = NO_METRICS,
+): CachedPersistence {
   const changes = persistence.changes ?? new InProcessChangeFeed();
   const coherence = changes;
-  const refreshTokens = new CachingRefreshTokenRepository(persistence.refreshTokens, { coherence });
-  const users = new CachingUserRepository(persistence.users, refreshTokens, { coherence });
-  const roles = new CachingRoleRepository(persistence.roles, users, { coherence });
-  const permissions = new CachingPermissionRepository(persistence.permissions, coherence);
+  const refreshTokens = new CachingRefreshTokenRepository(persistence.refreshTokens, {
+    coherence,
+    meter: metrics.cache('sessions'),
+  });
+  const users = new CachingUserRepository(persistence.users, refreshTokens, {
+    coherence,
+    meters: { byId: metrics.cache('users'), byDigest: metrics.cache('user_tokens') },
+  });
+  const roles = new CachingRoleRepository(persistence.roles, users, {
+    coherence,
+    meter: metrics.cache('roles'),
+  });
+  const permissions = new CachingPermissionRepository(
+    persistence.permissions,
+    coherence,
+    metrics.cache('permissions'),
+  );
   const schema = refresherOf(persistence.schema);
   changes.subscribe({
     changed(change: Change) {

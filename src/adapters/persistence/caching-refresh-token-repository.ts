@@ -1,3 +1,4 @@
+import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
 import type { RefreshToken } from '../../domain/refresh-token.ts';
 import { CACHE_DEFAULTS, LruMap } from '../lru-map.ts';
@@ -11,6 +12,7 @@ export type CachingRefreshTokenOptions = {
   horizonMs: number;
   maxEntries: number;
   coherence: Coherence;
+  meter: CacheMeter;
 };
 
 /**
@@ -31,12 +33,14 @@ export class CachingRefreshTokenRepository implements RefreshTokenRepository {
   /** Bumped by every invalidation, so a read that started before it does not store what it read. */
   private generation = 0;
   private readonly coherence: Coherence;
+  private readonly meter: CacheMeter;
 
   constructor(
     private readonly inner: RefreshTokenRepository,
     options: Partial<CachingRefreshTokenOptions> = {},
   ) {
     this.coherence = options.coherence ?? ALONE;
+    this.meter = options.meter ?? NO_METRICS.cache('sessions');
     this.horizonMs = options.horizonMs ?? CACHE_DEFAULTS.maxAgeMs;
     // Entries carry their own validity in the callers' time, so the map itself does not age them.
     this.sessions = new LruMap({
@@ -84,11 +88,21 @@ export class CachingRefreshTokenRepository implements RefreshTokenRepository {
   }
 
   async isSessionActive(sessionId: string, now: Date) {
-    if (!this.coherence.live) return this.inner.isSessionActive(sessionId, now);
+    if (!this.coherence.live) {
+      this.meter.miss();
+      return this.inner.isSessionActive(sessionId, now);
+    }
     const time = now.getTime();
     const known = this.sessions.get(sessionId);
-    if (known?.active === true && time < known.until) return true;
-    if (known?.active === false && time >= known.since) return false;
+    if (known?.active === true && time < known.until) {
+      this.meter.hit();
+      return true;
+    }
+    if (known?.active === false && time >= known.since) {
+      this.meter.hit();
+      return false;
+    }
+    this.meter.miss();
     const generation = this.generation;
     const until = time + this.horizonMs;
     if (await this.inner.isSessionActive(sessionId, new Date(until))) {

@@ -1,3 +1,4 @@
+import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import { Role } from '../../domain/role.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
@@ -22,20 +23,30 @@ export class CachingRoleRepository implements RoleRepository {
   /** Bumped by every invalidation, so a read that started before it does not store what it read. */
   private generation = 0;
   private readonly coherence: Coherence;
+  private readonly meter: CacheMeter;
 
   constructor(
     private readonly inner: RoleRepository,
     private readonly users: Pick<CachingUserRepository, 'forgetHoldersOf'>,
-    { coherence = ALONE, ...options }: Partial<LruMapOptions> & { coherence?: Coherence } = {},
+    {
+      coherence = ALONE,
+      meter = NO_METRICS.cache('roles'),
+      ...options
+    }: Partial<LruMapOptions> & { coherence?: Coherence; meter?: CacheMeter } = {},
   ) {
     this.coherence = coherence;
+    this.meter = meter;
     this.byId = new LruMap({ ...CACHE_DEFAULTS, ...options });
   }
 
   async findById(id: string) {
+    const cached = this.coherence.live ? this.byId.get(id) : undefined;
+    if (cached !== undefined) {
+      this.meter.hit();
+      return cached && copy(cached);
+    }
+    this.meter.miss();
     if (!this.coherence.live) return this.inner.findById(id);
-    const cached = this.byId.get(id);
-    if (cached !== undefined) return cached && copy(cached);
     const generation = this.generation;
     const role = await this.inner.findById(id);
     if (generation === this.generation) this.byId.set(id, role);

@@ -1,8 +1,12 @@
+import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
 import { User } from '../../domain/user.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
 import type { CachingRefreshTokenRepository } from './caching-refresh-token-repository.ts';
+
+/** Lookups by id (`users`) and by static-token digest (`user_tokens`). */
+export type UserCacheMeters = { readonly byId: CacheMeter; readonly byDigest: CacheMeter };
 
 /** Callers change the users they are given before saving them: the cache hands out copies. */
 const copy = (user: User) => new User({ ...user });
@@ -25,13 +29,19 @@ export class CachingUserRepository implements UserRepository {
   /** Bumped by every invalidation, so a read that started before it does not store what it read. */
   private generation = 0;
   private readonly coherence: Coherence;
+  private readonly meters: UserCacheMeters;
 
   constructor(
     private readonly inner: UserRepository,
     private readonly sessions: Pick<CachingRefreshTokenRepository, 'forgetAll'>,
-    { coherence = ALONE, ...options }: Partial<LruMapOptions> & { coherence?: Coherence } = {},
+    {
+      coherence = ALONE,
+      meters = { byId: NO_METRICS.cache('users'), byDigest: NO_METRICS.cache('user_tokens') },
+      ...options
+    }: Partial<LruMapOptions> & { coherence?: Coherence; meters?: UserCacheMeters } = {},
   ) {
     this.coherence = coherence;
+    this.meters = meters;
     const settings = { ...CACHE_DEFAULTS, ...options };
     this.byId = new LruMap(settings);
     this.byDigest = new LruMap(settings);
@@ -39,9 +49,13 @@ export class CachingUserRepository implements UserRepository {
   }
 
   async findById(id: string) {
+    const cached = this.coherence.live ? this.byId.get(id) : undefined;
+    if (cached !== undefined) {
+      this.meters.byId.hit();
+      return cached && copy(cached);
+    }
+    this.meters.byId.miss();
     if (!this.coherence.live) return this.inner.findById(id);
-    const cached = this.byId.get(id);
-    if (cached !== undefined) return cached && copy(cached);
     const generation = this.generation;
     const user = await this.inner.findById(id);
     if (generation === this.generation) this.byId.set(id, user);
@@ -53,10 +67,16 @@ export class CachingUserRepository implements UserRepository {
   }
 
   async findByTokenDigest(digest: string) {
-    if (!this.coherence.live) return this.inner.findByTokenDigest(digest);
+    if (!this.coherence.live) {
+      this.meters.byDigest.miss();
+      return this.inner.findByTokenDigest(digest);
+    }
     const known = this.byDigest.get(digest);
-    if (known !== undefined) return copy(known);
-    if (this.unknownDigests.get(digest)) return null;
+    if (known !== undefined || this.unknownDigests.get(digest)) {
+      this.meters.byDigest.hit();
+      return known === undefined ? null : copy(known);
+    }
+    this.meters.byDigest.miss();
     const generation = this.generation;
     const user = await this.inner.findByTokenDigest(digest);
     if (generation === this.generation) {

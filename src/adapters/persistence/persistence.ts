@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type { DatabaseHealth } from '../../application/ports/database-health.ts';
 import type { ItemStore } from '../../application/ports/item-store.ts';
+import type { PoolUsage } from '../../application/ports/metrics.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
 import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
@@ -23,6 +24,11 @@ export interface Persistence {
    * where nobody else can make any (one process on its own storage).
    */
   readonly changes?: ChangeFeed;
+  /**
+   * The connections of the primary database, for the metrics; undefined before the pool exists, absent
+   * where there is no connection (in memory).
+   */
+  poolUsage?(): PoolUsage | undefined;
   /** Brings the system tables up to date; a no-op where there are no tables. */
   migrate(): Promise<void>;
   close(): Promise<void>;

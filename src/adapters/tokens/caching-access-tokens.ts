@@ -4,6 +4,7 @@ import type {
   IssuedAccessToken,
   VerifiedAccessToken,
 } from '../../application/ports/access-tokens.ts';
+import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import { tokenExpired } from '../../domain/errors.ts';
 import { LruMap } from '../lru-map.ts';
 
@@ -24,7 +25,10 @@ export class CachingAccessTokens implements AccessTokens {
     now: () => performance.now(),
   });
 
-  constructor(private readonly inner: AccessTokens) {}
+  constructor(
+    private readonly inner: AccessTokens,
+    private readonly meter: CacheMeter = NO_METRICS.cache('access_tokens'),
+  ) {}
 
   issue(claims: AccessTokenClaims, now: Date): Promise<IssuedAccessToken> {
     return this.inner.issue(claims, now);
@@ -33,12 +37,14 @@ export class CachingAccessTokens implements AccessTokens {
   async verify(token: string, now: Date): Promise<VerifiedAccessToken> {
     const hit = this.verified.get(token);
     if (hit) {
+      this.meter.hit();
       if (now.getTime() >= hit.expiresAt.getTime()) {
         this.verified.delete(token);
         throw tokenExpired();
       }
       return { ...hit };
     }
+    this.meter.miss();
     const verified = await this.inner.verify(token, now);
     this.verified.set(token, verified);
     return { ...verified };

@@ -4,6 +4,7 @@ import { DomainError, invalidCredentials, tooManyRequests, userSuspended } from 
 import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { LoginThrottle } from '../ports/login-throttle.ts';
+import { type Metrics, NO_METRICS } from '../ports/metrics.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
 import type { TokenPair, TokenPairIssuer } from './token-pair.ts';
@@ -22,6 +23,7 @@ export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
     private readonly pairs: TokenPairIssuer,
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
+    private readonly metrics: Pick<Metrics, 'loginAttempted'> = NO_METRICS,
   ) {}
 
   async execute(_caller: null, command: LoginCommand): Promise<TokenPair> {
@@ -31,17 +33,28 @@ export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
       clientAddress: command.clientAddress,
     };
     const waitMs = await this.throttle.admit(attempt);
-    if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
+    if (waitMs > 0) {
+      this.metrics.loginAttempted('throttled');
+      throw tooManyRequests(waitMs / 1000);
+    }
     const user = email ? await this.users.findByEmail(email) : null;
     // Always one verification, against a dummy hash when there is no user: same answer, same time.
     const passwordMatches = await this.hasher.verify(user?.passwordHash ?? null, command.password);
-    if (!user || !passwordMatches) throw invalidCredentials();
+    if (!user || !passwordMatches) {
+      this.metrics.loginAttempted('failure');
+      throw invalidCredentials();
+    }
     // The right password, even of a suspended user, is no guess to count; it also makes the login recent,
     // which takes this e-mail at this address out of the address budget (proof of the password, not of
     // the e-mail's existence: failures are counted alike for known and unknown e-mails).
     await this.throttle.succeeded(attempt);
-    if (!user.isActive) throw userSuspended();
-    return this.pairs.issue(user, randomUUID(), this.clock.now());
+    if (!user.isActive) {
+      this.metrics.loginAttempted('failure');
+      throw userSuspended();
+    }
+    const pair = await this.pairs.issue(user, randomUUID(), this.clock.now());
+    this.metrics.loginAttempted('success');
+    return pair;
   }
 }
 

@@ -7,6 +7,7 @@ import { refusal } from '../../domain/permissions/refusal.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import { type CacheMeter, NO_METRICS } from '../ports/metrics.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 
 /** Roles × collections: small; past this the memo simply starts over. */
@@ -25,7 +26,10 @@ type Memo = { collection: CollectionSchema; permissions: ReadonlyArray<Permissio
 export class ReadRules {
   private readonly memo = new Map<string, Memo>();
 
-  constructor(private readonly permissions: PermissionRepository) {}
+  constructor(
+    private readonly permissions: PermissionRepository,
+    private readonly meter: CacheMeter = NO_METRICS.cache('read_rules'),
+  ) {}
 
   async for(caller: Accountability, collection: CollectionSchema, now: Date): Promise<ReadRule> {
     const rule = await this.optional(caller, collection, now);
@@ -39,7 +43,11 @@ export class ReadRules {
     const granted = caller.admin ? [] : await this.permissions.listFor(role, collection.name, 'read');
     const key = JSON.stringify([caller.admin, role, collection.name]);
     const known = this.memo.get(key);
-    if (known && known.collection === collection && sameItems(known.permissions, granted)) return known.rule;
+    if (known && known.collection === collection && sameItems(known.permissions, granted)) {
+      this.meter.hit();
+      return known.rule;
+    }
+    this.meter.miss();
 
     const context = { user: caller.user, role: caller.role, now };
     const rule = readRuleFor(

@@ -120,7 +120,14 @@ export async function openMikroOrmPersistence(
         await health.close();
       }
     });
-    if (!options.replicas?.urls.length) return { ...persistence, changes };
+    const poolUsage = () =>
+      servingPool && {
+        size: servingPool.totalCount,
+        max: servingPool.options.max,
+        inUse: servingPool.totalCount - servingPool.idleCount,
+        waiting: servingPool.waitingCount,
+      };
+    if (!options.replicas?.urls.length) return { ...persistence, changes, poolUsage };
     const connectMs = timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS;
     const replicas = openReplicaRouting(persistence.items, userTablesDatabase(orm), options.schema, {
       ...options.replicas,
@@ -140,6 +147,7 @@ export async function openMikroOrmPersistence(
     return {
       ...persistence,
       changes,
+      poolUsage,
       items: replicas.store,
       health: { check: () => health.check(), replicas: () => replicas.health() },
       close: async () => {
@@ -155,7 +163,7 @@ export async function openMikroOrmPersistence(
   try {
     const dialect = new PGliteDialect(embedded.db);
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
-    return assemble(
+    const persistence = assemble(
       orm,
       createPostgresCollections(orm),
       new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
@@ -169,6 +177,7 @@ export async function openMikroOrmPersistence(
         }
       },
     );
+    return { ...persistence, poolUsage: () => dialect.usage() };
   } catch (error) {
     await embedded.close();
     throw error;

@@ -14,6 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { PoolUsage } from '../../../application/ports/metrics.ts';
 
 /**
  * Kysely dialect over an in-process PGlite, handed to MikroORM as `driverOptions`.
@@ -22,6 +23,8 @@ import {
  * Destroying the dialect (MikroORM does on `orm.close()`) leaves PGlite open: whoever created it closes it.
  */
 export class PGliteDialect implements Dialect {
+  private driver: PGliteDriver | undefined;
+
   constructor(private readonly db: PGlite) {}
 
   createAdapter(): DialectAdapter {
@@ -29,7 +32,13 @@ export class PGliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PGliteDriver(this.db);
+    this.driver = new PGliteDriver(this.db);
+    return this.driver;
+  }
+
+  /** The one connection as a pool of one: held or not, and how many wait for it. */
+  usage(): PoolUsage | undefined {
+    return this.driver?.usage();
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -45,9 +54,14 @@ class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
   private queue: Promise<void> = Promise.resolve();
   private releaseHeld: (() => void) | null = null;
+  private waiting = 0;
 
   constructor(private readonly db: PGlite) {
     this.connection = new PGliteConnection(db);
+  }
+
+  usage(): PoolUsage {
+    return { size: 1, max: 1, inUse: this.releaseHeld ? 1 : 0, waiting: this.waiting };
   }
 
   async init() {
@@ -61,7 +75,12 @@ class PGliteDriver implements Driver {
     this.queue = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await previous;
+    this.waiting++;
+    try {
+      await previous;
+    } finally {
+      this.waiting--;
+    }
     this.releaseHeld = release;
     return this.connection;
   }
