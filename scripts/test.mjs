@@ -6,7 +6,7 @@ import { stripVTControlCharacters } from 'node:util';
 const args = process.argv.slice(2);
 const dir = args[0] ?? 'tests';
 const pattern = args[1] ?? '[.]test[.]ts$';
-const timeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? 480_000);
+const timeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? 720_000);
 
 const uvuArgs = [
   '--import',
