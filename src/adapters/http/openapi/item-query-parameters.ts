@@ -1,62 +1,44 @@
-import type { QueryLimits } from '../../../domain/query/parse-item-query.ts';
-import { MAX_SEARCH_LENGTH } from '../../../domain/query/parse-item-query.ts';
-import type { JsonSchema, Parameter, Reference } from './openapi-types.ts';
+import { z } from 'zod';
+import { MAX_SEARCH_LENGTH, type QueryLimits } from '../../../domain/query/parse-item-query.ts';
 
-/** components.parameters: the item query parameters of docs/api.md §4, with this server's limits. */
-export function itemQueryParameters({ limitDefault, limitMax }: QueryLimits): Record<string, Parameter> {
-  const query = (name: string, description: string, schema: JsonSchema): Parameter => ({
-    name,
-    in: 'query',
-    description,
-    schema,
-  });
-  const limit: JsonSchema =
+/**
+ * The item query parameters of docs/api.md §4 with this server's limits, one per key; the document lists
+ * them for the item reads (all) and writes (`fields`). A parameter added here appears in the document.
+ */
+export function itemQueryParameters({ limitDefault, limitMax }: QueryLimits) {
+  const limit =
     limitMax === -1
-      ? { type: 'integer', minimum: -1, default: limitDefault }
-      : { type: 'integer', minimum: 0, maximum: limitMax, default: limitDefault };
-  return {
-    fields: query('fields', 'Comma list of fields to return; `*` is every field you may read.', {
-      type: 'string',
-      examples: ['*', 'id,description'],
-    }),
-    filter: query(
-      'filter',
-      'A JSON filter (`{"temperature":{"_gt":10}}`); the bracket form `filter[temperature][_gt]=10` works too.',
-      { type: 'string' },
-    ),
-    sort: query('sort', 'Comma list of fields; `-` sorts descending.', {
-      type: 'string',
-      examples: ['-date_created,id'],
-    }),
-    limit: query('limit', limitMax === -1 ? 'Page size; -1 = every row.' : 'Page size.', limit),
-    offset: query('offset', 'Rows to skip (not with `page`).', { type: 'integer', minimum: 0 }),
-    page: query('page', 'The 1-based page of `limit` rows (not with `offset`).', {
-      type: 'integer',
-      minimum: 1,
-    }),
-    search: query('search', 'Case-insensitive text to find in the text fields you may read.', {
-      type: 'string',
-      maxLength: MAX_SEARCH_LENGTH,
-    }),
-    meta: query('meta', 'Counts to add: `total_count`, `filter_count` or `*`.', {
-      type: 'string',
-      examples: ['*'],
-    }),
-  };
+      ? z.int().min(-1).describe('Page size; -1 = every row.')
+      : z.int().min(0).max(limitMax).describe('Page size.');
+  return z.object({
+    fields: z
+      .string()
+      .meta({ examples: ['*', 'id,description'] })
+      .describe('Comma list of fields to return; `*` is every field you may read.')
+      .optional(),
+    filter: z
+      .string()
+      .describe(
+        'A JSON filter (`{"temperature":{"_gt":10}}`); the bracket form `filter[temperature][_gt]=10` works too.',
+      )
+      .optional(),
+    sort: z
+      .string()
+      .meta({ examples: ['-date_created,id'] })
+      .describe('Comma list of fields; `-` sorts descending.')
+      .optional(),
+    limit: limit.default(limitDefault),
+    offset: z.int().min(0).describe('Rows to skip (not with `page`).').optional(),
+    page: z.int().min(1).describe('The 1-based page of `limit` rows (not with `offset`).').optional(),
+    search: z
+      .string()
+      .max(MAX_SEARCH_LENGTH)
+      .describe('Case-insensitive text to find in the text fields you may read.')
+      .optional(),
+    meta: z
+      .string()
+      .meta({ examples: ['*'] })
+      .describe('Counts to add: `total_count`, `filter_count` or `*`.')
+      .optional(),
+  });
 }
-
-const ref = (name: string): Reference => ({ $ref: `#/components/parameters/${name}` });
-
-export const LIST_PARAMETERS: Reference[] = [
-  'fields',
-  'filter',
-  'sort',
-  'limit',
-  'offset',
-  'page',
-  'search',
-  'meta',
-].map(ref);
-
-/** Shapes the items a single read or a write answers with. */
-export const FIELDS_PARAMETER: Reference = ref('fields');
