@@ -41,6 +41,8 @@ const newField = z
 
 const collectionName = z.string().describe("The collection's name.");
 const fieldName = z.string().describe("The field's name.");
+const collectionList = z.array(collectionAnswer);
+const fieldList = z.array(fieldAnswer);
 
 const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
 
@@ -162,7 +164,7 @@ export const collectionsModule = new ContainerModule((options) => {
               path: '/collections',
               operationId: 'listCollections',
               summary: 'List collections',
-              answers: [{ status: 200, description: 'Every collection.', body: z.array(collectionAnswer) }],
+              answers: [{ status: 200, description: 'Every collection.', body: collectionList }],
               errors: [401, 403],
             },
             {
@@ -203,7 +205,7 @@ export const collectionsModule = new ContainerModule((options) => {
               path: '/fields/:collection',
               operationId: 'listFields',
               summary: 'List the fields of a collection',
-              answers: [{ status: 200, description: 'Its fields.', body: z.array(fieldAnswer) }],
+              answers: [{ status: 200, description: 'Its fields.', body: fieldList }],
               errors: [401, 403, 404],
             },
             {

@@ -34,6 +34,7 @@ const createPermissionBody = z.strictObject({
 const updatePermissionBody = createPermissionBody.partial();
 
 const permissionId = z.uuid().describe("The permission's id.");
+const permissionList = z.array(permissionAnswer);
 
 /** /permissions, for admins: who may do what to which rows and fields of a collection. */
 export const permissionsModule = new ContainerModule((options) => {
@@ -113,7 +114,7 @@ export const permissionsModule = new ContainerModule((options) => {
               path: '/permissions',
               operationId: 'listPermissions',
               summary: 'List permissions',
-              answers: [{ status: 200, description: 'Every permission.', body: z.array(permissionAnswer) }],
+              answers: [{ status: 200, description: 'Every permission.', body: permissionList }],
               errors: [401, 403],
             },
             {

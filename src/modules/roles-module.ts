@@ -20,6 +20,7 @@ const createRoleBody = z.strictObject({
 const updateRoleBody = createRoleBody.partial();
 
 const roleId = z.uuid().describe("The role's id.");
+const roleList = z.array(roleAnswer);
 
 /** /roles, for admins. The last-admin guard is bound by the users module. */
 export const rolesModule = new ContainerModule((options) => {
@@ -84,7 +85,7 @@ export const rolesModule = new ContainerModule((options) => {
               path: '/roles',
               operationId: 'listRoles',
               summary: 'List roles',
-              answers: [{ status: 200, description: 'Every role.', body: z.array(roleAnswer) }],
+              answers: [{ status: 200, description: 'Every role.', body: roleList }],
               errors: [401, 403],
             },
             {

@@ -14,6 +14,9 @@ import { LICENSE, VERSION } from '../version.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
+const pong = z.literal('pong');
+const document = z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document.');
+
 /** /server/*: health, information and the OpenAPI document; and /docs, the explorer that reads it. */
 export const serverModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
@@ -118,7 +121,7 @@ export const serverModule = new ContainerModule((options) => {
                 {
                   status: 200,
                   description: 'Always `pong`, as text in every profile.',
-                  body: z.literal('pong'),
+                  body: pong,
                   form: 'text',
                 },
               ],
@@ -144,7 +147,7 @@ export const serverModule = new ContainerModule((options) => {
                 {
                   status: 200,
                   description: 'The document.',
-                  body: z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document.'),
+                  body: document,
                   form: 'bare',
                 },
               ],

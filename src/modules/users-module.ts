@@ -23,6 +23,7 @@ import { TYPES } from './service-identifiers.ts';
 const optionalName = z.string().nullable().optional();
 
 const userId = z.uuid().describe("The user's id.");
+const userList = z.array(userAnswer);
 
 // Lengths and formats (e-mail, password, token) are domain rules and answer FAILED_VALIDATION from
 // the handlers; this schema only refuses what is not the wire shape (INVALID_PAYLOAD).
@@ -176,7 +177,7 @@ export const usersModule = new ContainerModule((options) => {
               summary: 'List users',
               tag: 'users',
               audience: 'admin',
-              answers: [{ status: 200, description: 'Every user.', body: z.array(userAnswer) }],
+              answers: [{ status: 200, description: 'Every user.', body: userList }],
               errors: [401, 403],
             },
             {

@@ -109,6 +109,10 @@ export const serverInfoAnswer: z.ZodType<ServerInfo> = z.object({
 
 /** respond.tokenPair: what `expires` means depends on the profile (docs/api.md §1). */
 export function tokenPairAnswer(profile: HttpSettings['profile']) {
+  return TOKEN_PAIRS[profile];
+}
+
+function tokenPair(profile: HttpSettings['profile']) {
   return z.object({
     access_token: z.string().describe('Send it as `Authorization: Bearer <token>`.'),
     expires: z
@@ -121,3 +125,5 @@ export function tokenPairAnswer(profile: HttpSettings['profile']) {
     refresh_token: z.string().describe('Spent by /auth/refresh, which answers a new pair.'),
   });
 }
+
+const TOKEN_PAIRS = { plain: tokenPair('plain'), directus: tokenPair('directus') };

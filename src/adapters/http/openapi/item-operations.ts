@@ -1,9 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import { type ZodType, z } from 'zod';
 import type { DescribedCollection, DescribedField } from '../../../application/server/describe-api.ts';
 import type { Answer, ApiContext, ApiOperation, ApiPart } from './api-operation.ts';
 import { columnSchema, noted, nullableWhen } from './column-schema.ts';
 import { componentNames } from './component-names.ts';
-import { itemQueryParameters } from './item-query-parameters.ts';
+import { type ItemQueryParameters, itemQueryParameters } from './item-query-parameters.ts';
 
 /**
  * The /items part of the document: the collections the caller may use, each under a tag of its name,
@@ -15,17 +16,26 @@ export function itemsApi({ description }: ApiContext): ApiPart {
   const part: Required<ApiPart> = { tags: [], operations: [], schemas: {} };
   for (const collection of description.collections) {
     part.tags.push({ name: collection.name, description: `The items of \`${collection.name}\`.` });
-    const api = new CollectionApi(
-      collection,
-      names.get(collection.name)!,
-      query,
-      description.limits.batchMax,
-    );
-    part.operations.push(...api.operations());
+    const component = names.get(collection.name)!;
+    const { batchMax } = description.limits;
+    const key = JSON.stringify([collection, component, description.limits]);
+    let api = MADE.get(key);
+    if (!api) {
+      api = new CollectionApi(collection, component, query, batchMax);
+      MADE.set(key, api);
+    }
+    part.operations.push(...api.operations);
     Object.assign(part.schemas, api.schemas);
   }
   return part;
 }
+
+/**
+ * Each collection's operations as last made, by everything they are made from: while the columns and
+ * the caller's rights stay the same, the same zod objects come back, and their written schemas with them
+ * (document-schemas.ts). Bounded: a role per table and a few tables each is far below it.
+ */
+const MADE = new LRUCache<string, CollectionApi>({ max: 500 });
 
 /** An item as the caller reads it: no field is required, since `fields` narrows the answer. */
 function itemSchema(collection: DescribedCollection): ZodType {
@@ -101,11 +111,12 @@ class CollectionApi {
   private readonly create?: ZodType;
   private readonly update?: z.ZodObject;
   private readonly key: ZodType | null;
+  readonly operations: ApiOperation[];
 
   constructor(
     private readonly collection: DescribedCollection,
     private readonly component: string,
-    private readonly query: ReturnType<typeof itemQueryParameters>,
+    private readonly query: ItemQueryParameters,
     private readonly batchMax: number,
   ) {
     const { actions, primaryKey } = collection;
@@ -115,13 +126,14 @@ class CollectionApi {
     this.key = primaryKey
       ? columnSchema({ ...primaryKey, maxLength: null }).describe('The primary key.')
       : null;
+    this.operations = this.make();
   }
 
-  operations(): ApiOperation[] {
+  private make(): ApiOperation[] {
     const { actions, name } = this.collection;
     const path = `/items/${encodeURIComponent(name)}`;
     const single = `${path}/:id`;
-    const fields = this.query.pick({ fields: true });
+    const fields = this.query.single;
     const keyed = this.key ? { pathParameters: { id: this.key } } : null;
     const operations: ApiOperation[] = [];
     const add = (suffix: string, rest: Omit<ApiOperation, 'operationId' | 'tag' | 'audience'>) => {
@@ -135,7 +147,7 @@ class CollectionApi {
         method: 'get',
         path,
         summary: `List ${name}`,
-        query: this.query,
+        query: this.query.list,
         answers: [{ status: 200, description: 'The items you may see.', body: item, form: 'list' }],
         errors: [400, 401, 403],
       });

@@ -3,9 +3,27 @@ import { MAX_SEARCH_LENGTH, type QueryLimits } from '../../../domain/query/parse
 
 /**
  * The item query parameters of docs/api.md §4 with this server's limits, one per key; the document lists
- * them for the item reads (all) and writes (`fields`). A parameter added here appears in the document.
+ * them for the item reads (all) and writes (`fields`). A parameter added to `listParameters` appears in the
+ * document.
  */
-export function itemQueryParameters({ limitDefault, limitMax }: QueryLimits) {
+export function itemQueryParameters(limits: QueryLimits): ItemQueryParameters {
+  // Made once per set of limits, so that their written schemas are found again (document-schemas.ts).
+  const key = `${limits.limitDefault} ${limits.limitMax}`;
+  let parameters = MADE.get(key);
+  if (!parameters) {
+    const list = listParameters(limits);
+    parameters = { list, single: list.pick({ fields: true }) };
+    MADE.set(key, parameters);
+  }
+  return parameters;
+}
+
+/** `list`: those of a list; `single`: `fields`, which shapes what a single read or a write answers. */
+export type ItemQueryParameters = { list: z.ZodObject; single: z.ZodObject };
+
+const MADE = new Map<string, ItemQueryParameters>();
+
+function listParameters({ limitDefault, limitMax }: QueryLimits) {
   const limit =
     limitMax === -1
       ? z.int().min(-1).describe('Page size; -1 = every row.')

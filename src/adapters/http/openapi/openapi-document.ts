@@ -80,6 +80,9 @@ function mayUse(caller: ApiDescription['caller'], audience: Audience): boolean {
   return true;
 }
 
+/** A path parameter that names nothing in particular. */
+const TEXT = z.string();
+
 /** `/users/:id` → `/users/{id}`. */
 const documentPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -95,7 +98,7 @@ class OperationWriter {
   write(operation: ApiOperation): Operation {
     const parameters = [
       ...parameterNames(operation.path).map((name) =>
-        this.parameter(name, 'path', operation.pathParameters?.[name] ?? z.string()),
+        this.parameter(name, 'path', operation.pathParameters?.[name] ?? TEXT),
       ),
       ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) =>
         this.parameter(name, 'query', schema as ZodType),

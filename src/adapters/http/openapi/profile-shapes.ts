@@ -20,6 +20,21 @@ export function shapedAnswer(
   body: ZodType,
 ): ShapedAnswer {
   if (form === 'bare' || form === 'text' || status >= 300) return { body };
+  // The same wrapper for the same body, so that its written schema is found again (document-schemas.ts).
+  const key = `${profile} ${form}`;
+  const shapes = SHAPED.get(body) ?? new Map<string, ShapedAnswer>();
+  SHAPED.set(body, shapes);
+  let shaped = shapes.get(key);
+  if (!shaped) {
+    shaped = wrapped(profile, form, body);
+    shapes.set(key, shaped);
+  }
+  return shaped;
+}
+
+const SHAPED = new WeakMap<ZodType, Map<string, ShapedAnswer>>();
+
+function wrapped(profile: HttpSettings['profile'], form: 'data' | 'list', body: ZodType): ShapedAnswer {
   if (form === 'data') return { body: profile === 'directus' ? z.object({ data: body }) : body };
   if (profile === 'directus') {
     return {
