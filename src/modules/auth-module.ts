@@ -2,9 +2,7 @@ import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
-import { errorsOf } from '../adapters/http/openapi/error-responses.ts';
-import { jsonBody, NO_TOKEN, schemaRef } from '../adapters/http/openapi/openapi-part.ts';
-import type { JsonSchema } from '../adapters/http/openapi/openapi-types.ts';
+import { tokenPairAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { LoginHandler } from '../application/auth/login.ts';
 import { LogoutHandler } from '../application/auth/logout.ts';
 import { RefreshSessionHandler } from '../application/auth/refresh-session.ts';
@@ -19,12 +17,6 @@ import { TYPES } from './service-identifiers.ts';
 const mode = z.literal('json', { error: 'Only mode "json" is supported.' }).optional();
 const loginBody = z.object({ email: z.string(), password: z.string(), mode });
 const refreshBody = z.object({ refresh_token: z.string(), mode });
-
-const refreshBodySchema: JsonSchema = {
-  type: 'object',
-  required: ['refresh_token'],
-  properties: { refresh_token: { type: 'string' }, mode: { const: 'json' } },
-};
 
 /** Logging in, refreshing and logging out, and turning a presented token into the caller. */
 export const authModule = new ContainerModule((options) => {
@@ -101,70 +93,44 @@ export const authModule = new ContainerModule((options) => {
           respond.noContent(ctx);
         });
       },
-      openApi: ({ shapes }) => ({
-        tags: ['auth'],
-        schemas: {
-          TokenPair: {
-            type: 'object',
-            required: ['access_token', 'expires', 'refresh_token'],
-            properties: {
-              access_token: { type: 'string', description: 'Send it as `Authorization: Bearer <token>`.' },
-              expires: { type: 'integer', description: shapes.expires },
-              refresh_token: {
-                type: 'string',
-                description: 'Spent by /auth/refresh, which answers a new pair.',
-              },
-            },
-          },
-        },
-        paths: {
-          '/auth/login': {
-            post: {
+      api: ({ profile }) => {
+        const tokenPair = { status: 200, description: 'A token pair.', body: tokenPairAnswer(profile) };
+        const operation = { method: 'post', tag: 'auth', audience: 'anyone', tokenBlind: true } as const;
+        return {
+          tags: [{ name: 'auth', description: 'Logging in and out, and refreshing the access token.' }],
+          schemas: { TokenPair: tokenPair.body },
+          operations: [
+            {
+              ...operation,
+              path: '/auth/login',
               operationId: 'login',
               summary: 'Log in',
               description: 'Answers a token pair; use its `access_token` with "Authorize".',
-              tags: ['auth'],
-              security: NO_TOKEN,
-              requestBody: jsonBody({
-                type: 'object',
-                required: ['email', 'password'],
-                properties: {
-                  email: { type: 'string' },
-                  password: { type: 'string' },
-                  mode: { const: 'json' },
-                },
-              }),
-              responses: {
-                200: shapes.ok('A token pair.', schemaRef('TokenPair')),
-                ...errorsOf(400, 401, 429),
-              },
+              body: loginBody,
+              answers: [tokenPair],
+              errors: [400, 401, 429],
             },
-          },
-          '/auth/refresh': {
-            post: {
+            {
+              ...operation,
+              path: '/auth/refresh',
               operationId: 'refresh',
               summary: 'Trade a refresh token for a new pair',
-              tags: ['auth'],
-              security: NO_TOKEN,
-              requestBody: jsonBody(refreshBodySchema),
-              responses: {
-                200: shapes.ok('A new token pair.', schemaRef('TokenPair')),
-                ...errorsOf(400, 401),
-              },
+              body: refreshBody,
+              answers: [{ ...tokenPair, description: 'A new token pair.' }],
+              errors: [400, 401],
             },
-          },
-          '/auth/logout': {
-            post: {
+            {
+              ...operation,
+              path: '/auth/logout',
               operationId: 'logout',
               summary: 'End the session of a refresh token',
-              tags: ['auth'],
-              security: NO_TOKEN,
-              requestBody: jsonBody(refreshBodySchema),
-              responses: { 204: { description: 'Logged out.' }, ...errorsOf(400, 401) },
+              body: refreshBody,
+              answers: [{ status: 204, description: 'Logged out.' }],
+              errors: [400, 401],
             },
-          },
-        },
-      }),
+          ],
+        };
+      },
     };
   });
 });

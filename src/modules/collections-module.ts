@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { collectionAnswer, fieldAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { ClearSchemaCacheHandler } from '../application/collections/clear-schema-cache.ts';
 import { CreateCollectionHandler } from '../application/collections/create-collection.ts';
 import { CreateFieldHandler } from '../application/collections/create-field.ts';
@@ -37,6 +38,11 @@ const newField = z
     defaultValue: schema.default_value,
     maxLength: schema.max_length,
   }));
+
+const collectionName = z.string().describe("The collection's name.");
+const fieldName = z.string().describe("The field's name.");
+const collectionList = z.array(collectionAnswer);
+const fieldList = z.array(fieldAnswer);
 
 const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
 
@@ -136,6 +142,117 @@ export const collectionsModule = new ContainerModule((options) => {
             respond.noContent(ctx);
           }),
         );
+      },
+      api: () => {
+        const admin = { audience: 'admin' } as const;
+        const collections = { ...admin, tag: 'collections' } as const;
+        const fields = { ...admin, tag: 'fields' } as const;
+        const collection = { pathParameters: { collection: collectionName } };
+        const field = { pathParameters: { collection: collectionName, field: fieldName } };
+        const deleted = { status: 204, description: 'Deleted.' };
+        return {
+          tags: [
+            { name: 'collections', description: 'The tables, for admins: list, create and drop them.' },
+            { name: 'fields', description: 'The columns of a table, for admins: list, add and drop them.' },
+            { name: 'utils', description: 'Maintenance, for admins.' },
+          ],
+          schemas: { Collection: collectionAnswer, Field: fieldAnswer },
+          operations: [
+            {
+              ...collections,
+              method: 'get',
+              path: '/collections',
+              operationId: 'listCollections',
+              summary: 'List collections',
+              answers: [{ status: 200, description: 'Every collection.', body: collectionList }],
+              errors: [401, 403],
+            },
+            {
+              ...collections,
+              method: 'post',
+              path: '/collections',
+              operationId: 'createCollection',
+              summary: 'Create a collection',
+              body: createCollectionBody,
+              answers: [{ status: 200, description: 'The created collection.', body: collectionAnswer }],
+              errors: [400, 401, 403, 409, 413, 415],
+            },
+            {
+              ...collections,
+              ...collection,
+              method: 'get',
+              path: '/collections/:collection',
+              operationId: 'readCollection',
+              summary: 'Read a collection',
+              answers: [{ status: 200, description: 'The collection.', body: collectionAnswer }],
+              errors: [401, 403, 404],
+            },
+            {
+              ...collections,
+              ...collection,
+              method: 'delete',
+              path: '/collections/:collection',
+              operationId: 'deleteCollection',
+              summary: 'Drop a collection',
+              description: 'The table and its rows are dropped.',
+              answers: [deleted],
+              errors: [401, 403, 404],
+            },
+            {
+              ...fields,
+              ...collection,
+              method: 'get',
+              path: '/fields/:collection',
+              operationId: 'listFields',
+              summary: 'List the fields of a collection',
+              answers: [{ status: 200, description: 'Its fields.', body: fieldList }],
+              errors: [401, 403, 404],
+            },
+            {
+              ...fields,
+              ...collection,
+              method: 'post',
+              path: '/fields/:collection',
+              operationId: 'createField',
+              summary: 'Add a field to a collection',
+              body: newField,
+              answers: [{ status: 200, description: 'The created field.', body: fieldAnswer }],
+              errors: [400, 401, 403, 404, 409, 413, 415],
+            },
+            {
+              ...fields,
+              ...field,
+              method: 'get',
+              path: '/fields/:collection/:field',
+              operationId: 'readField',
+              summary: 'Read a field',
+              answers: [{ status: 200, description: 'The field.', body: fieldAnswer }],
+              errors: [401, 403, 404],
+            },
+            {
+              ...fields,
+              ...field,
+              method: 'delete',
+              path: '/fields/:collection/:field',
+              operationId: 'deleteField',
+              summary: 'Drop a field',
+              description: 'The column and its values are dropped; the primary key cannot be.',
+              answers: [deleted],
+              errors: [400, 401, 403, 404],
+            },
+            {
+              ...admin,
+              tag: 'utils',
+              method: 'post',
+              path: '/utils/cache/clear',
+              operationId: 'clearCache',
+              summary: 'Read the schema again',
+              description: 'For tables changed by hand, when the server has not noticed yet.',
+              answers: [{ status: 204, description: 'Cleared.' }],
+              errors: [401, 403],
+            },
+          ],
+        };
       },
     };
   });

@@ -4,7 +4,7 @@ import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
-import { itemsApi } from '../adapters/http/openapi/item-paths.ts';
+import { itemsApi } from '../adapters/http/openapi/item-operations.ts';
 import { CreateItemsHandler } from '../application/items/create-items.ts';
 import { DeleteItemsHandler } from '../application/items/delete-items.ts';
 import { GetItemHandler } from '../application/items/get-item.ts';
@@ -204,7 +204,7 @@ export const itemsModule = new ContainerModule((options) => {
           }),
         );
       },
-      openApi: itemsApi,
+      api: itemsApi,
     };
   });
 });

@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
@@ -17,9 +18,13 @@ const jsonObject = z.record(z.string(), z.unknown()).nullable().optional();
 // Only the wire shape is checked here (INVALID_PAYLOAD). Whether the action is one, the role exists and
 // the filters fit the collection are domain rules, answered FAILED_VALIDATION by the handlers.
 const createPermissionBody = z.strictObject({
-  role: z.string().regex(UUID_PATTERN, 'Must be a role id (UUID) or null.').nullable(),
+  role: z
+    .string()
+    .regex(UUID_PATTERN, 'Must be a role id (UUID) or null.')
+    .nullable()
+    .describe('A role id, or null for the public role.'),
   collection: z.string(),
-  action: z.string(),
+  action: z.string().describe('`create`, `read`, `update` or `delete`.'),
   permissions: jsonObject,
   validation: jsonObject,
   presets: jsonObject,
@@ -27,6 +32,9 @@ const createPermissionBody = z.strictObject({
 });
 
 const updatePermissionBody = createPermissionBody.partial();
+
+const permissionId = z.uuid().describe("The permission's id.");
+const permissionList = z.array(permissionAnswer);
 
 /** /permissions, for admins: who may do what to which rows and fields of a collection. */
 export const permissionsModule = new ContainerModule((options) => {
@@ -86,6 +94,66 @@ export const permissionsModule = new ContainerModule((options) => {
             respond.noContent(ctx);
           }),
         );
+      },
+      api: () => {
+        const permission = { status: 200, description: 'The permission.', body: permissionAnswer };
+        const admin = { tag: 'permissions', audience: 'admin' } as const;
+        const byId = { ...admin, path: '/permissions/:id', pathParameters: { id: permissionId } } as const;
+        return {
+          tags: [
+            {
+              name: 'permissions',
+              description: 'Permissions, for admins: which rows and fields of a collection a role may use.',
+            },
+          ],
+          schemas: { Permission: permissionAnswer },
+          operations: [
+            {
+              ...admin,
+              method: 'get',
+              path: '/permissions',
+              operationId: 'listPermissions',
+              summary: 'List permissions',
+              answers: [{ status: 200, description: 'Every permission.', body: permissionList }],
+              errors: [401, 403],
+            },
+            {
+              ...admin,
+              method: 'post',
+              path: '/permissions',
+              operationId: 'createPermission',
+              summary: 'Create a permission',
+              body: createPermissionBody,
+              answers: [{ ...permission, description: 'The created permission (absent members are null).' }],
+              errors: [400, 401, 403, 413, 415],
+            },
+            {
+              ...byId,
+              method: 'get',
+              operationId: 'readPermission',
+              summary: 'Read a permission',
+              answers: [permission],
+              errors: [401, 403, 404],
+            },
+            {
+              ...byId,
+              method: 'patch',
+              operationId: 'updatePermission',
+              summary: 'Change a permission',
+              body: updatePermissionBody,
+              answers: [{ ...permission, description: 'The changed permission.' }],
+              errors: [400, 401, 403, 404, 413, 415],
+            },
+            {
+              ...byId,
+              method: 'delete',
+              operationId: 'deletePermission',
+              summary: 'Delete a permission',
+              answers: [{ status: 204, description: 'Deleted.' }],
+              errors: [401, 403, 404],
+            },
+          ],
+        };
       },
     };
   });

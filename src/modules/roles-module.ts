@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { roleAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { CreateRoleHandler } from '../application/roles/create-role.ts';
 import { DeleteRoleHandler } from '../application/roles/delete-role.ts';
@@ -17,6 +18,9 @@ const createRoleBody = z.strictObject({
 });
 
 const updateRoleBody = createRoleBody.partial();
+
+const roleId = z.uuid().describe("The role's id.");
+const roleList = z.array(roleAnswer);
 
 /** /roles, for admins. The last-admin guard is bound by the users module. */
 export const rolesModule = new ContainerModule((options) => {
@@ -66,6 +70,63 @@ export const rolesModule = new ContainerModule((options) => {
             respond.noContent(ctx);
           }),
         );
+      },
+      api: () => {
+        const role = { status: 200, description: 'The role.', body: roleAnswer };
+        const admin = { tag: 'roles', audience: 'admin' } as const;
+        const byId = { ...admin, path: '/roles/:id', pathParameters: { id: roleId } } as const;
+        return {
+          tags: [{ name: 'roles', description: 'Roles, for admins: what users are granted through.' }],
+          schemas: { Role: roleAnswer },
+          operations: [
+            {
+              ...admin,
+              method: 'get',
+              path: '/roles',
+              operationId: 'listRoles',
+              summary: 'List roles',
+              answers: [{ status: 200, description: 'Every role.', body: roleList }],
+              errors: [401, 403],
+            },
+            {
+              ...admin,
+              method: 'post',
+              path: '/roles',
+              operationId: 'createRole',
+              summary: 'Create a role',
+              body: createRoleBody,
+              answers: [{ ...role, description: 'The created role.' }],
+              errors: [400, 401, 403, 409, 413, 415],
+            },
+            {
+              ...byId,
+              method: 'get',
+              operationId: 'readRole',
+              summary: 'Read a role',
+              answers: [role],
+              errors: [401, 403, 404],
+            },
+            {
+              ...byId,
+              method: 'patch',
+              operationId: 'updateRole',
+              summary: 'Change a role',
+              body: updateRoleBody,
+              answers: [{ ...role, description: 'The changed role.' }],
+              errors: [400, 401, 403, 404, 409, 413, 415],
+            },
+            {
+              ...byId,
+              method: 'delete',
+              operationId: 'deleteRole',
+              summary: 'Delete a role',
+              description:
+                'Its permissions are deleted; its users keep no role. The last role giving admin access to an active user stays (400 `LAST_ADMIN`).',
+              answers: [{ status: 204, description: 'Deleted.' }],
+              errors: [400, 401, 403, 404],
+            },
+          ],
+        };
       },
     };
   });

@@ -1,17 +1,21 @@
 import { ContainerModule } from 'inversify';
+import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { healthAnswer, serverInfoAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { explorerAssets } from '../adapters/http/openapi/explorer-assets.ts';
 import { EXPLORER_HTML, EXPLORER_SCRIPT } from '../adapters/http/openapi/explorer-page.ts';
-import { NO_TOKEN, schemaRef } from '../adapters/http/openapi/openapi-part.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
 import { CheckHealthHandler } from '../application/server/check-health.ts';
 import { DescribeApiHandler } from '../application/server/describe-api.ts';
 import { GetServerInfoHandler } from '../application/server/get-server-info.ts';
-import { VERSION } from '../version.ts';
+import { LICENSE, VERSION } from '../version.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
+
+const pong = z.literal('pong');
+const document = z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document.');
 
 /** /server/*: health, information and the OpenAPI document; and /docs, the explorer that reads it. */
 export const serverModule = new ContainerModule((options) => {
@@ -29,6 +33,7 @@ export const serverModule = new ContainerModule((options) => {
     (get) =>
       new DescribeApiHandler(get(TYPES.SchemaCatalog), get(ReadRules), get(WriteRules), get(TYPES.Clock), {
         version: VERSION,
+        license: LICENSE,
         limits: get(TYPES.QueryLimits),
         batchMax: get<AppConfig>(TYPES.Config).query.batchMax,
       }),
@@ -61,7 +66,7 @@ export const serverModule = new ContainerModule((options) => {
             const description = await describeApi.execute(caller);
             // Bare in every profile, as Directus answers it: OpenAPI tools read it, and they expect no envelope.
             ctx.status = 200;
-            ctx.body = openApiDocument(description);
+            ctx.body = openApiDocument(description, ctx.host ? `${ctx.protocol}://${ctx.host}` : '/');
           }),
         );
         // /docs: the API explorer. Every file is a route of its own, so any other /docs path is a plain 404
@@ -81,56 +86,76 @@ export const serverModule = new ContainerModule((options) => {
           });
         }
       },
-      openApi: ({ shapes }) => ({
-        tags: ['server'],
-        schemas: {
-          Health: {
-            type: 'object',
-            required: ['status', 'checks'],
-            properties: {
-              status: {
-                type: 'string',
-                enum: ['ok', 'warn', 'error'],
-                description:
-                  '`warn`: serving, but every database connection is busy (check status `busy`) or a read replica is out of service (`checks.replicas`).',
-              },
-              checks: { type: 'object' },
-            },
-          },
-        },
-        paths: {
-          '/server/health': {
-            get: {
+      api: () => {
+        const server = { tag: 'server', method: 'get' } as const;
+        const probe = { ...server, audience: 'anyone', tokenBlind: true } as const;
+        return {
+          tags: [
+            { name: 'server', description: 'Whether the server serves, what it is, and this document.' },
+          ],
+          schemas: { Health: healthAnswer },
+          operations: [
+            {
+              ...probe,
+              path: '/server/health',
               operationId: 'health',
               summary: 'Whether the server can serve',
-              tags: ['server'],
-              security: NO_TOKEN,
-              responses: {
-                200: shapes.ok('Serving (`ok`, or `warn` when saturated).', schemaRef('Health')),
+              answers: [
+                { status: 200, description: 'Serving (`ok`, or `warn` when saturated).', body: healthAnswer },
                 // Errors are never enveloped, even in the directus profile.
-                503: {
+                {
+                  status: 503,
                   description: 'Not healthy, with the reason.',
-                  content: { 'application/json': { schema: schemaRef('Health') } },
+                  body: healthAnswer,
+                  form: 'bare',
                 },
-              },
+              ],
+              errors: [400],
             },
-          },
-          '/server/ping': {
-            get: {
+            {
+              ...probe,
+              path: '/server/ping',
               operationId: 'ping',
               summary: 'Whether the server answers at all',
-              tags: ['server'],
-              security: NO_TOKEN,
-              responses: {
-                200: {
+              answers: [
+                {
+                  status: 200,
                   description: 'Always `pong`, as text in every profile.',
-                  content: { 'text/plain': { schema: { type: 'string', const: 'pong' } } },
+                  body: pong,
+                  form: 'text',
                 },
-              },
+              ],
+              errors: [400],
             },
-          },
-        },
-      }),
+            {
+              ...server,
+              path: '/server/info',
+              audience: 'admin',
+              operationId: 'serverInfo',
+              summary: 'The version and uptime of the server',
+              answers: [{ status: 200, description: 'About the server.', body: serverInfoAnswer }],
+              errors: [401, 403],
+            },
+            {
+              ...server,
+              path: '/server/specs/oas',
+              audience: 'anyone',
+              operationId: 'openApi',
+              summary: 'This document',
+              description: 'The OpenAPI 3.1 document of what the caller may do; as is in every profile.',
+              answers: [
+                {
+                  status: 200,
+                  description: 'The document.',
+                  body: document,
+                  form: 'bare',
+                },
+              ],
+              errors: [400, 401],
+            },
+          ],
+        };
+      },
     };
   });
 });

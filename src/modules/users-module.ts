@@ -1,8 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
-import { errorsOf } from '../adapters/http/openapi/error-responses.ts';
-import { jsonBody, schemaRef } from '../adapters/http/openapi/openapi-part.ts';
+import { userAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { requireUser } from '../application/access.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
@@ -23,12 +22,19 @@ import { TYPES } from './service-identifiers.ts';
 
 const optionalName = z.string().nullable().optional();
 
+const userId = z.uuid().describe("The user's id.");
+const userList = z.array(userAnswer);
+
 // Lengths and formats (e-mail, password, token) are domain rules and answer FAILED_VALIDATION from
 // the handlers; this schema only refuses what is not the wire shape (INVALID_PAYLOAD).
 const createUserBody = z.strictObject({
   email: z.string(),
-  password: z.string(),
-  role: z.string().regex(UUID_PATTERN, 'Must be a role id (UUID) or null.').nullable(),
+  password: z.string().describe(`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`),
+  role: z
+    .string()
+    .regex(UUID_PATTERN, 'Must be a role id (UUID) or null.')
+    .nullable()
+    .describe('A role id, or null for a user with only the public permissions.'),
   status: z.enum(USER_STATUSES).optional(),
   first_name: optionalName,
   last_name: optionalName,
@@ -38,7 +44,8 @@ const createUserBody = z.strictObject({
 const updateUserBody = createUserBody.partial();
 
 /** What a user may change about themselves (docs/api.md §7); every other user field stays with an admin. */
-const SELF_EDITABLE = new Set(['first_name', 'last_name', 'password']);
+const selfUpdateBody = updateUserBody.pick({ first_name: true, last_name: true, password: true });
+const SELF_EDITABLE: ReadonlySet<string> = new Set(Object.keys(selfUpdateBody.shape));
 
 /**
  * /users, the caller's own user, and the operator's work on users: the first admin (bootstrap) and
@@ -155,57 +162,86 @@ export const usersModule = new ContainerModule((options) => {
           }),
         );
       },
-      // Only the caller's own user: the rest of /users is administration, which the document leaves out.
-      openApi: ({ shapes }) => ({
-        tags: ['users'],
-        schemas: {
-          User: {
-            type: 'object',
-            required: ['id', 'email', 'first_name', 'last_name', 'role', 'status', 'token'],
-            properties: {
-              id: { type: 'string', format: 'uuid' },
-              email: { type: 'string' },
-              first_name: { type: ['string', 'null'] },
-              last_name: { type: ['string', 'null'] },
-              role: { type: ['string', 'null'], format: 'uuid' },
-              status: { type: 'string', enum: USER_STATUSES },
-              token: { type: ['string', 'null'], description: 'Masked when a static token is set.' },
+      api: () => {
+        const user = { status: 200, description: 'The user.', body: userAnswer };
+        const byId = { pathParameters: { id: userId }, tag: 'users', audience: 'admin' } as const;
+        const me = { path: '/users/me', tag: 'users', audience: 'user' } as const;
+        return {
+          tags: [{ name: 'users', description: 'Your own user, and, for admins, every user.' }],
+          schemas: { User: userAnswer },
+          operations: [
+            {
+              method: 'get',
+              path: '/users',
+              operationId: 'listUsers',
+              summary: 'List users',
+              tag: 'users',
+              audience: 'admin',
+              answers: [{ status: 200, description: 'Every user.', body: userList }],
+              errors: [401, 403],
             },
-          },
-        },
-        paths: {
-          '/users/me': {
-            get: {
+            {
+              method: 'post',
+              path: '/users',
+              operationId: 'createUser',
+              summary: 'Create a user',
+              tag: 'users',
+              audience: 'admin',
+              body: createUserBody,
+              answers: [{ ...user, description: 'The created user.' }],
+              errors: [400, 401, 403, 409, 413, 415],
+            },
+            {
+              ...me,
+              method: 'get',
               operationId: 'readMe',
               summary: 'The user the token belongs to',
-              tags: ['users'],
-              responses: { 200: shapes.ok('The current user.', schemaRef('User')), ...errorsOf(401) },
+              answers: [{ ...user, description: 'The current user.' }],
+              errors: [401],
             },
-            patch: {
+            {
+              ...me,
+              method: 'patch',
               operationId: 'updateMe',
               summary: 'Change your own names or password',
-              tags: ['users'],
-              requestBody: jsonBody({
-                type: 'object',
-                additionalProperties: false,
-                properties: {
-                  first_name: { type: ['string', 'null'] },
-                  last_name: { type: ['string', 'null'] },
-                  password: {
-                    type: 'string',
-                    minLength: PASSWORD_MIN_LENGTH,
-                    maxLength: PASSWORD_MAX_LENGTH,
-                  },
-                },
-              }),
-              responses: {
-                200: shapes.ok('The current user.', schemaRef('User')),
-                ...errorsOf(400, 401, 403),
-              },
+              body: selfUpdateBody,
+              answers: [{ ...user, description: 'The current user.' }],
+              errors: [400, 401, 403, 413, 415],
             },
-          },
-        },
-      }),
+            {
+              ...byId,
+              method: 'get',
+              path: '/users/:id',
+              operationId: 'readUser',
+              summary: 'Read a user',
+              answers: [user],
+              errors: [401, 403, 404],
+            },
+            {
+              ...byId,
+              method: 'patch',
+              path: '/users/:id',
+              operationId: 'updateUser',
+              summary: 'Change a user',
+              description: 'A new password or a suspension ends all the sessions of the user.',
+              body: updateUserBody,
+              answers: [{ ...user, description: 'The changed user.' }],
+              errors: [400, 401, 403, 404, 409, 413, 415],
+            },
+            {
+              ...byId,
+              method: 'delete',
+              path: '/users/:id',
+              operationId: 'deleteUser',
+              summary: 'Delete a user',
+              description:
+                'Ends all the sessions of the user. The last active admin stays (400 `LAST_ADMIN`).',
+              answers: [{ status: 204, description: 'Deleted.' }],
+              errors: [400, 401, 403, 404],
+            },
+          ],
+        };
+      },
     };
   });
 });

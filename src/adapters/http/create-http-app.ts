@@ -14,7 +14,7 @@ import type { HttpRoutes } from './http-routes.ts';
 import type { HttpSettings } from './http-settings.ts';
 import type { HttpState } from './http-state.ts';
 import { jsonBodyReader } from './json-body.ts';
-import { type OpenApiPartOf, openApiDocument } from './openapi/openapi-document.ts';
+import { type ApiPartOf, openApiDocument } from './openapi/openapi-document.ts';
 import { queryLengthLimit } from './query-length-limit.ts';
 import { readinessGate } from './readiness-gate.ts';
 import { requestId } from './request-id.ts';
@@ -57,7 +57,7 @@ export function createHttpApp({
   // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr.
   app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled http error'));
 
-  const parts = routes.flatMap((area): OpenApiPartOf[] => (area.openApi ? [area.openApi] : []));
+  const parts = routes.flatMap((area): ApiPartOf[] => (area.api ? [area.api] : []));
   const kit: RouteKit = {
     readBody: jsonBodyReader(settings.bodyLimit),
     authenticated: authenticatedRoutes(
@@ -66,7 +66,7 @@ export function createHttpApp({
       new CallerConcurrencyLimit(settings.perCaller),
     ),
     respond: responder(settings),
-    openApiDocument: (description) => openApiDocument(description, settings, parts),
+    openApiDocument: (description, server) => openApiDocument(description, settings, parts, server),
   };
   const router = new Router<HttpState>();
   for (const area of routes) area.register(router, kit);

@@ -9,6 +9,9 @@ export type RouteKit = {
   readBody: JsonBodyReader;
   authenticated: Authenticated;
   respond: Respond;
-  /** The OpenAPI document of every area, as the caller `description` was made for may use it. */
-  openApiDocument(description: ApiDescription): OpenApiDocument;
+  /**
+   * The OpenAPI document of every area, as the caller `description` was made for may use it; `server` is
+   * the address the document is served from.
+   */
+  openApiDocument(description: ApiDescription, server: string): OpenApiDocument;
 };

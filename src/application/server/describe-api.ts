@@ -45,12 +45,16 @@ export type DescribedCollection = {
 
 export type ApiDescription = {
   version: string;
+  /** The SPDX identifier of the server's license. */
+  license: string;
+  /** What kind of caller this is: the operations of /users/me need a user, administration an admin. */
+  caller: { user: boolean; admin: boolean };
   limits: QueryLimits & { batchMax: number };
   /** Every collection the caller may perform at least one action on, by name. */
   collections: DescribedCollection[];
 };
 
-export type ApiSettings = { version: string; limits: QueryLimits; batchMax: number };
+export type ApiSettings = { version: string; license: string; limits: QueryLimits; batchMax: number };
 
 /**
  * GET /server/specs/oas — what the caller may do with the live schema, for the OpenAPI document. The
@@ -76,8 +80,14 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       const described = await this.describe(caller, collection, now);
       if (described) collections.push(described);
     }
-    const { version, limits, batchMax } = this.settings;
-    return { version, limits: { ...limits, batchMax }, collections };
+    const { version, license, limits, batchMax } = this.settings;
+    return {
+      version,
+      license,
+      caller: { user: caller.user !== null, admin: caller.admin },
+      limits: { ...limits, batchMax },
+      collections,
+    };
   }
 
   private async describe(

@@ -15,10 +15,11 @@ import { type Json, JsonObject, NumberLiteral, type PoolName } from './json-tree
  * A JSON Schema as the document writes it, plus `x-pool`: a string that names something of the fixture
  * (a role id, an e-mail), used by the hand-written descriptions of the operations the document leaves out.
  */
-export type FuzzSchema = Omit<JsonSchema, 'properties' | 'items' | 'oneOf'> & {
+export type FuzzSchema = Omit<JsonSchema, 'properties' | 'items' | 'oneOf' | 'anyOf'> & {
   properties?: Record<string, FuzzSchema>;
   items?: FuzzSchema;
   oneOf?: FuzzSchema[];
+  anyOf?: FuzzSchema[];
   'x-pool'?: PoolName;
   'x-filter'?: true;
 };
@@ -70,7 +71,8 @@ const child = (schema: FuzzSchema, context: Generation, depth: number) =>
 
 function validOf(schema: FuzzSchema, context: Generation, depth: number): fc.Arbitrary<Json> {
   if (schema.$ref) return validOf(dereference(schema.$ref, context), context, depth);
-  if (schema.oneOf) return fc.oneof(...schema.oneOf.map((option) => child(option, context, depth)));
+  const options = schema.oneOf ?? schema.anyOf;
+  if (options) return fc.oneof(...options.map((option) => child(option, context, depth)));
   if (schema.const !== undefined) return fc.constant(schema.const as Json);
   if (schema.enum) return fc.constantFrom(...(schema.enum as Json[]));
   if (schema['x-pool']) return reference(schema['x-pool']);

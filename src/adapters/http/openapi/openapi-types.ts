@@ -1,6 +1,7 @@
 /**
- * The parts of OpenAPI 3.1 (and its JSON Schema 2020-12 dialect) this adapter writes. Loose on purpose:
- * the document is checked against the specification by a validator in the tests, not by these types.
+ * The parts of OpenAPI 3.1 (and its JSON Schema 2020-12 dialect) the document is made of, as written out.
+ * Loose on purpose: the schemas are zod's output, and the document is checked against the specification
+ * by a validator and by Redocly's lint in the tests, not by these types.
  */
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
@@ -22,6 +23,8 @@ export type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
+  anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
   description?: string;
@@ -51,16 +54,16 @@ export type Operation = {
   summary: string;
   description?: string;
   tags: string[];
-  parameters?: Array<Parameter | Reference>;
+  parameters?: Parameter[];
   requestBody?: { required: boolean; content: MediaContent };
   responses: Record<string, Response | Reference>;
   /** An empty list: the operation ignores tokens. */
   security?: Array<Record<string, string[]>>;
 };
 
-export type PathItem = Partial<Record<'get' | 'post' | 'patch' | 'delete', Operation>> & {
-  parameters?: Parameter[];
-};
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+export type PathItem = Partial<Record<HttpMethod, Operation>>;
 
 export type SecurityScheme =
   | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description?: string }
@@ -68,12 +71,17 @@ export type SecurityScheme =
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  tags: Array<{ name: string; description?: string }>;
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
+  servers: Array<{ url: string; description?: string }>;
+  tags: Array<{ name: string; description: string }>;
   paths: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
-    parameters: Record<string, Parameter>;
     responses: Record<string, Response>;
     securitySchemes: Record<string, SecurityScheme>;
   };

@@ -1,0 +1,65 @@
+import { type ZodType, z } from 'zod';
+import type { FieldType } from '../../../domain/schema/field-type.ts';
+
+export type ColumnShape = { type: FieldType; dbType: string; maxLength: number | null };
+
+const BIG_INTEGER_TEXT = /^-?[0-9]+$/;
+
+/**
+ * A column's values in the forms docs/api.md §4 answers and accepts them. Values without a zone
+ * (`timestamp`, `time`) get no `format`: RFC 3339's date-time and time require an offset, which these
+ * never carry; an example shows their form instead.
+ */
+export function columnSchema({ type, dbType, maxLength }: ColumnShape): ZodType {
+  switch (type) {
+    case 'uuid':
+      return z.guid();
+    case 'string':
+      return maxLength === null ? z.string() : z.string().max(maxLength);
+    case 'text':
+      return z.string();
+    case 'integer':
+      return dbType === 'smallint' ? z.int().min(-32768).max(32767) : z.int32();
+    case 'bigInteger':
+      return z
+        .union([z.int(), z.string().regex(BIG_INTEGER_TEXT)])
+        .describe('A number within ±(2^53 − 1), else its digits as a string (a double cannot hold it).');
+    case 'float':
+      return dbType === 'real' ? z.float32() : z.number();
+    case 'decimal':
+      return z
+        .union([z.number(), z.string()])
+        .describe('A number when a double holds the value exactly, else the exact decimal text.');
+    case 'boolean':
+      return z.boolean();
+    case 'timestamp':
+      return z
+        .string()
+        .meta({ examples: ['2024-01-10T08:00:00'] })
+        .describe('Date and time without a zone, YYYY-MM-DDThh:mm:ss (a fraction only when stored).');
+    case 'dateTime':
+      return z.iso.datetime({ offset: true });
+    case 'date':
+      return z.iso.date();
+    case 'time':
+      return z
+        .string()
+        .meta({ examples: ['08:30:00'] })
+        .describe('hh:mm:ss (a fraction only when stored).');
+    case 'json':
+      return z.unknown().describe('Any JSON value.');
+    case 'unknown':
+      return z.string().describe(`The database's text of a ${dbType} value; read only.`);
+  }
+}
+
+/** The column's schema, allowing null where asked; any JSON value allows null already. */
+export function nullableWhen(schema: ZodType, type: FieldType, nullable: boolean): ZodType {
+  return nullable && type !== 'json' ? schema.nullable() : schema;
+}
+
+/** The schema with a note added to its description. */
+export function noted(schema: ZodType, note: string): ZodType {
+  const description = schema.description;
+  return schema.describe(description ? `${description} ${note}` : note);
+}
