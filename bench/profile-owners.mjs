@@ -10,9 +10,10 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parentOf = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 const selfMicros = new Map();
-profile.samples.forEach((id, i) =>
-  selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
-);
+for (let i = 0; i < profile.samples.length; i += 1) {
+  const id = profile.samples[i];
+  selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+}
 
 const WRITES = new Set(['writev', 'writevGeneric', 'writeString', 'writeBuffer']);
 const ownerOf = (url) => {
