@@ -38,6 +38,10 @@ import { usersModule } from './modules/users-module.ts';
 
 export { TYPES };
 
+/** The log's write batch (under sonic-boom's 16 KiB write size) and the longest a line waits in it. */
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_MS = 250;
+
 /**
  * One module per area, each binding its handlers and contributing its routes and OpenAPI paths. Their
  * order is the order of the routes and of the OpenAPI document's tags, paths and schemas.
@@ -97,12 +101,13 @@ export function buildContainer(
     checkSessionOnEachRequest: config.auth.checkSessionOnEachRequest,
   });
   // Written asynchronously (a line per request is a write(2) per request otherwise, 6 % of a list
-  // request's CPU in the bench's profile); pino flushes what is pending when the process exits, crashes
-  // included (docs/decisions/0018).
+  // request's CPU in the bench's profile), in batches of 4 KiB or every 250 ms, whichever comes first (a
+  // write per line still cost ~10 µs of CPU each); pino flushes what is pending when the process exits,
+  // crashes included (docs/decisions/0018).
   dynamic<Logger>(TYPES.Logger, () =>
     pino(
       { level: config.log.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
-      pino.destination({ dest: 1, sync: false }),
+      pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
     ),
   );
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());

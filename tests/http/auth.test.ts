@@ -342,6 +342,10 @@ tokens('?access_token= works like the header; both at once → 400 INVALID_PAYLO
       'INVALID_PAYLOAD',
     );
     assertError(await app.request('GET', '/users/me?access_token='), 401, 'INVALID_TOKEN');
+    // The name percent-encoded is the same parameter (the edge skips parsing only strings that cannot name it).
+    const encoded = await app.request('GET', `/users/me?limit=1&access%5Ftoken=${access_token}`);
+    assert.is(encoded.status, 200);
+    assert.is((encoded.body as { id: string }).id, admin.id);
   }),
 );
 

@@ -25,7 +25,7 @@ export function authenticatedRoutes(
   return (route) => async (ctx) => {
     const caller = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
     ctx.state.caller = caller;
-    const key = callerKey(caller, ctx.ip);
+    const key = callerKey(caller, ctx);
     await limit.run(key, () =>
       runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller), {
         caller: key,
@@ -42,8 +42,9 @@ const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'SEARCH']);
  * A user's requests share one limit whatever token they come with (access tokens of several sessions,
  * static tokens); an anonymous caller is its client address (`http.trustProxy` decides which one).
  */
-function callerKey(caller: Accountability, address: string): string {
-  return caller.user === null ? `address ${address}` : `user ${caller.user}`;
+function callerKey(caller: Accountability, ctx: RouteContext): string {
+  // `ctx.ip` walks the forwarded addresses: asked only for the anonymous caller it names.
+  return caller.user === null ? `address ${ctx.ip}` : `user ${caller.user}`;
 }
 
 function workKind(caller: Accountability, method: string): DatabaseWorkKind {

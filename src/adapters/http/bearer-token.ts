@@ -9,7 +9,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export function presentedToken(ctx: HttpContext, allowQueryToken: boolean): string | null {
   const header = ctx.get('Authorization');
-  const query = ctx.query.access_token;
+  const query = queryToken(ctx.querystring, ctx);
   if (header && query !== undefined) {
     throw invalidPayload('Pass the token either in the Authorization header or as access_token, not both.');
   }
@@ -26,6 +26,16 @@ export function presentedToken(ctx: HttpContext, allowQueryToken: boolean): stri
   if (Array.isArray(query)) throw invalidPayload('Pass access_token only once.', 'access_token');
   if (query === '') throw invalidToken();
   return query;
+}
+
+/**
+ * Koa's `ctx.query` parses the whole query string into an object (1 % of a read's CPU), and nothing else on
+ * the read path asks for it: it is read only when the string could name `access_token`, literally or through
+ * a percent-escape.
+ */
+function queryToken(querystring: string, ctx: HttpContext): string | string[] | undefined {
+  if (!querystring.includes('access_token') && !querystring.includes('%')) return undefined;
+  return ctx.query.access_token;
 }
 
 function fromHeader(header: string): string {

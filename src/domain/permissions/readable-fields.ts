@@ -20,12 +20,27 @@ export function projectFields(
   caller: Accountability,
   rule: ReadRule,
   requested: ReadonlyArray<string> | '*',
-): ProjectedField[] {
-  const named = requested === '*' ? [] : requested.filter((field) => field !== '*');
+): ReadonlyArray<ProjectedField> {
+  if (requested === '*') return everyAllowedField(rule);
+  const named = requested.filter((field) => field !== '*');
   for (const field of named) if (!rule.fields.has(field)) throw refusal(caller, field);
-  const wildcard = requested === '*' || requested.includes('*');
-  const names = wildcard ? allowedFields(rule) : [...new Set(named)];
-  return names.map((field) => ({ field, visibleWhen: rule.fields.get(field) ?? null }));
+  if (requested.includes('*')) return everyAllowedField(rule);
+  return [...new Set(named)].map((field) => ({ field, visibleWhen: rule.fields.get(field) ?? null }));
+}
+
+/**
+ * `*`, most reads' projection, once per rule: rules are memoized until their schema or permissions change
+ * (application/items/read-rules.ts), and a changed one is a new object, so this memo follows theirs.
+ */
+const wildcardProjections = new WeakMap<ReadRule, ReadonlyArray<ProjectedField>>();
+
+function everyAllowedField(rule: ReadRule): ReadonlyArray<ProjectedField> {
+  let projection = wildcardProjections.get(rule);
+  if (!projection) {
+    projection = allowedFields(rule).map((field) => ({ field, visibleWhen: rule.fields.get(field) ?? null }));
+    wildcardProjections.set(rule, projection);
+  }
+  return projection;
 }
 
 /**
