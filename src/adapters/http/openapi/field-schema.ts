@@ -53,6 +53,8 @@ export function fieldSchema({ type, dbType, maxLength }: FieldShape): JsonSchema
       };
     case 'json':
       return { description: 'Any JSON value.' };
+    case 'array':
+      return { type: 'array', description: `A ${dbType} value: its elements in their own JSON forms.` };
     case 'unknown':
       return { type: 'string', description: `The database's text of a ${dbType} value; read only.` };
   }
