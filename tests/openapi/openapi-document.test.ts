@@ -119,7 +119,8 @@ for (const [target, oas] of suitePerBackend<Context>(
       pickup_time: { type: ['string', 'null'] },
       manifest: {},
       user_created: { type: ['string', 'null'], format: 'uuid' },
-      tags: { type: ['string', 'null'] },
+      // text[]: modelled as an array by introspection; the in-memory fixture keeps it an unknown type.
+      tags: { type: [target.name === 'memory' ? 'string' : 'array', 'null'] },
     };
     assert.equal(
       Object.keys(item.properties!),
@@ -138,8 +139,9 @@ for (const [target, oas] of suitePerBackend<Context>(
     async (context) => {
       const { schemas } = (await documentFor(context.app, context.admin)).components;
       const creatable = Object.keys(schemas['cargos.Create']!.properties!);
-      for (const name of ['date_created', 'date_updated', 'user_created', 'tags'])
+      for (const name of ['date_created', 'date_updated', 'user_created'])
         assert.not.ok(creatable.includes(name), name);
+      assert.is(creatable.includes('tags'), target.name !== 'memory', 'text[] is written from a JSON array');
       assert.ok(creatable.includes('id'), 'a key the client sends wins');
       assert.is(
         schemas['cargos.Create']!.required,
