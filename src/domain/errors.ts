@@ -60,6 +60,14 @@ export const userSuspended = () => new DomainError('USER_SUSPENDED', 'User is su
 export const forbidden = (field?: string) =>
   new DomainError('FORBIDDEN', "You don't have permission to do this.", field ? { field } : {});
 
+/** A view is a collection to read: 403 rather than 405, as the refusal is about the collection, not the route. */
+export const readOnlyCollection = (collection: string) =>
+  new DomainError(
+    'FORBIDDEN',
+    `Collection "${collection}" is a database view: it is read-only, its items and fields cannot be changed.`,
+    { reason: 'READ_ONLY_COLLECTION' },
+  );
+
 export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what} not found.`);
 
 export const recordNotUnique = (field: string) =>

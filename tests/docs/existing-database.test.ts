@@ -30,6 +30,17 @@ const EXISTING_SCHEMA = `
   create table pairs (a int, b int, note text, primary key (a, b));
   insert into pairs values (1, 2, 'composite');
   create view heavy_shipments as select * from shipments where weight > 10;
+  create type ripeness as enum ('green', 'ripe', 'overripe');
+  create table fruit_boxes (
+    id int primary key,
+    tags text[],
+    counts int4[],
+    state ripeness,
+    history ripeness[]
+  );
+  insert into fruit_boxes values
+    (1, '{fruit}', '{1,2}', 'ripe', '{green,ripe}'),
+    (2, '{}', null, 'green', '{}');
   create schema archive;
   create table archive.old_shipments (id int primary key);
 `;
@@ -80,6 +91,7 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
     'public.datagate_roles',
     'public.datagate_sessions',
     'public.datagate_users',
+    'public.fruit_boxes',
     'public.heavy_shipments',
     'public.pairs',
     'public.shipments',
@@ -91,15 +103,18 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
 });
 
 existing(
-  'every table of the public schema is a collection; views and other schemas are not',
+  'every table and view of the public schema is a collection, views read-only; other schemas are not',
   async ({ server, admin }) => {
     const collections = await call(server.url, 'GET', '/collections', { token: admin });
-    assert.equal((collections.body as Array<{ collection: string }>).map((c) => c.collection).sort(), [
-      'audit_lines',
-      'pairs',
-      'shipments',
+    const listed = collections.body as Array<{ collection: string; read_only: boolean }>;
+    assert.equal(listed.map(({ collection, read_only }) => [collection, read_only]).sort(), [
+      ['audit_lines', false],
+      ['fruit_boxes', false],
+      ['heavy_shipments', true],
+      ['pairs', false],
+      ['shipments', false],
     ]);
-    for (const hidden of ['heavy_shipments', 'old_shipments', 'datagate_users']) {
+    for (const hidden of ['old_shipments', 'datagate_users']) {
       const answer = await call(server.url, 'GET', `/items/${hidden}`, { token: admin });
       assert.is(answer.status, 404, hidden);
     }
@@ -226,6 +241,151 @@ existing(
     assert.is((await call(server.url, 'POST', '/utils/cache/clear', { token: admin })).status, 204);
     const list = await call(server.url, 'GET', '/items/late_arrivals', { token: admin });
     assert.equal(list.body, [{ id: 1, note: 'hi' }]);
+  },
+);
+
+const errorOf = (body: unknown) =>
+  (body as { errors: [{ extensions: { code: string; reason?: string; field?: string } }] }).errors[0]
+    .extensions;
+
+existing(
+  'arrays read as JSON arrays, filter by element and are written from JSON arrays',
+  async ({ server, admin }) => {
+    const get = (path: string) => call(server.url, 'GET', path, { token: admin });
+    const list = await get('/items/fruit_boxes?sort=id');
+    assert.equal(list.body, [
+      { id: 1, tags: ['fruit'], counts: [1, 2], state: 'ripe', history: ['green', 'ripe'] },
+      { id: 2, tags: [], counts: null, state: 'green', history: [] },
+    ]);
+    assert.equal((await get('/items/fruit_boxes?filter[tags][_contains]=fruit&fields=id')).body, [{ id: 1 }]);
+    const intersects = '/items/fruit_boxes?fields=id&filter={"counts":{"_intersects":[2,3]}}';
+    assert.equal((await get(encodeURI(intersects))).body, [{ id: 1 }]);
+    assert.equal((await get('/items/fruit_boxes?filter[tags][_empty]=true&fields=id')).body, [{ id: 2 }]);
+    const badOperand = await get('/items/fruit_boxes?filter[counts][_contains]=many');
+    assert.is(badOperand.status, 400);
+    assert.is(errorOf(badOperand.body).code, 'INVALID_QUERY');
+    const badOperator = await get('/items/fruit_boxes?filter[tags][_eq]=fruit');
+    assert.is(badOperator.status, 400);
+    assert.is(errorOf(badOperator.body).reason, 'UNSUPPORTED_OPERATOR');
+
+    const created = await call(server.url, 'POST', '/items/fruit_boxes', {
+      token: admin,
+      body: { id: 3, tags: ['a', null, 'b "c"'], counts: [7], history: ['overripe'] },
+    });
+    assert.is(created.status, 200, created.text);
+    assert.equal(created.body, {
+      id: 3,
+      tags: ['a', null, 'b "c"'],
+      counts: [7],
+      state: null,
+      history: ['overripe'],
+    });
+    for (const body of [
+      { counts: ['seven'] },
+      { counts: '{7}' },
+      { counts: [[7]] },
+      { counts: [2147483648] },
+    ]) {
+      const refused = await call(server.url, 'PATCH', '/items/fruit_boxes/3', { token: admin, body });
+      assert.is(refused.status, 400, JSON.stringify(body));
+      assert.equal(
+        errorOf(refused.body),
+        { code: 'FAILED_VALIDATION', field: 'counts' },
+        JSON.stringify(body),
+      );
+    }
+  },
+);
+
+existing(
+  'enums list their labels in /fields, take only those labels, and filter by them',
+  async ({ server, admin }) => {
+    const field = await call(server.url, 'GET', '/fields/fruit_boxes/state', { token: admin });
+    const view = field.body as { type: string; choices: string[]; meta: unknown };
+    assert.is(view.type, 'string');
+    assert.equal(view.choices, ['green', 'ripe', 'overripe']);
+    assert.equal(view.meta, {
+      options: {
+        choices: [
+          { text: 'green', value: 'green' },
+          { text: 'ripe', value: 'ripe' },
+          { text: 'overripe', value: 'overripe' },
+        ],
+      },
+    });
+    const history = await call(server.url, 'GET', '/fields/fruit_boxes/history', { token: admin });
+    assert.equal((history.body as { element_type: string; choices: string[] }).element_type, 'string');
+    assert.equal((history.body as { choices: string[] }).choices, ['green', 'ripe', 'overripe']);
+
+    const green = await call(server.url, 'GET', '/items/fruit_boxes?filter[state][_eq]=green&fields=id', {
+      token: admin,
+    });
+    assert.equal(green.body, [{ id: 2 }]);
+    const unknownLabel = await call(server.url, 'GET', '/items/fruit_boxes?filter[state][_eq]=rotten', {
+      token: admin,
+    });
+    assert.is(unknownLabel.status, 400);
+    assert.is(errorOf(unknownLabel.body).code, 'INVALID_QUERY');
+    const ripened = await call(server.url, 'PATCH', '/items/fruit_boxes/2', {
+      token: admin,
+      body: { state: 'ripe' },
+    });
+    assert.is(ripened.status, 200, ripened.text);
+    assert.is((ripened.body as { state: string }).state, 'ripe');
+    for (const body of [{ state: 'rotten' }, { history: ['green', 'Rotten'] }]) {
+      const refused = await call(server.url, 'PATCH', '/items/fruit_boxes/2', { token: admin, body });
+      assert.is(refused.status, 400, JSON.stringify(body));
+      assert.is(errorOf(refused.body).code, 'FAILED_VALIDATION');
+      assert.is(errorOf(refused.body).field, Object.keys(body)[0]);
+    }
+  },
+);
+
+existing(
+  'a view reads under the same permissions, and every change to it is refused',
+  async ({ server, admin }) => {
+    const read = await call(server.url, 'GET', '/items/heavy_shipments?fields=name', { token: admin });
+    assert.equal(read.body, [{ name: 'Bananas' }]);
+    const refusals = [
+      ['POST', '/items/heavy_shipments', { name: 'Melons' }],
+      ['PATCH', '/items/heavy_shipments', { query: { filter: {} }, data: { name: 'x' } }],
+      ['DELETE', '/items/heavy_shipments', { query: { filter: {} } }],
+      ['POST', '/fields/heavy_shipments', { field: 'extra', type: 'text' }],
+      ['DELETE', '/fields/heavy_shipments/name', undefined],
+      ['DELETE', '/collections/heavy_shipments', undefined],
+    ] as const;
+    for (const [method, path, body] of refusals) {
+      const answer = await call(server.url, method, path, { token: admin, ...(body ? { body } : {}) });
+      assert.is(answer.status, 403, `${method} ${path}: ${answer.text}`);
+      assert.is(errorOf(answer.body).reason, 'READ_ONLY_COLLECTION', `${method} ${path}`);
+    }
+    assert.equal(
+      (await call(server.url, 'GET', '/items/shipments?fields=id&sort=id', { token: admin })).body,
+      [{ id: 1 }, { id: 2 }],
+    );
+
+    const login = await call(server.url, 'POST', '/auth/login', { body: CLERK });
+    const clerk = (login.body as { access_token: string }).access_token;
+    const roleId = ((await call(server.url, 'GET', '/users/me', { token: clerk })).body as { role: string })
+      .role;
+    assert.is((await call(server.url, 'GET', '/items/heavy_shipments', { token: clerk })).status, 403);
+    const anonymousWrite = await call(server.url, 'POST', '/items/heavy_shipments', {
+      token: clerk,
+      body: {},
+    });
+    assert.is(
+      errorOf(anonymousWrite.body).reason,
+      undefined,
+      'no permission: the usual refusal, nothing about views',
+    );
+    await call(server.url, 'POST', '/permissions', {
+      token: admin,
+      body: { role: roleId, collection: 'heavy_shipments', action: 'read', fields: ['name'] },
+    });
+    const clerkRead = await call(server.url, 'GET', '/items/heavy_shipments', { token: clerk });
+    assert.equal(clerkRead.body, [{ name: 'Bananas' }]);
+    const hidden = await call(server.url, 'GET', '/items/heavy_shipments?fields=weight', { token: clerk });
+    assert.is(hidden.status, 403);
   },
 );
 

@@ -152,7 +152,8 @@ for (const [target, oas] of suitePerBackend<Context>(
       pickup_time: { types: ['null', 'string'], format: undefined },
       manifest: { types: [] },
       user_created: { types: ['null', 'string'], format: 'uuid' },
-      tags: { types: ['null', 'string'] },
+      // text[]: modelled as an array by introspection; the in-memory fixture keeps it an unknown type.
+      tags: { types: target.name === 'memory' ? ['null', 'string'] : ['array', 'null'] },
     };
     assert.equal(
       Object.keys(item.properties!),
@@ -171,8 +172,9 @@ for (const [target, oas] of suitePerBackend<Context>(
     async (context) => {
       const { schemas } = (await documentFor(context.app, context.admin)).components;
       const creatable = Object.keys(schemas['cargos.Create']!.properties!);
-      for (const name of ['date_created', 'date_updated', 'user_created', 'tags'])
+      for (const name of ['date_created', 'date_updated', 'user_created'])
         assert.not.ok(creatable.includes(name), name);
+      assert.is(creatable.includes('tags'), target.name !== 'memory', 'text[] is written from a JSON array');
       assert.ok(creatable.includes('id'), 'a key the client sends wins');
       assert.is(
         schemas['cargos.Create']!.required,

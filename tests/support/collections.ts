@@ -12,6 +12,7 @@ import { PostgresSchemaEditor } from '../../src/adapters/persistence/postgres/po
 import type { ItemStore } from '../../src/application/ports/item-store.ts';
 import type { SchemaCatalog, SchemaEditor } from '../../src/application/ports/schema-catalog.ts';
 import { fieldOf } from '../../src/domain/schema/collection-schema.ts';
+import { EXISTING_TABLES, EXISTING_TABLES_DDL } from './existing-tables.ts';
 
 /** A row to seed: canonical scalars (docs/api.md §4 forms, big numbers as strings), JSON values for json fields. */
 export type SeedRow = Readonly<Record<string, unknown>>;
@@ -23,6 +24,8 @@ export type Collections = {
   readonly store: ItemStore;
   /** Seeds rows without the store under test: plain INSERTs on PostgreSQL, the fake's own insert in memory. */
   insertRows(collection: string, rows: ReadonlyArray<SeedRow>): Promise<void>;
+  /** Makes the tables of existing-tables.ts as a database's own: by SQL, or registered in memory. */
+  createExistingTables(): Promise<void>;
 };
 
 /** The in-memory reference: a schema and a store over it, nothing shared with other cases. */
@@ -34,6 +37,9 @@ export function memoryCollections(): Collections {
     editor: schema,
     store,
     insertRows: async (name, rows) => store.insert(name, rows),
+    createExistingTables: async () => {
+      for (const table of EXISTING_TABLES) schema.registerCollection(table);
+    },
   };
 }
 
@@ -54,6 +60,10 @@ export async function postgresCollections(persistence: MikroOrmPersistence): Pro
     editor: new PostgresSchemaEditor(db, catalog),
     store: new PostgresItemStore(db, TEST_SCHEMA, itemStoreOptions(persistence.orm)),
     insertRows: (collection, rows) => insertRows(db, catalog, collection, rows),
+    createExistingTables: async () => {
+      await sql.raw(EXISTING_TABLES_DDL(sql.id(TEST_SCHEMA).compile(db).sql)).execute(db);
+      await catalog.refresh();
+    },
   };
 }
 
@@ -77,6 +87,13 @@ export async function insertRows(
       const field = fieldOf(collection, column);
       if (!field) throw new Error(`no field ${column} in ${name}`);
       const value = row[column];
+      if (field.type === 'array' && value !== null) {
+        // An array literal's text, from JSON: `{"a","b"}` has the same quoting rules for these values.
+        const items = (value as unknown[]).map((item) =>
+          item === null ? 'NULL' : JSON.stringify(String(item)),
+        );
+        return sql`${`{${items.join(',')}}`}::${sql.raw(field.dbType)}`;
+      }
       const parameter = field.type === 'json' && value !== null ? JSON.stringify(value) : value;
       return sql`${parameter}::${sql.raw(field.dbType)}`;
     });

@@ -1,11 +1,19 @@
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
 
-/** A column as the API shows it; `schema` mirrors what Directus reports about the database column. */
+/**
+ * A column as the API shows it; `schema` mirrors what Directus reports about the database column. An
+ * enum's labels appear twice: plainly as `choices`, and as Directus's select-dropdown options
+ * (`meta.options.choices`, `{ text, value }` pairs) so that Directus-minded clients find them; `meta` is
+ * null on other columns. `element_type` is an array's element type, null on other columns.
+ */
 export type FieldView = {
   collection: string;
   field: string;
   type: FieldType;
+  choices: string[] | null;
+  element_type: FieldType | null;
+  meta: { options: { choices: Array<{ text: string; value: string }> } } | null;
   schema: {
     data_type: string;
     is_nullable: boolean;
@@ -17,13 +25,23 @@ export type FieldView = {
   };
 };
 
-export type CollectionView = { collection: string; primary_key: string | null; fields: FieldView[] };
+/** `read_only`: a database view, whose items can be read but not written (docs/api.md §5). */
+export type CollectionView = {
+  collection: string;
+  primary_key: string | null;
+  read_only: boolean;
+  fields: FieldView[];
+};
 
 export function viewField(collection: string, field: FieldSchema): FieldView {
+  const choices = field.choices ?? field.element?.choices;
   return {
     collection,
     field: field.name,
     type: field.type,
+    choices: choices ? [...choices] : null,
+    element_type: field.element?.type ?? null,
+    meta: choices ? { options: { choices: choices.map((label) => ({ text: label, value: label })) } } : null,
     schema: {
       data_type: field.dbType,
       is_nullable: field.nullable,
@@ -40,6 +58,7 @@ export function viewCollection(collection: CollectionSchema): CollectionView {
   return {
     collection: collection.name,
     primary_key: collection.primaryKey,
+    read_only: collection.readOnly === true,
     fields: collection.fields.map((field) => viewField(collection.name, field)),
   };
 }

@@ -3,7 +3,7 @@ import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
-import { collectionFor } from '../items/collection-access.ts';
+import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import { type FieldView, viewField } from './collection-view.ts';
 
@@ -18,6 +18,7 @@ export class CreateFieldHandler implements Handler<CreateFieldCommand, FieldView
   async execute(caller: Accountability, { field, ...request }: CreateFieldCommand): Promise<FieldView> {
     requireAdmin(caller);
     const collection = collectionFor(this.catalog, caller, request.collection);
+    requireWritable(collection);
     const changed = await this.editor.addField(collection.name, field);
     return viewField(changed.name, fieldOf(changed, field.field)!);
   }

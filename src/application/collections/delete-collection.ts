@@ -1,7 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
-import { collectionFor } from '../items/collection-access.ts';
+import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 
 /** Drops the table and its data. Permissions naming it stay, and apply again if it is recreated. */
@@ -13,6 +13,8 @@ export class DeleteCollectionHandler implements Handler<{ collection: string }, 
 
   async execute(caller: Accountability, { collection }: { collection: string }): Promise<void> {
     requireAdmin(caller);
-    await this.editor.dropCollection(collectionFor(this.catalog, caller, collection).name);
+    const target = collectionFor(this.catalog, caller, collection);
+    requireWritable(target);
+    await this.editor.dropCollection(target.name);
   }
 }

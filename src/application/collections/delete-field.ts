@@ -3,7 +3,7 @@ import { notFound } from '../../domain/errors.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
-import { collectionFor } from '../items/collection-access.ts';
+import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import type { FieldAddress } from './get-field.ts';
 
@@ -16,6 +16,7 @@ export class DeleteFieldHandler implements Handler<FieldAddress, void> {
   async execute(caller: Accountability, request: FieldAddress): Promise<void> {
     requireAdmin(caller);
     const collection = collectionFor(this.catalog, caller, request.collection);
+    requireWritable(collection);
     if (!fieldOf(collection, request.field)) throw notFound('Field');
     await this.editor.dropField(collection.name, request.field);
   }

@@ -1,5 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, readOnlyCollection } from '../../domain/errors.ts';
 import { refusal } from '../../domain/permissions/refusal.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { isSystemCollection } from '../../domain/schema/collection-schema.ts';
@@ -18,4 +18,12 @@ export function collectionFor(
   if (collection) return collection;
   if (caller.admin) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
   throw refusal(caller);
+}
+
+/**
+ * Refuses any change to a view (docs/api.md §5): rows, fields or the collection itself. Called once the
+ * caller's right to the action is established, so that the answer tells nothing to a caller without it.
+ */
+export function requireWritable(collection: CollectionSchema): void {
+  if (collection.readOnly) throw readOnlyCollection(collection.name);
 }

@@ -16,7 +16,7 @@ import type { ItemStore, ItemValues, ItemWriter } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { requireBatchSize } from './batch-size.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, requireWritable } from './collection-access.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
 import { withClashAnswered } from './write-clash.ts';
@@ -50,6 +50,7 @@ export class CreateItemsHandler {
     requireBatchSize(raws.length, this.batchMax);
     const now = this.clock.now();
     const grants = await this.grants.for(caller, collection, 'create', now);
+    requireWritable(collection);
     const plan = await this.readBack.plan(caller, collection, command.query, now);
     const presets = presetsOf(grants);
     const auto = autoFields(collection, 'create', { user: caller.user, now });

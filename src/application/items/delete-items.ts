@@ -9,7 +9,7 @@ import type { ItemStore, ItemWriter, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { requireBatchSize } from './batch-size.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, requireWritable } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
 import { parseDeleteBody, type RowTarget } from './write-body.ts';
@@ -43,10 +43,11 @@ export class DeleteItemsHandler {
 
   async execute(caller: Accountability, command: DeleteItemsCommand): Promise<void> {
     const collection = collectionFor(this.catalog, caller, command.collection);
-    const keyField = keyFieldOf(collection);
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);
     const grants = await this.grants.for(caller, collection, 'delete', now);
+    requireWritable(collection);
+    const keyField = keyFieldOf(collection);
     const target =
       command.key === undefined
         ? parseDeleteBody(command.body)

@@ -14,7 +14,7 @@ import type { ItemStore, ItemValues, ItemWriter, StoredItem } from '../ports/ite
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { requireBatchSize } from './batch-size.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, requireWritable } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
@@ -58,10 +58,11 @@ export class UpdateItemsHandler {
 
   async execute(caller: Accountability, command: UpdateItemsCommand): Promise<WriteResult> {
     const collection = collectionFor(this.catalog, caller, command.collection);
-    const keyField = keyFieldOf(collection);
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);
     const grants = await this.grants.for(caller, collection, 'update', now);
+    requireWritable(collection);
+    const keyField = keyFieldOf(collection);
     const plan = await this.readBack.plan(caller, collection, command.query, now);
     const auto = autoFields(collection, 'update', { user: caller.user, now });
 

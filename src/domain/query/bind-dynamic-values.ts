@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.ts';
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
-import { coerceValue } from './coerce-value.ts';
+import { coerceValue, operandField } from './coerce-value.ts';
 import { allOf, anyOf } from './combine-filters.ts';
 import {
   type BoundFilterNode,
@@ -42,8 +42,9 @@ export function bindDynamicValues(
     return anyOf(node.nodes.map((child) => bindDynamicValues(child, context, collection)));
   if (!hasDynamicValues(node) || !('value' in node || 'values' in node)) return node as BoundFilterNode;
 
-  const field = fieldOf(collection, node.field);
-  if (!field) return MATCH_NONE;
+  const column = fieldOf(collection, node.field);
+  if (!column) return MATCH_NONE;
+  const field = operandField(column);
   const bind = (value: OperandValue) => (isDynamicValue(value) ? resolve(value, field, context) : value);
 
   if ('value' in node) {
@@ -51,13 +52,15 @@ export function bindDynamicValues(
     return value === null ? MATCH_NONE : { ...node, value };
   }
   const values = node.values.map(bind);
-  if (node.operator === '_in') {
+  if (node.operator === '_in' || node.operator === '_intersects') {
     const bound = values.filter((value): value is ScalarValue => value !== null);
-    return bound.length === 0 ? MATCH_NONE : { ...node, operator: '_in', values: bound };
+    return bound.length === 0 ? MATCH_NONE : { ...node, operator: node.operator, values: bound };
   }
   if (values.some((value) => value === null)) return MATCH_NONE;
   const bound = values as ScalarValue[];
-  if (node.operator === '_nin') return { ...node, operator: '_nin', values: bound };
+  if (node.operator === '_nin' || node.operator === '_nintersects') {
+    return { ...node, operator: node.operator, values: bound };
+  }
   return { ...node, operator: node.operator, values: [bound[0]!, bound[1]!] };
 }
 

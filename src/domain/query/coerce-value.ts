@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.ts';
-import type { FieldSchema } from '../schema/collection-schema.ts';
+import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { normalizeDecimal } from './decimal-text.ts';
 import type { ScalarValue } from './filter.ts';
@@ -35,6 +35,11 @@ export function coerceValue(field: FieldSchema, raw: unknown): ScalarValue {
   return value;
 }
 
+/** The field an operand is coerced against: an array's operands are its elements. */
+export function operandField(field: FieldSchema): FieldSchema {
+  return field.type === 'array' ? elementField(field) : field;
+}
+
 /** An id from a URL, coerced to the key's type; null for a malformed key (which answers 404, like a missing one). */
 export function coerceKey(field: FieldSchema, raw: string): ScalarValue | null {
   try {
@@ -51,7 +56,7 @@ function canonicalValue(field: FieldSchema, raw: unknown): ScalarValue | null {
       return typeof raw === 'string' && UUID.test(raw) ? raw.toLowerCase() : null;
     case 'string':
     case 'text':
-      return textValue(raw);
+      return choiceValue(field, textValue(raw));
     case 'integer':
       return integerValue(raw, field.dbType === 'smallint' ? INT2 : INT4);
     case 'bigInteger':
@@ -73,12 +78,44 @@ function canonicalValue(field: FieldSchema, raw: unknown): ScalarValue | null {
     case 'json':
       // The operand is a JSON value; a string is a JSON string (so the bracket form only reaches strings).
       return canonicalJson(raw);
+    case 'array':
+      return arrayValue(field, raw);
     case 'unknown':
-      // Columns of types we do not model (arrays, geometry…) are compared only with _null/_nnull.
+      // Columns of types we do not model (geometry, intervals…) are compared only with _null/_nnull.
       return null;
   }
 }
 
+/** An enum takes its labels only, exactly as declared (PostgreSQL's enum input is case-sensitive). */
+function choiceValue(field: FieldSchema, text: string | null): string | null {
+  if (text === null || field.choices === undefined) return text;
+  return field.choices.includes(text) ? text : null;
+}
+
+/**
+ * A whole array (a write; filters coerce single elements, see parse-filter.ts): a JSON array, one level
+ * deep, of the element type's values or null. Its canonical form is the JSON text of the canonical
+ * elements — `[1,null,3]`, `["9007199254740993"]` for int8 — so that it is a ScalarValue like json's.
+ */
+function arrayValue(field: FieldSchema, raw: unknown): string | null {
+  if (!Array.isArray(raw)) return null;
+  const element = elementField(field);
+  const elements: Array<ScalarValue | null> = [];
+  for (const item of raw as ReadonlyArray<unknown>) {
+    if (item === null) {
+      elements.push(null);
+      continue;
+    }
+    const value = canonicalValue(element, item);
+    if (value === null) return null;
+    // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units.
+    if (element.maxLength !== null && typeof value === 'string' && [...value].length > element.maxLength) {
+      return null;
+    }
+    elements.push(value);
+  }
+  return JSON.stringify(elements);
+}
 /** A number is accepted as its text (`{"code": {"_eq": 42}}` on a varchar). PostgreSQL text cannot hold NUL. */
 function textValue(raw: unknown): string | null {
   if (typeof raw === 'number') return Number.isFinite(raw) ? String(raw) : null;

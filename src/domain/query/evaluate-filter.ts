@@ -1,5 +1,5 @@
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
-import { fieldOf } from '../schema/collection-schema.ts';
+import { elementField, fieldOf } from '../schema/collection-schema.ts';
 import { TEXTUAL_TYPES } from '../schema/field-type.ts';
 import { compareValues } from './compare-values.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from './filter.ts';
@@ -11,7 +11,8 @@ import { invalidQuery } from './invalid-query.ts';
  * on null and so false (SQL three-valued logic). Substrings are literal (`%` and `_` are plain
  * characters). `_icontains` lower-cases both sides with JavaScript's locale-free Unicode mapping, which
  * agrees with PostgreSQL's ILIKE except for the few characters whose lower case differs by collation or
- * changes length (e.g. "İ").
+ * changes length (e.g. "İ"). Arrays (canonical JSON text) are tested element by element with their
+ * element type's equality, as PostgreSQL's `@>` and `&&` do; an empty array is `_empty`.
  *
  * The item must hold canonical values (coerceValue's output) or null; missing fields read as null.
  */
@@ -43,18 +44,19 @@ function matchesCondition(
     });
   }
   const value = fieldValue(item, field.name);
-  const textual = TEXTUAL_TYPES.has(field.type);
+  const emptyValue = TEXTUAL_TYPES.has(field.type) ? '' : field.type === 'array' ? '[]' : null;
   switch (condition.operator) {
     case '_null':
       return value === null;
     case '_nnull':
       return value !== null;
     case '_empty':
-      return value === null || (textual && value === '');
+      return value === null || value === emptyValue;
     case '_nempty':
-      return value !== null && !(textual && value === '');
+      return value !== null && value !== emptyValue;
   }
   if (value === null) return false;
+  if (field.type === 'array') return matchesArray(condition, field, String(value));
   const compare = (operand: ScalarValue) => compareValues(field.type, value, operand);
   switch (condition.operator) {
     case '_in':
@@ -65,8 +67,31 @@ function matchesCondition(
       return compare(condition.values[0]) >= 0 && compare(condition.values[1]) <= 0;
     case '_nbetween':
       return compare(condition.values[0]) < 0 || compare(condition.values[1]) > 0;
+    case '_intersects':
+    case '_nintersects':
+      throw new Error(`Operator "${condition.operator}" applies to arrays only`);
   }
   return matchesValue(condition.operator, field, value, condition.value);
+}
+
+/** `_contains`/`_ncontains` one element, `_intersects`/`_nintersects` a list (operator-support.ts). */
+function matchesArray(condition: Condition<ScalarValue>, field: FieldSchema, value: string): boolean {
+  const element = elementField(field);
+  const elements = (JSON.parse(value) as Array<ScalarValue | null>).filter((item) => item !== null);
+  const holds = (operand: ScalarValue) =>
+    elements.some((item) => compareValues(element.type, item, operand) === 0);
+  switch (condition.operator) {
+    case '_contains':
+      return holds(condition.value);
+    case '_ncontains':
+      return !holds(condition.value);
+    case '_intersects':
+      return condition.values.some(holds);
+    case '_nintersects':
+      return !condition.values.some(holds);
+    default:
+      throw new Error(`Operator "${condition.operator}" does not apply to arrays`);
+  }
 }
 
 function matchesValue(

@@ -24,6 +24,8 @@ export const COMPARISON_OPERATORS = [
   '_nbetween',
   '_empty',
   '_nempty',
+  '_intersects',
+  '_nintersects',
 ] as const;
 
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
@@ -33,7 +35,8 @@ export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
  * "null" on every other type; `_nempty` is its exact negation.
  */
 export type NullaryOperator = '_null' | '_nnull' | '_empty' | '_nempty';
-export type ListOperator = '_in' | '_nin';
+/** `_intersects`/`_nintersects`: arrays only, "shares at least one element with the list" and its negation. */
+export type ListOperator = '_in' | '_nin' | '_intersects' | '_nintersects';
 export type RangeOperator = '_between' | '_nbetween';
 export type ValueOperator = Exclude<ComparisonOperator, NullaryOperator | ListOperator | RangeOperator>;
 
@@ -45,7 +48,9 @@ export type ValueOperator = Exclude<ComparisonOperator, NullaryOperator | ListOp
  * - timestamp: `YYYY-MM-DDThh:mm:ss[.ffffff]` (no zone); dateTime: `YYYY-MM-DDThh:mm:ss[.ffffff]+00:00`
  *   (converted to UTC); date: `YYYY-MM-DD`; time: `hh:mm:ss[.ffffff]` — fractions without trailing
  *   zeros, so that comparing the texts compares the instants;
- * - json: its JSON text, object keys in jsonb order.
+ * - json: its JSON text, object keys in jsonb order;
+ * - array: the JSON text of its elements' canonical values (`[1,null]`, `["9007199254740993"]`). Array
+ *   operands (`_contains`, `_intersects`) are single elements, coerced to the element's type.
  */
 export type ScalarValue = string | number | boolean;
 
@@ -79,7 +84,7 @@ export type Condition<V extends OperandValue = OperandValue> =
       readonly kind: 'condition';
       readonly field: string;
       readonly operator: ListOperator;
-      /** Never empty: an empty `_in` is parsed as MATCH_NONE and an empty `_nin` as `_nnull`. */
+      /** Never empty: an empty `_in`/`_intersects` is parsed as MATCH_NONE, an empty `_nin`/`_nintersects` as `_nnull`. */
       readonly values: ReadonlyArray<V>;
     }
   | {

@@ -1,7 +1,7 @@
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import { escapedText, findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
-import { coerceValue } from './coerce-value.ts';
+import { coerceValue, operandField } from './coerce-value.ts';
 import { allOf } from './combine-filters.ts';
 import { parseDynamicValue } from './dynamic-value.ts';
 import {
@@ -157,11 +157,17 @@ class FilterParser {
         return { ...base, operator: flag ? operator : NEGATION[operator] };
       }
       case '_in':
-      case '_nin': {
+      case '_nin':
+      case '_intersects':
+      case '_nintersects': {
         const values = this.list(field, operator, raw);
         // No SQL spelling needed for an empty list: `_in []` matches no row, and `_nin []` every row but
-        // those with null — a null field matches no negation (docs/api.md §4).
-        if (values.length === 0) return operator === '_in' ? MATCH_NONE : { ...base, operator: '_nnull' };
+        // those with null — a null field matches no negation (docs/api.md §4). Likewise for arrays.
+        if (values.length === 0) {
+          return operator === '_in' || operator === '_intersects'
+            ? MATCH_NONE
+            : { ...base, operator: '_nnull' };
+        }
         return { ...base, operator, values };
       }
       case '_between':
@@ -220,7 +226,10 @@ function booleanFlag(field: FieldSchema, operator: string, raw: unknown): boolea
   });
 }
 
-/** One operand: a dynamic value (bound per request, so not type-checked here) or a value of the field's type. */
+/**
+ * One operand: a dynamic value (bound per request, so not type-checked here) or a value of the field's
+ * type — of its element's type on arrays.
+ */
 function operand(field: FieldSchema, operator: ComparisonOperator, raw: unknown): OperandValue {
   if (raw === null) {
     throw invalidQuery(`"${operator}" on field "${field.name}" does not take null; use _null or _nnull.`, {
@@ -232,7 +241,7 @@ function operand(field: FieldSchema, operator: ComparisonOperator, raw: unknown)
     const dynamic = parseDynamicValue(raw);
     if (dynamic) return dynamic;
   }
-  return coerceValue(field, raw);
+  return coerceValue(operandField(field), raw);
 }
 
 function isRecord(raw: unknown): raw is Record<string, unknown> {

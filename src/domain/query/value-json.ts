@@ -1,4 +1,4 @@
-import type { FieldSchema } from '../schema/collection-schema.ts';
+import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
 import { normalizeDecimal } from './decimal-text.ts';
 import type { ScalarValue } from './filter.ts';
 
@@ -9,7 +9,8 @@ const NUMERIC_SCALE = /^numeric\(\d+,(\d+)\)$/;
  * A canonical value as JSON text, per docs/api.md §4 "Value formats": int8 as a number when it is a safe
  * integer (|v| ≤ 2^53 − 1), else a string; numeric as a number when its text survives a round trip
  * through a double (`0.1`, `19.99`, `1.10` → 1.1), else its exact text (`"12345678901234567.89"`, padded to the column's
- * scale as PostgreSQL prints it); json as the JSON value itself; everything else as its canonical form.
+ * scale as PostgreSQL prints it); json as the JSON value itself; an array as the JSON array of its
+ * elements' forms; everything else as its canonical form.
  */
 export function valueJson(field: FieldSchema, value: ScalarValue | null): string {
   if (value === null) return 'null';
@@ -23,6 +24,11 @@ export function valueJson(field: FieldSchema, value: ScalarValue | null): string
       return decimalJson(field, String(value));
     case 'json':
       return String(value);
+    case 'array': {
+      const element = elementField(field);
+      const elements = JSON.parse(String(value)) as Array<ScalarValue | null>;
+      return `[${elements.map((item) => valueJson(element, item)).join(',')}]`;
+    }
     default:
       return JSON.stringify(value);
   }

@@ -14,6 +14,19 @@ export type FieldSchema = {
   readonly hasDefault: boolean;
   /** For `string` (varchar(n)); null when unbounded. */
   readonly maxLength: number | null;
+  /** An enum's labels, in declaration order: the only values the column takes. Absent on other columns. */
+  readonly choices?: ReadonlyArray<string>;
+  /** For `array`: what one element is. Absent on other columns. */
+  readonly element?: ElementSchema;
+};
+
+/** An array's element: a scalar type (never `array`, `json` or `unknown`), its SQL type, its limits. */
+export type ElementSchema = {
+  readonly type: FieldType;
+  /** The element's SQL type as PostgreSQL prints it (`integer`, `numeric(10,2)`, `mood`). */
+  readonly dbType: string;
+  readonly maxLength: number | null;
+  readonly choices?: ReadonlyArray<string>;
 };
 
 export type CollectionSchema = {
@@ -22,6 +35,8 @@ export type CollectionSchema = {
   readonly primaryKey: string | null;
   /** In column order. */
   readonly fields: ReadonlyArray<FieldSchema>;
+  /** A view (or materialized view): readable like a table, never written (docs/api.md §5). */
+  readonly readOnly?: boolean;
 };
 
 /** The user tables of the configured database schema, as introspected; system tables never appear here. */
@@ -37,4 +52,21 @@ export function isSystemCollection(name: string): boolean {
 
 export function fieldOf(collection: CollectionSchema, name: string): FieldSchema | undefined {
   return collection.fields.find((field) => field.name === name);
+}
+
+/**
+ * One element of an array field as a field of its own, so that the scalar rules (coercion, formatting,
+ * comparison) apply to it unchanged. Elements may be null: PostgreSQL arrays hold nulls.
+ */
+export function elementField(field: FieldSchema): FieldSchema {
+  if (!field.element) throw new Error(`Field "${field.name}" is not an array`);
+  return {
+    name: field.name,
+    nullable: true,
+    defaultValue: null,
+    isPrimaryKey: false,
+    isUnique: false,
+    hasDefault: false,
+    ...field.element,
+  };
 }

@@ -52,6 +52,15 @@ export const fieldAnswer: z.ZodType<FieldView> = z.object({
   collection: z.string(),
   field: z.string(),
   type: z.enum(FIELD_TYPES),
+  choices: z
+    .array(z.string())
+    .nullable()
+    .describe("An enum's labels (of its elements, for an array); else null."),
+  element_type: z.enum(FIELD_TYPES).nullable().describe("For `array`: one element's type; else null."),
+  meta: z
+    .object({ options: z.object({ choices: z.array(z.object({ text: z.string(), value: z.string() })) }) })
+    .nullable()
+    .describe('The enum labels as Directus shapes them; null on other columns.'),
   schema: z.object({
     data_type: z.string().describe('The SQL type as PostgreSQL prints it.'),
     is_nullable: z.boolean(),
@@ -66,6 +75,7 @@ export const fieldAnswer: z.ZodType<FieldView> = z.object({
 export const collectionAnswer: z.ZodType<CollectionView> = z.object({
   collection: z.string(),
   primary_key: z.string().nullable(),
+  read_only: z.boolean().describe('A database view: its items are read, never written.'),
   fields: z.array(fieldAnswer),
 });
 

@@ -1,7 +1,14 @@
 import { type ZodType, z } from 'zod';
+import type { ElementSchema } from '../../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../../domain/schema/field-type.ts';
 
-export type ColumnShape = { type: FieldType; dbType: string; maxLength: number | null };
+export type ColumnShape = {
+  type: FieldType;
+  dbType: string;
+  maxLength: number | null;
+  choices?: ReadonlyArray<string>;
+  element?: ElementSchema;
+};
 
 const BIG_INTEGER_TEXT = /^-?[0-9]+$/;
 
@@ -10,7 +17,8 @@ const BIG_INTEGER_TEXT = /^-?[0-9]+$/;
  * (`timestamp`, `time`) get no `format`: RFC 3339's date-time and time require an offset, which these
  * never carry; an example shows their form instead.
  */
-export function columnSchema({ type, dbType, maxLength }: ColumnShape): ZodType {
+export function columnSchema({ type, dbType, maxLength, choices, element }: ColumnShape): ZodType {
+  if (choices) return z.enum([...choices]).describe(`A label of the ${dbType} enum.`);
   switch (type) {
     case 'uuid':
       return z.guid();
@@ -48,6 +56,10 @@ export function columnSchema({ type, dbType, maxLength }: ColumnShape): ZodType 
         .describe('hh:mm:ss (a fraction only when stored).');
     case 'json':
       return z.unknown().describe('Any JSON value.');
+    case 'array':
+      return z
+        .array(element ? columnSchema(element) : z.unknown())
+        .describe(`A ${dbType} value: its elements in their own JSON forms.`);
     case 'unknown':
       return z.string().describe(`The database's text of a ${dbType} value; read only.`);
   }

@@ -226,7 +226,7 @@ function isIdentity(field: FieldSchema): boolean {
 
 /**
  * A written value as the column stores it, given in a client's spelling (numbers or digit strings for
- * int8, JSON values for json…): canonical, or refused as PostgreSQL would refuse it. Columns of types the
+ * int8, JSON values for json, JSON arrays for arrays…): canonical, or refused as PostgreSQL would refuse it. Columns of types the
  * API does not model keep their text as given.
  */
 export function storedValue(field: FieldSchema, raw: unknown): ScalarValue | null {
@@ -259,9 +259,22 @@ function writtenValues(schema: CollectionSchema, values: ItemValues): Record<str
     if (!field) throw new StaleSchemaError();
     if (field.type === 'unknown') throw notWritable(name);
     written[name] =
-      field.type === 'json' && value !== null ? storedJson(field, value) : storedValue(field, value);
+      field.type === 'json' && value !== null
+        ? storedJson(field, value)
+        : field.type === 'array' && value !== null
+          ? storedValue(field, parsedArray(field, value))
+          : storedValue(field, value);
   }
   return written;
+}
+
+/** An array's canonical JSON text as the JSON array it stands for, to be checked again element by element. */
+function parsedArray(field: FieldSchema, text: ScalarValue): unknown {
+  try {
+    return JSON.parse(String(text));
+  } catch {
+    throw invalidFieldValue(field.name);
+  }
 }
 
 /** JSON text as jsonb keeps it; the text `null` is a JSON value, unlike SQL NULL. */

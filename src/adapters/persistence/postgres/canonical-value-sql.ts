@@ -2,8 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { normalizeDecimal } from '../../../domain/query/decimal-text.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
-import type { FieldSchema } from '../../../domain/schema/collection-schema.ts';
-import { jsonValueSql } from './json-value-sql.ts';
+import { elementField, type FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { arrayJsonSql, jsonValueOf } from './json-value-sql.ts';
 
 /**
  * Stored values read back in their canonical forms (filter.ts, ScalarValue), as the write path needs them
@@ -19,11 +19,15 @@ import { jsonValueSql } from './json-value-sql.ts';
  *   (Math.fround(1.1)); NaN and ±Infinity, which coercion never produces, read as PostgreSQL's text;
  * - dateTime: in UTC with `+00:00`, the same expression the wire form uses;
  * - json: its jsonb text (a JSON string, so that a stored JSON `null` is not confused with SQL NULL),
- *   re-serialized compactly with jsonb's key order, as canonicalJson writes it.
+ *   re-serialized compactly with jsonb's key order, as canonicalJson writes it;
+ * - array: the JSON array of its elements' canonical renderings, as text, each then finished like a column.
  * Columns of type `unknown` have no canonical form: callers leave them out.
  */
 export function canonicalValueSql(field: FieldSchema): RawBuilder<unknown> {
-  const column = sql.id(field.name);
+  return canonicalExpression(field, sql.id(field.name));
+}
+
+function canonicalExpression(field: FieldSchema, column: RawBuilder<unknown>): RawBuilder<unknown> {
   switch (field.type) {
     case 'bigInteger':
     case 'decimal':
@@ -33,7 +37,9 @@ export function canonicalValueSql(field: FieldSchema): RawBuilder<unknown> {
     case 'json':
       return sql`${column}::jsonb::text`;
     case 'dateTime':
-      return jsonValueSql(field);
+      return jsonValueOf(field, column);
+    case 'array':
+      return sql`(${arrayJsonSql(column, canonicalExpression(elementField(field), sql`element.value`))})::text`;
     default:
       return column;
   }
@@ -51,6 +57,11 @@ export function canonicalValueOf(field: FieldSchema, rendered: unknown): ScalarV
       // jsonb holds no NUL and no non-finite number, so only nesting beyond canonicalJson's depth limit
       // leaves the jsonb text as it is.
       return canonicalJson(JSON.parse(String(rendered))) ?? String(rendered);
+    case 'array': {
+      const element = elementField(field);
+      const elements = JSON.parse(String(rendered)) as unknown[];
+      return JSON.stringify(elements.map((value) => canonicalValueOf(element, value)));
+    }
     default:
       return rendered as ScalarValue;
   }

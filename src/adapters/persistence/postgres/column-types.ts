@@ -33,10 +33,22 @@ export function fieldTypeOf(typname: string): FieldType {
 }
 
 /**
+ * The field type of an array's element type, or null when the API does not model such arrays: json
+ * elements (whose canonical text would nest in the array's) and types it does not know read as text.
+ * Enum elements are strings.
+ */
+export function elementTypeOf(typname: string, isEnum: boolean): FieldType | null {
+  if (isEnum) return 'string';
+  const type = fieldTypeOf(typname);
+  return type === 'json' || type === 'unknown' ? null : type;
+}
+
+/**
  * The type a filter value is bound as. Each family binds at its widest member, so a value that does not fit
  * a narrower column compares (and fails to match) instead of failing the cast: an int2 column against
  * 100000 simply matches nothing. `json` compares as jsonb (json has no equality); `unknown` is never
- * compared by value (operator-support.ts), text only keeps the table total.
+ * compared by value (operator-support.ts), text only keeps the table total. An enum binds as text and is
+ * compared as text (filter-sql.ts `comparable`), so no caller value is ever cast to the enum type unchecked.
  */
 const PARAMETER_TYPE: Readonly<Record<FieldType, string>> = {
   uuid: 'uuid',
@@ -52,6 +64,8 @@ const PARAMETER_TYPE: Readonly<Record<FieldType, string>> = {
   date: 'date',
   time: 'time',
   json: 'jsonb',
+  // An array binds its canonical JSON text (see postgres-item-writer.ts); filters bind its elements.
+  array: 'jsonb',
   unknown: 'text',
 };
 

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { BoundFilterNode, Condition, ScalarValue } from '../../../domain/query/filter.ts';
 import {
   type CollectionSchema,
+  elementField,
   type FieldSchema,
   fieldOf,
 } from '../../../domain/schema/collection-schema.ts';
@@ -47,6 +48,7 @@ export function fieldOrThrow(collection: CollectionSchema, name: string): FieldS
 }
 
 function conditionSql(condition: Condition<ScalarValue>, field: FieldSchema): RawBuilder<boolean> {
+  if (field.type === 'array') return arrayConditionSql(condition, field);
   const column = comparable(field);
   switch (condition.operator) {
     case '_null':
@@ -101,13 +103,54 @@ function conditionSql(condition: Condition<ScalarValue>, field: FieldSchema): Ra
       return like(field, 'like', `%${escapeLike(condition.value)}`);
     case '_nends_with':
       return like(field, 'not like', `%${escapeLike(condition.value)}`);
+    case '_intersects':
+    case '_nintersects':
+      throw new Error(`Operator "${condition.operator}" applies to arrays only`);
   }
 }
 
-/** The column as comparisons and sorting see it: json has no operators of its own, jsonb has. */
+/**
+ * Arrays (operator-support.ts): `@>` and `&&` over the column cast to an array of its elements' parameter
+ * type, which compare elements with the element type's equality and skip null elements, as
+ * matchesFilter does. An empty array is `_empty`.
+ */
+function arrayConditionSql(condition: Condition<ScalarValue>, field: FieldSchema): RawBuilder<boolean> {
+  const column = sql.id(field.name);
+  const elements = comparable(field);
+  const element = elementField(field);
+  switch (condition.operator) {
+    case '_null':
+      return sql`${column} is null`;
+    case '_nnull':
+      return sql`${column} is not null`;
+    case '_empty':
+      return sql`(${column} is null or cardinality(${column}) = 0)`;
+    case '_nempty':
+      return sql`(${column} is not null and cardinality(${column}) > 0)`;
+    case '_contains':
+      return sql`${elements} @> array[${parameter(element, condition.value)}]`;
+    case '_ncontains':
+      return sql`not (${elements} @> array[${parameter(element, condition.value)}])`;
+    case '_intersects':
+      return sql`${elements} && ${arrayParameter(element, condition.values)}`;
+    case '_nintersects':
+      return sql`not (${elements} && ${arrayParameter(element, condition.values)})`;
+    default:
+      throw new Error(`Operator "${condition.operator}" does not apply to arrays`);
+  }
+}
+
+/**
+ * The column as comparisons and sorting see it: json has no operators of its own, jsonb has; an enum
+ * compares as its label's text (its operands are text, and its order would otherwise be declaration
+ * order, which the in-memory twin does not model); an array as an array of its elements' parameter type.
+ */
 export function comparable(field: FieldSchema): RawBuilder<unknown> {
   const column = sql.id(field.name);
-  return field.type === 'json' ? sql`${column}::jsonb` : column;
+  if (field.type === 'json') return sql`${column}::jsonb`;
+  if (field.choices !== undefined) return sql`${column}::text`;
+  if (field.type === 'array') return sql`${column}::${sql.raw(parameterTypeOf(elementField(field)))}[]`;
+  return column;
 }
 
 function parameter(field: FieldSchema, value: ScalarValue): RawBuilder<unknown> {
@@ -122,7 +165,7 @@ type LikeOperator = 'like' | 'not like' | 'ilike';
 
 /** Substring operators (textual fields only, operator-support.ts): `%`, `_` and `\` in the value are literal. */
 function like(field: FieldSchema, operator: LikeOperator, pattern: string): RawBuilder<boolean> {
-  return sql`${sql.id(field.name)} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
+  return sql`${comparable(field)} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import { elementField, type FieldSchema } from '../../../domain/schema/collection-schema.ts';
 
 /** ±(2^53 − 1): the integers a JSON client's double holds exactly. */
 const MAX_SAFE_INTEGER = '9007199254740991';
@@ -17,10 +17,16 @@ const MAX_SAFE_INTEGER = '9007199254740991';
  * - numeric: a number when the double nearest to it prints (shortest round-trip) as the same decimal value
  *   — 0.1 → 0.1, 1.10 → 1.1 — else the exact decimal text (`"123456789012345678901234567890"`, `"NaN"`).
  *   Values outside the normal double range never convert (numeric → float8 would raise);
- * - types the API does not know (arrays, enums, geometry, interval…) → their text.
+ * - enums → their label (to_json's own);
+ * - arrays → JSON arrays of their elements, each formatted as above (`arrayJsonSql`);
+ * - types the API does not know (geometry, interval…) → their text.
  */
 export function jsonValueSql(field: FieldSchema): RawBuilder<unknown> {
-  const column = sql.id(field.name);
+  return jsonValueOf(field, sql.id(field.name));
+}
+
+/** `jsonValueSql` of any expression of the field's type (a column, or an array's element). */
+export function jsonValueOf(field: FieldSchema, column: RawBuilder<unknown>): RawBuilder<unknown> {
   switch (field.type) {
     case 'dateTime':
       return sql`case when isfinite(${column})
@@ -35,9 +41,26 @@ export function jsonValueSql(field: FieldSchema): RawBuilder<unknown> {
         then case when ${column}::float8::text::numeric = ${column}
           then to_json(${column}::float8) else to_json(${column}::text) end
         else to_json(${column}::text) end`;
+    case 'array':
+      return arrayJsonSql(column, jsonValueOf(elementField(field), sql`element.value`));
     case 'unknown':
       return sql`${column}::text`;
     default:
       return column;
   }
+}
+
+/**
+ * An array as the JSON array of `elementJson` (an expression over `element.value`), in element order;
+ * `[]` when empty, null when null. Multi-dimensional arrays, which the API never writes, keep their
+ * nesting as `to_json` renders it, elements unformatted.
+ */
+export function arrayJsonSql(
+  column: RawBuilder<unknown>,
+  elementJson: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`case when ${column} is null then null
+    when array_ndims(${column}) > 1 then to_json(${column})
+    else coalesce((select json_agg(${elementJson} order by element.position)
+      from unnest(${column}) with ordinality as element (value, position)), '[]'::json) end`;
 }

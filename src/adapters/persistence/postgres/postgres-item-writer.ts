@@ -6,7 +6,11 @@ import type {
   StoredItem,
 } from '../../../application/ports/item-store.ts';
 import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
-import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
+import {
+  type CollectionSchema,
+  elementField,
+  type FieldSchema,
+} from '../../../domain/schema/collection-schema.ts';
 import { canonicalValueOf, canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
 import type { WriteErrorContext } from './database-errors.ts';
@@ -202,9 +206,27 @@ function writableField(collection: CollectionSchema, name: string): FieldSchema 
   return field;
 }
 
-/** A bound value cast to its field's parameter type; null binds as a typed NULL. json binds its JSON text. */
+/**
+ * A bound value cast to its field's parameter type; null binds as a typed NULL. json binds its JSON text.
+ * Two kinds of column take no assignment from their parameter type, so the bound value is cast on:
+ * - an enum, to the enum type itself, which is safe as the label was checked against the catalog's;
+ * - an array, whose canonical JSON text becomes an array of its elements' parameter type, in order, then
+ *   of the enum type for enum elements; assignment to the column checks each element as a scalar's is
+ *   checked (length, range).
+ * `dbType` is format_type's output, quoted where needed, and comes from the catalog, never a caller.
+ */
 function parameter(field: FieldSchema, value: ScalarValue | null): RawBuilder<unknown> {
-  return sql`${value}::${sql.raw(parameterTypeOf(field))}`;
+  const bound = sql`${value}::${sql.raw(parameterTypeOf(field))}`;
+  if (field.choices !== undefined) return sql`${bound}::${sql.raw(field.dbType)}`;
+  if (field.type !== 'array') return bound;
+  const element = elementField(field);
+  const elements = sql`array(select element.value::${sql.raw(parameterTypeOf(element))}
+    from jsonb_array_elements_text(bound.value) with ordinality as element (value, position)
+    order by element.position)`;
+  const array = element.choices === undefined ? elements : sql`${elements}::${sql.raw(field.dbType)}`;
+  // One bound parameter, however the value is used: the insert's chunking counts one per value.
+  return sql`(select case when bound.value is null then null else ${array} end
+    from (select ${bound} as value) as bound)`;
 }
 
 function matchesKeys(key: FieldSchema, keys: ReadonlyArray<ScalarValue>): RawBuilder<unknown> {

@@ -7,11 +7,12 @@ import {
   type SchemaSnapshot,
 } from '../../../domain/schema/collection-schema.ts';
 import { unavailableError } from '../database-unreachable.ts';
-import { fieldTypeOf } from './column-types.ts';
+import { elementTypeOf, fieldTypeOf } from './column-types.ts';
 
 /** One row per column (or one with null column fields for a table without columns). */
 type ColumnRow = {
   table_name: string;
+  relation_kind: string;
   column_name: string | null;
   type_name: string | null;
   db_type: string | null;
@@ -21,6 +22,13 @@ type ColumnRow = {
   is_primary_key: boolean | null;
   is_unique: boolean | null;
   max_length: number | null;
+  /** An enum column's labels, in declaration order. */
+  enum_labels: string[] | null;
+  /** For an array column: its element type's base name, SQL type, length and enum labels. */
+  element_type_name: string | null;
+  element_db_type: string | null;
+  element_max_length: number | null;
+  element_enum_labels: string[] | null;
 };
 
 /**
@@ -28,12 +36,16 @@ type ColumnRow = {
  * MikroORM's own introspection breaks on quoted names and is several times slower). Identifiers come back
  * as data, so names with quotes, dots, spaces or any unicode need no special care.
  *
- * - Tables and partitioned tables; views and foreign tables are not collections.
+ * - Tables and partitioned tables; views and materialized views too, as read-only collections; foreign
+ *   tables are not collections.
  * - Domains are described by their base type (a `positive_int` domain over int4 is an integer).
  * - `isPrimaryKey` and `primaryKey` describe single-column keys only: a composite key leaves the table
  *   without an addressable key.
  * - `isUnique`: a unique, non-partial index on exactly that column (a primary key counts).
  * - `hasDefault`: a default expression, an identity, or a generated column.
+ * - Enums list their labels; arrays (of any dimension: PostgreSQL does not enforce it) describe their
+ *   element, whose typmod is the column's (`varchar(20)[]`). Labels come back as JSON (pg and PGlite
+ *   parse arrays of `name` differently).
  */
 const INTROSPECTION = (schema: string) => sql<ColumnRow>`
   select
@@ -53,14 +65,24 @@ const INTROSPECTION = (schema: string) => sql<ColumnRow>`
       where i.indrelid = c.oid and i.indisunique and i.indnkeyatts = 1 and i.indkey[0] = a.attnum
         and i.indpred is null and i.indexprs is null
     ) as is_unique,
-    case when base.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end as max_length
+    case when base.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end as max_length,
+    c.relkind::text as relation_kind,
+    (select json_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = base.oid)
+      as enum_labels,
+    elem.typname as element_type_name,
+    format_type(elem.oid, a.atttypmod) as element_db_type,
+    case when elem.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end
+      as element_max_length,
+    (select json_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = elem.oid)
+      as element_enum_labels
   from pg_class c
   join pg_namespace n on n.oid = c.relnamespace
   left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
   left join pg_type t on t.oid = a.atttypid
   left join pg_type base on base.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+  left join pg_type elem on elem.oid = base.typelem and base.typcategory = 'A' and base.typlen = -1
   left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-  where n.nspname = ${schema} and c.relkind in ('r', 'p')
+  where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v', 'm')
   order by c.relname, a.attnum`;
 
 export class PostgresSchemaCatalog implements SchemaCatalog {
@@ -98,16 +120,18 @@ export class PostgresSchemaCatalog implements SchemaCatalog {
 function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, CollectionSchema> {
   const fieldsByTable = new Map<string, FieldSchema[]>();
   const keyByTable = new Map<string, string>();
+  const views = new Set<string>();
   for (const row of rows) {
     if (isSystemCollection(row.table_name)) continue;
     const fields = fieldsByTable.get(row.table_name) ?? [];
     fieldsByTable.set(row.table_name, fields);
+    if (row.relation_kind === 'v' || row.relation_kind === 'm') views.add(row.table_name);
     if (row.column_name === null) continue;
     const isPrimaryKey = row.is_primary_key === true;
     if (isPrimaryKey) keyByTable.set(row.table_name, row.column_name);
     fields.push({
       name: row.column_name,
-      type: fieldTypeOf(row.type_name ?? ''),
+      ...typeOf(row),
       dbType: row.db_type ?? '',
       nullable: row.nullable === true,
       defaultValue: row.default_value,
@@ -119,7 +143,24 @@ function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, Coll
   }
   const collections = new Map<string, CollectionSchema>();
   for (const [name, fields] of fieldsByTable) {
-    collections.set(name, { name, primaryKey: keyByTable.get(name) ?? null, fields });
+    const primaryKey = keyByTable.get(name) ?? null;
+    collections.set(
+      name,
+      views.has(name) ? { name, primaryKey, fields, readOnly: true } : { name, primaryKey, fields },
+    );
   }
   return collections;
+}
+
+/** The field type, with an enum's labels or an array's element where the column has them. */
+function typeOf(row: ColumnRow): Pick<FieldSchema, 'type' | 'choices' | 'element'> {
+  if (row.enum_labels !== null) return { type: 'string', choices: row.enum_labels };
+  if (row.element_type_name === null) return { type: fieldTypeOf(row.type_name ?? '') };
+  const type = elementTypeOf(row.element_type_name, row.element_enum_labels !== null);
+  if (type === null) return { type: 'unknown' };
+  const element = { type, dbType: row.element_db_type ?? '', maxLength: row.element_max_length };
+  return {
+    type: 'array',
+    element: row.element_enum_labels === null ? element : { ...element, choices: row.element_enum_labels },
+  };
 }

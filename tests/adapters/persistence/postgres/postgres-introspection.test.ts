@@ -38,14 +38,18 @@ for (const [target, test] of suitePerBackend<
     assert.throws(() => catalog.current(), /refresh/);
   });
 
-  test('every PostgreSQL type maps to its field type; the rest is unknown', async ({ db, catalog }) => {
+  test('every PostgreSQL type maps to its field type, arrays by their element; the rest is unknown', async ({
+    db,
+    catalog,
+  }) => {
     await sql`create domain ${inSchema('positive')} as integer check (value > 0)`.execute(db);
     await sql`create table ${inSchema('types')} (
       a_uuid uuid, a_varchar varchar(40), a_char char(3), a_text text, a_int2 smallint, a_int4 integer,
       a_int8 bigint, a_float4 real, a_float8 double precision, a_numeric numeric(10, 2), a_bool boolean,
       a_timestamp timestamp(3), a_timestamptz timestamptz, a_date date, a_time time, a_json json,
       a_jsonb jsonb, a_domain ${inSchema('positive')}, a_array integer[], a_interval interval, a_timetz timetz,
-      a_bytea bytea, a_varchar_unbounded varchar)`.execute(db);
+      a_bytea bytea, a_varchar_unbounded varchar, a_json_array jsonb[], a_interval_array interval[],
+      a_matrix varchar(2)[][])`.execute(db);
     await catalog.refresh();
     const types = collection(catalog, 'types');
     assert.equal(
@@ -69,11 +73,14 @@ for (const [target, test] of suitePerBackend<
         ['a_json', 'json'],
         ['a_jsonb', 'json'],
         ['a_domain', 'integer'],
-        ['a_array', 'unknown'],
+        ['a_array', 'array'],
         ['a_interval', 'unknown'],
         ['a_timetz', 'unknown'],
         ['a_bytea', 'unknown'],
         ['a_varchar_unbounded', 'string'],
+        ['a_json_array', 'unknown'],
+        ['a_interval_array', 'unknown'],
+        ['a_matrix', 'array'],
       ],
     );
     const byName = fieldsByName(types);
@@ -84,6 +91,10 @@ for (const [target, test] of suitePerBackend<
     assert.is(byName.a_numeric!.dbType, 'numeric(10,2)');
     assert.is(byName.a_timestamp!.dbType, 'timestamp(3) without time zone');
     assert.is(byName.a_array!.dbType, 'integer[]');
+    assert.equal(byName.a_array!.element, { type: 'integer', dbType: 'integer', maxLength: null });
+    // PostgreSQL does not keep the declared dimensions: varchar(2)[][] is varchar(2)[].
+    assert.equal(byName.a_matrix!.element, { type: 'string', dbType: 'character varying(2)', maxLength: 2 });
+    assert.is(byName.a_json_array!.element, undefined);
     assert.is(types.primaryKey, null);
   });
 
@@ -179,12 +190,21 @@ for (const [target, test] of suitePerBackend<
     assert.equal(JSON.parse(item!), { 'a.b c': 'y' });
   });
 
-  test('system tables, views and other schemas are not collections', async ({ db, catalog }) => {
+  test('system tables and other schemas are not collections; views are, read-only', async ({
+    db,
+    catalog,
+  }) => {
     await sql`create table ${inSchema('DataGate_Shadow')} (id int)`.execute(db);
     await sql`create table ${inSchema('real')} (id int)`.execute(db);
     await sql`create view ${inSchema('a_view')} as select 1 as one`.execute(db);
+    await sql`create materialized view ${inSchema('a_matview')} as select 2 as two`.execute(db);
     await catalog.refresh();
-    assert.equal([...catalog.current().collections.keys()], ['real']);
+    const collections = catalog.current().collections;
+    assert.equal([...collections.keys()], ['a_matview', 'a_view', 'real']);
+    assert.equal(
+      [...collections.values()].map((found) => found.readOnly === true),
+      [true, true, false],
+    );
     const publicCatalog = new PostgresSchemaCatalog(db);
     const names = [...(await publicCatalog.refresh()).collections.keys()];
     assert.not.ok(names.includes('real'));
