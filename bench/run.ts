@@ -35,6 +35,8 @@ const ONLY = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(',').map((c) => c.t
 /** Unset: datagate's production default (config/default.yaml: info, one access-log line per request). */
 const LOG_LEVEL = env.BENCH_LOG_LEVEL;
 const CPU_PROF = env.BENCH_CPU_PROF === '1';
+/** The deep page read against page 1 (of 100 items); needs that many pages of rows. */
+const DEEP_PAGE = Number(env.BENCH_DEEP_PAGE ?? 5000);
 /** The server the throwaway databases are created on; its own database is never written. */
 const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const POOL_MAX = 10; // pg's default; datagate passes MikroORM no pool size (mikro-orm.config.ts)
@@ -43,6 +45,7 @@ const CLI = BUILT_CLI;
 
 for (const n of ROWS) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`BENCH_ROWS: bad count ${n}`);
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) throw new Error('bad BENCH_* duration');
+if (!Number.isSafeInteger(DEEP_PAGE) || DEEP_PAGE < 2) throw new Error('BENCH_DEEP_PAGE: a page number ≥ 2');
 
 /** Every bench server's variables on top of the production environment. */
 const SERVER_EXTRA: NodeJS.ProcessEnv = {
@@ -130,6 +133,8 @@ type Measured = {
   p99: number;
   errors: number;
   non2xx: number;
+  /** How many of each non-2xx status (e.g. 503 SERVICE_BUSY when every pooled connection stays busy). */
+  statuses: Record<number, number>;
   total: number;
   rssMaxMb: number | null;
   /** Server CPU (user + system) per completed request, from /proc/<pid>/stat over the measured run. */
@@ -168,9 +173,14 @@ async function measure(base: string, load: Load, pid: number | undefined): Promi
     // autocannon's own histogram has 1 ms resolution: too coarse for sub-ms reads. Its 'response' event
     // carries the hrtime duration, so 2xx latencies are kept here (bounded) for exact percentiles.
     const latencies: number[] = [];
+    const statuses: Record<number, number> = {};
     const cpuBefore = treeCpu();
     const running = autocannon(cannonOptions(base, load, DURATION)).on('response', (_c, status, _b, ms) => {
-      if (status < 300 && latencies.length < 5_000_000) latencies.push(ms);
+      if (status < 300) {
+        if (latencies.length < 5_000_000) latencies.push(ms);
+      } else {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
     });
     const result = await running;
     const cpuAfter = treeCpu();
@@ -183,6 +193,7 @@ async function measure(base: string, load: Load, pid: number | undefined): Promi
       p99: percentile(0.99),
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
+      statuses,
       total: result.requests.total,
       rssMaxMb: rssMax,
       cpuMs:
@@ -262,7 +273,6 @@ const LIST_C64 = 'list_role_jwt_c64';
 const COUNT_ESTIMATED = 'count_estimated';
 /** Deep pages: page DEEP_PAGE of PAGE_SIZE against page 1, by offset and by keyset cursor. */
 const PAGE_SIZE = 100;
-const DEEP_PAGE = 5000;
 const DEEP_CASES = ['page_1', 'page_deep', 'page_deep_cursor'];
 /** The reads served by one datagate process (RSS target: each under 200 MB). */
 const READ_CASES = new Set([
@@ -689,6 +699,12 @@ const fmt = (value: number | undefined | null, digits = 0) =>
     ? '–'
     : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** ` (503×12, 500×1)`, or nothing when every answer was 2xx. */
+function statusList(statuses: Record<number, number>): string {
+  const entries = Object.entries(statuses);
+  return entries.length === 0 ? '' : ` (${entries.map(([status, n]) => `${status}×${n}`).join(', ')})`;
+}
+
 function floorRps(row: Row): number | undefined {
   return row.floor?.rps ?? row.floorRps;
 }
@@ -706,7 +722,7 @@ function markdownTable(report: SizeReport): string {
     const also = (value: string) => (prepared ? ` / ${value}` : '');
     const label = row.floorLabel && row.floorLabel !== 'floor' ? ` (${row.floorLabel})` : '';
     lines.push(
-      `| ${row.name} | ${fmt(d?.rps)} | ${fmt(d?.p50, 2)} | ${fmt(d?.p99, 2)} | ${fmt(floor)}${label} | ${fmt(row.floor?.p50, 2)} | ${fmt(row.floor?.p99, 2)} | **${fmt(ratio, 2)}** | ${fmt(prepared?.rps)} | ${fmt(prepared?.p99, 2)} | **${fmt(preparedRatio, 2)}** | ${fmt(row.pgbench?.tps)} | ${fmt(d && row.pgbench ? d.rps / row.pgbench.tps : undefined, 2)} | ${d ? d.errors + d.non2xx : '–'}${row.floor ? ` / ${row.floor.errors + row.floor.non2xx}` : ''}${also(prepared ? String(prepared.errors + prepared.non2xx) : '')} | ${fmt(d?.rssMaxMb)}${row.floor ? ` / ${fmt(row.floor.rssMaxMb)}` : ''}${also(fmt(prepared?.rssMaxMb))} | ${fmt(d?.cpuMs, 3)}${row.floor ? ` / ${fmt(row.floor.cpuMs, 3)}` : ''}${also(fmt(prepared?.cpuMs, 3))} |`,
+      `| ${row.name} | ${fmt(d?.rps)} | ${fmt(d?.p50, 2)} | ${fmt(d?.p99, 2)} | ${fmt(floor)}${label} | ${fmt(row.floor?.p50, 2)} | ${fmt(row.floor?.p99, 2)} | **${fmt(ratio, 2)}** | ${fmt(prepared?.rps)} | ${fmt(prepared?.p99, 2)} | **${fmt(preparedRatio, 2)}** | ${fmt(row.pgbench?.tps)} | ${fmt(d && row.pgbench ? d.rps / row.pgbench.tps : undefined, 2)} | ${d ? `${d.errors + d.non2xx}${statusList(d.statuses)}` : '–'}${row.floor ? ` / ${row.floor.errors + row.floor.non2xx}` : ''}${also(prepared ? String(prepared.errors + prepared.non2xx) : '')} | ${fmt(d?.rssMaxMb)}${row.floor ? ` / ${fmt(row.floor.rssMaxMb)}` : ''}${also(fmt(prepared?.rssMaxMb))} | ${fmt(d?.cpuMs, 3)}${row.floor ? ` / ${fmt(row.floor.cpuMs, 3)}` : ''}${also(fmt(prepared?.cpuMs, 3))} |`,
     );
   }
   return lines.join('\n');
