@@ -14,9 +14,9 @@ export function initdbInChildProcess(pgData: string): Promise<void> {
     await db.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, pglite, pgData], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    // Liftoff only, as the server runs PGlite (embedded-postgres.ts): no optimizing compiles to wait for.
+    const args = ['--liftoff-only', '--input-type=module', '-e', script, pglite, pgData];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-4000);
