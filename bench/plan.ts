@@ -2,7 +2,8 @@
 // caller from the real token, the real handlers parse the query and apply the permissions, and a store that
 // only records the request hands it to the same compile helpers `PostgresItemStore` runs its SQL through.
 // Usage (env as the server's: DATABASE_URL, SECRET): node --import tsx bench/plan.ts <plan.json>
-// stdin: {"cases":[{"name","path","token"}]}; writes {"cases":[{"name","path","sql","parameters"}]}.
+// stdin: {"cases":[{"name","path","token","optional"?}]}; writes {"cases":[{"name","path","sql","parameters"}],
+// "skipped":["<name>: <why>"]}: an `optional` case this build cannot plan is skipped, not fatal.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../src/adapters/config/resolve-secret.ts';
@@ -19,7 +20,7 @@ import type { ItemStore } from '../src/application/ports/item-store.ts';
 import { buildContainer } from '../src/container.ts';
 import { openPersistence } from '../src/main.ts';
 
-type PlanInput = { cases: Array<{ name: string; path: string; token: string }> };
+type PlanInput = { cases: Array<{ name: string; path: string; token: string; optional?: boolean }> };
 export type PlanCase = { name: string; path: string } & CompiledItemQuery;
 
 const input = JSON.parse(readFileSync(0, 'utf8')) as PlanInput;
@@ -46,7 +47,8 @@ try {
   const container = buildContainer(config, { ...persistence, items: recorder });
   const resolve = container.get(ResolveAccountabilityHandler);
   const cases: PlanCase[] = [];
-  for (const { name, path, token } of input.cases) {
+  const skipped: string[] = [];
+  const planOne = async (name: string, path: string, token: string) => {
     const url = new URL(path, 'http://127.0.0.1');
     const caller = await resolve.execute(null, { token });
     const query = itemQuery({ querystring: url.search.slice(1) } as Parameters<typeof itemQuery>[0]);
@@ -60,8 +62,16 @@ try {
     }
     if (compiled === null) throw new Error(`no statement recorded for ${name}`);
     cases.push({ name, path, ...(compiled as CompiledItemQuery) });
+  };
+  for (const { name, path, token, optional } of input.cases) {
+    try {
+      await planOne(name, path, token);
+    } catch (error) {
+      if (!optional) throw error;
+      skipped.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
-  writeFileSync(output, `${JSON.stringify({ cases }, null, 2)}\n`);
+  writeFileSync(output, `${JSON.stringify({ cases, skipped }, null, 2)}\n`);
 } finally {
   await persistence.close();
 }

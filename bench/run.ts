@@ -35,6 +35,8 @@ const ONLY = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(',').map((c) => c.t
 /** Unset: datagate's production default (config/default.yaml: info, one access-log line per request). */
 const LOG_LEVEL = env.BENCH_LOG_LEVEL;
 const CPU_PROF = env.BENCH_CPU_PROF === '1';
+/** The deep page read against page 1 (of 100 items); needs that many pages of rows. */
+const DEEP_PAGE = Number(env.BENCH_DEEP_PAGE ?? 5000);
 /** The server the throwaway databases are created on; its own database is never written. */
 const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const POOL_MAX = 10; // pg's default; datagate passes MikroORM no pool size (mikro-orm.config.ts)
@@ -43,6 +45,7 @@ const CLI = BUILT_CLI;
 
 for (const n of ROWS) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`BENCH_ROWS: bad count ${n}`);
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) throw new Error('bad BENCH_* duration');
+if (!Number.isSafeInteger(DEEP_PAGE) || DEEP_PAGE < 2) throw new Error('BENCH_DEEP_PAGE: a page number ≥ 2');
 
 /** Every bench server's variables on top of the production environment. */
 const SERVER_EXTRA: NodeJS.ProcessEnv = {
@@ -101,7 +104,7 @@ async function http(
   method: string,
   url: string,
   options: { token?: string; body?: unknown } = {},
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; headers: Headers }> {
   const response = await fetch(url, {
     method,
     headers: {
@@ -111,7 +114,7 @@ async function http(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, text: await response.text() };
+  return { status: response.status, text: await response.text(), headers: response.headers };
 }
 
 async function expectOk(method: string, url: string, options: { token?: string; body?: unknown } = {}) {
@@ -130,6 +133,8 @@ type Measured = {
   p99: number;
   errors: number;
   non2xx: number;
+  /** How many of each non-2xx status (e.g. 503 SERVICE_BUSY when every pooled connection stays busy). */
+  statuses: Record<number, number>;
   total: number;
   rssMaxMb: number | null;
   /** Server CPU (user + system) per completed request, from /proc/<pid>/stat over the measured run. */
@@ -168,9 +173,14 @@ async function measure(base: string, load: Load, pid: number | undefined): Promi
     // autocannon's own histogram has 1 ms resolution: too coarse for sub-ms reads. Its 'response' event
     // carries the hrtime duration, so 2xx latencies are kept here (bounded) for exact percentiles.
     const latencies: number[] = [];
+    const statuses: Record<number, number> = {};
     const cpuBefore = treeCpu();
     const running = autocannon(cannonOptions(base, load, DURATION)).on('response', (_c, status, _b, ms) => {
-      if (status < 300 && latencies.length < 5_000_000) latencies.push(ms);
+      if (status < 300) {
+        if (latencies.length < 5_000_000) latencies.push(ms);
+      } else {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
     });
     const result = await running;
     const cpuAfter = treeCpu();
@@ -183,6 +193,7 @@ async function measure(base: string, load: Load, pid: number | undefined): Promi
       p99: percentile(0.99),
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
+      statuses,
       total: result.requests.total,
       rssMaxMb: rssMax,
       cpuMs:
@@ -198,14 +209,19 @@ async function measure(base: string, load: Load, pid: number | undefined): Promi
 type PgbenchResult = { tps: number; latencyMs: number; failed: number };
 
 /** The statement with `$n` → `:pn` (pgbench's extended protocol sends them as text parameters, as pg does). */
-async function pgbench(url: string, statement: PlanCase, file: string): Promise<PgbenchResult> {
+async function pgbench(
+  url: string,
+  statement: PlanCase,
+  file: string,
+  connections = CONNECTIONS,
+): Promise<PgbenchResult> {
   writeFileSync(file, `${statement.sql.replace(/\$(\d+)/g, ':p$1')};\n`);
   const target = new URL(url);
   const variables = statement.parameters.flatMap((value, i) => ['-D', `p${i + 1}=${String(value)}`]);
   const args = [
     '-n',
     '-c',
-    String(CONNECTIONS),
+    String(connections),
     '-j',
     '2',
     '-T',
@@ -241,6 +257,8 @@ type Row = {
   name: string;
   datagate: Measured | null;
   floor?: Measured;
+  /** The same floor running its statements as named prepared statements (floor-server.mjs `prepared`). */
+  floorPrepared?: Measured;
   floorLabel?: string;
   floorRps?: number;
   pgbench?: PgbenchResult;
@@ -251,6 +269,34 @@ type SizeReport = { rows: number; table: Row[]; sanity: string[]; plan: PlanCase
 
 /** `list_role_jwt` served by `http.workers=2` processes; read against `list_role_jwt`, which runs with it. */
 const WORKERS_CASE = 'list_role_jwt_workers2';
+const LIST_C64 = 'list_role_jwt_c64';
+const COUNT_ESTIMATED = 'count_estimated';
+/** Deep pages: page DEEP_PAGE of PAGE_SIZE against page 1, by offset and by keyset cursor. */
+const PAGE_SIZE = 100;
+const DEEP_CASES = ['page_1', 'page_deep', 'page_deep_cursor'];
+/** The reads served by one datagate process (RSS target: each under 200 MB). */
+const READ_CASES = new Set([
+  'list_admin_static',
+  'list_role_jwt',
+  LIST_C64,
+  'get_one',
+  'filter_sort',
+  'filter_sort_indexed',
+  'count',
+  COUNT_ESTIMATED,
+  ...DEEP_CASES,
+  'list_replica',
+]);
+
+type Read = {
+  name: string;
+  path: string;
+  token: string;
+  /** The plan may fail to build it (a server without the feature): then datagate alone is measured. */
+  optional?: boolean;
+  /** No floor statement exists for it. */
+  datagateOnly?: boolean;
+};
 
 const wanted = (name: string) =>
   ONLY === null || ONLY.has(name) || (name === 'list_role_jwt' && ONLY.has(WORKERS_CASE));
@@ -331,23 +377,65 @@ async function benchSize(rows: number): Promise<SizeReport> {
   );
 
   const filterSort = '/items/cargos?filter[temperature][_gt]=10&sort=-date_created&limit=50';
-  const reads: Array<{ name: string; path: string; token: string }> = [
+  const reads: Read[] = [
     { name: 'list_admin_static', path: '/items/cargos?limit=100', token: staticToken },
     { name: 'list_role_jwt', path: '/items/cargos?limit=100', token: jwt },
     { name: 'get_one', path: `/items/cargos/${visibleId}`, token: jwt },
     { name: 'filter_sort', path: filterSort, token: jwt },
     { name: 'count', path: '/items/cargos?limit=100&meta=filter_count', token: jwt },
   ];
+  const skipped: string[] = [];
+  const estimated = '/items/cargos?limit=100&meta=estimated_filter_count';
+  if (wanted(COUNT_ESTIMATED)) {
+    const probe = await http('GET', `${base}${estimated}`, { token: jwt });
+    if (probe.status === 200 && probe.headers.has('x-estimated-filter-count')) {
+      // The estimate is a second, planner-only statement the floor's plan does not hold: datagate only.
+      reads.push({ name: COUNT_ESTIMATED, path: estimated, token: jwt, datagateOnly: true });
+    } else {
+      skipped.push(
+        `${COUNT_ESTIMATED}: skipped — this server does not answer meta=estimated_filter_count (${probe.status})`,
+      );
+    }
+  }
+  if (DEEP_CASES.some(wanted)) {
+    if (rows < DEEP_PAGE * PAGE_SIZE) {
+      skipped.push(
+        `${DEEP_CASES.join(', ')}: skipped — page ${DEEP_PAGE.toLocaleString('en')} of ${PAGE_SIZE} needs ≥ ${(DEEP_PAGE * PAGE_SIZE).toLocaleString('en')} rows`,
+      );
+    } else {
+      const page = (n: number) => `/items/cargos?limit=${PAGE_SIZE}&page=${n}`;
+      reads.push({ name: 'page_1', path: page(1), token: staticToken });
+      reads.push({ name: 'page_deep', path: page(DEEP_PAGE), token: staticToken });
+      // The cursor that leads to the deep page: the `next` of the page before it.
+      const before = await http('GET', `${base}${page(DEEP_PAGE - 1)}&meta=next`, { token: staticToken });
+      const cursor = before.status === 200 ? before.headers.get('x-next-cursor') : null;
+      if (cursor) {
+        reads.push({
+          name: 'page_deep_cursor',
+          path: `/items/cargos?limit=${PAGE_SIZE}&after=${encodeURIComponent(cursor)}`,
+          token: staticToken,
+          optional: true,
+        });
+      } else {
+        skipped.push(
+          `page_deep_cursor: skipped — this server answers no keyset cursor for meta=next (${before.status}${before.status === 200 ? ', no X-Next-Cursor' : ''})`,
+        );
+      }
+    }
+  }
+  for (const line of skipped) log(line);
 
   // The floor's statements, built by datagate's own code (bench/plan.ts).
   const planFile = join(dir, 'plan.json');
   await run(process.execPath, ['--import', 'tsx', 'bench/plan.ts', planFile], {
     env: serverEnv,
-    input: JSON.stringify({ cases: reads }),
+    input: JSON.stringify({ cases: reads.filter((r) => !r.datagateOnly) }),
     timeoutMs: 120_000,
   });
-  const plan = (JSON.parse(readFileSync(planFile, 'utf8')) as { cases: PlanCase[] }).cases;
-  const statement = (caseName: string) => plan.find((c) => c.name === caseName)!;
+  const planned = JSON.parse(readFileSync(planFile, 'utf8')) as { cases: PlanCase[]; skipped?: string[] };
+  const plan = planned.cases;
+  for (const line of planned.skipped ?? []) skipped.push(`floor for ${line}`);
+  const statement = (caseName: string) => plan.find((c) => c.name === caseName);
 
   const floorPort = await freePort();
   const floor = start(['bench/floor-server.mjs', planFile], {
@@ -356,41 +444,77 @@ async function benchSize(rows: number): Promise<SizeReport> {
   });
   const floorBase = `http://127.0.0.1:${floorPort}`;
   await waitFor(`${floorBase}/`, floor);
+  const preparedPort = await freePort();
+  const floorPrepared = start(['bench/floor-server.mjs', planFile, 'prepared'], {
+    env: { ...env, DATABASE_URL: url, PORT: String(preparedPort), POOL_MAX: String(POOL_MAX) },
+    logFile: join(dir, 'floor-prepared.log'),
+  });
+  const preparedBase = `http://127.0.0.1:${preparedPort}`;
+  await waitFor(`${preparedBase}/`, floorPrepared);
 
-  // Same bytes from both: the floor really runs what datagate runs.
+  // Same bytes from all three: the floors really run what datagate runs.
   const sanity: string[] = [];
   for (const read of reads) {
-    const [ours, theirs] = await Promise.all([
+    if (!statement(read.name)) continue;
+    const [ours, theirs, prepared] = await Promise.all([
       http('GET', `${base}${read.path}`, { token: read.token }),
       http('GET', `${floorBase}/${read.name}`),
+      http('GET', `${preparedBase}/${read.name}`),
     ]);
-    const same = ours.status === 200 && theirs.status === 200 && ours.text === theirs.text;
+    const same =
+      ours.status === 200 &&
+      theirs.status === 200 &&
+      prepared.status === 200 &&
+      ours.text === theirs.text &&
+      ours.text === prepared.text;
     const count = ours.text.startsWith('[')
       ? `${(JSON.parse(ours.text) as unknown[]).length} items`
       : 'one item';
     sanity.push(
-      `${read.name}: datagate ${ours.status}, floor ${theirs.status}, ${count}, bodies ${same ? 'identical' : 'DIFFER'}`,
+      `${read.name}: datagate ${ours.status}, floor ${theirs.status}, prepared floor ${prepared.status}, ${count}, bodies ${same ? 'identical' : 'DIFFER'}`,
     );
     if (!same) log(`WARNING ${sanity.at(-1)}`);
   }
+  sanity.push(...skipped);
 
   const table: Row[] = [];
   const extra: string[] = [];
   const byName = new Map(reads.map((r) => [r.name, r]));
-  const readCase = async (caseName: string, planName: string, note?: string) => {
+  const readCase = async (caseName: string, planName: string, note?: string, connections = CONNECTIONS) => {
     if (!wanted(caseName)) return;
-    const read = byName.get(planName)!;
+    const read = byName.get(planName);
+    if (!read) return; // skipped above, with its line in the report
     log(`${rows}: ${caseName} — datagate`);
-    const datagate = await measure(base, { path: read.path, token: read.token }, server.pid);
+    const datagate = await measure(base, { path: read.path, token: read.token, connections }, server.pid);
+    const planCase = statement(planName);
+    if (!planCase) {
+      table.push({ name: caseName, datagate, note });
+      return;
+    }
     log(`${rows}: ${caseName} — floor`);
-    const floorResult = await measure(floorBase, { path: `/${planName}` }, floor.pid);
+    const floorResult = await measure(floorBase, { path: `/${planName}`, connections }, floor.pid);
+    log(`${rows}: ${caseName} — prepared floor`);
+    const preparedResult = await measure(
+      preparedBase,
+      { path: `/${planName}`, connections },
+      floorPrepared.pid,
+    );
     log(`${rows}: ${caseName} — pgbench`);
-    const bench = await pgbench(url, statement(planName), join(dir, `${caseName}.sql`));
-    table.push({ name: caseName, datagate, floor: floorResult, floorLabel: 'floor', pgbench: bench, note });
+    const bench = await pgbench(url, planCase, join(dir, `${caseName}.sql`), connections);
+    table.push({
+      name: caseName,
+      datagate,
+      floor: floorResult,
+      floorPrepared: preparedResult,
+      floorLabel: 'floor',
+      pgbench: bench,
+      note,
+    });
   };
 
   await readCase('list_admin_static', 'list_admin_static');
   await readCase('list_role_jwt', 'list_role_jwt');
+  await readCase(LIST_C64, 'list_role_jwt', 'list_role_jwt with 64 connections (autocannon and pgbench)', 64);
   await readCase('get_one', 'get_one');
   await readCase('filter_sort', 'filter_sort', 'no index on date_created');
   if (wanted('filter_sort_indexed')) {
@@ -403,6 +527,22 @@ async function benchSize(rows: number): Promise<SizeReport> {
   }
   await readCase('filter_sort_indexed', 'filter_sort', 'index on date_created');
   await readCase('count', 'count', 'list_role_jwt + meta=filter_count');
+  await readCase(
+    COUNT_ESTIMATED,
+    COUNT_ESTIMATED,
+    "list_role_jwt + meta=estimated_filter_count (the planner's estimate; datagate only: the floor has no estimate statement)",
+  );
+  await readCase('page_1', 'page_1', `GET /items/cargos?limit=${PAGE_SIZE}&page=1, admin static token`);
+  await readCase(
+    'page_deep',
+    'page_deep',
+    `page ${DEEP_PAGE.toLocaleString('en')} by offset (limit=${PAGE_SIZE}&page=${DEEP_PAGE})`,
+  );
+  await readCase(
+    'page_deep_cursor',
+    'page_deep_cursor',
+    `page ${DEEP_PAGE.toLocaleString('en')} by keyset cursor (after=<the next of page ${DEEP_PAGE - 1}>)`,
+  );
   if (wanted('list_replica')) {
     const {
       replica,
@@ -514,10 +654,11 @@ async function benchSize(rows: number): Promise<SizeReport> {
   }
   extra.push(`datagate RSS after start: ${rssIdle?.toFixed(0)} MB`);
   extra.push(
-    `final RSS: datagate ${rssMb(server.pid)?.toFixed(0)} MB, floor ${rssMb(floor.pid)?.toFixed(0)} MB`,
+    `final RSS: datagate ${rssMb(server.pid)?.toFixed(0)} MB, floor ${rssMb(floor.pid)?.toFixed(0)} MB, prepared floor ${rssMb(floorPrepared.pid)?.toFixed(0)} MB`,
   );
 
   await stop(floor);
+  await stop(floorPrepared);
   await stop(server, 15_000); // --cpu-prof writes its profile at exit
   if (server.exitCode !== 0 && server.exitCode !== null) {
     log(`datagate exited ${server.exitCode}; its log: ${join(dir, 'datagate.log')}`);
@@ -558,21 +699,30 @@ const fmt = (value: number | undefined | null, digits = 0) =>
     ? '–'
     : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** ` (503×12, 500×1)`, or nothing when every answer was 2xx. */
+function statusList(statuses: Record<number, number>): string {
+  const entries = Object.entries(statuses);
+  return entries.length === 0 ? '' : ` (${entries.map(([status, n]) => `${status}×${n}`).join(', ')})`;
+}
+
 function floorRps(row: Row): number | undefined {
   return row.floor?.rps ?? row.floorRps;
 }
 
 function markdownTable(report: SizeReport): string {
   const head =
-    '| case | datagate req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | **ratio** | pgbench tps | dg/pgbench | errors + non-2xx | RSS max MB (dg / floor) | CPU ms/req (dg / floor) |';
-  const lines = [head, `|${' --- |'.repeat(13)}`];
+    '| case | datagate req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | **ratio** | prepared floor req/s | prepared p99 | **ratio to prepared** | pgbench tps | dg/pgbench | errors + non-2xx | RSS max MB (dg / floor / prepared) | CPU ms/req (dg / floor / prepared) |';
+  const lines = [head, `|${' --- |'.repeat(16)}`];
   for (const row of report.table) {
     const d = row.datagate;
     const floor = floorRps(row);
     const ratio = d && floor ? d.rps / floor : undefined;
+    const prepared = row.floorPrepared;
+    const preparedRatio = d && prepared ? d.rps / prepared.rps : undefined;
+    const also = (value: string) => (prepared ? ` / ${value}` : '');
     const label = row.floorLabel && row.floorLabel !== 'floor' ? ` (${row.floorLabel})` : '';
     lines.push(
-      `| ${row.name} | ${fmt(d?.rps)} | ${fmt(d?.p50, 2)} | ${fmt(d?.p99, 2)} | ${fmt(floor)}${label} | ${fmt(row.floor?.p50, 2)} | ${fmt(row.floor?.p99, 2)} | **${fmt(ratio, 2)}** | ${fmt(row.pgbench?.tps)} | ${fmt(d && row.pgbench ? d.rps / row.pgbench.tps : undefined, 2)} | ${d ? d.errors + d.non2xx : '–'}${row.floor ? ` / ${row.floor.errors + row.floor.non2xx}` : ''} | ${fmt(d?.rssMaxMb)}${row.floor ? ` / ${fmt(row.floor.rssMaxMb)}` : ''} | ${fmt(d?.cpuMs, 3)}${row.floor ? ` / ${fmt(row.floor.cpuMs, 3)}` : ''} |`,
+      `| ${row.name} | ${fmt(d?.rps)} | ${fmt(d?.p50, 2)} | ${fmt(d?.p99, 2)} | ${fmt(floor)}${label} | ${fmt(row.floor?.p50, 2)} | ${fmt(row.floor?.p99, 2)} | **${fmt(ratio, 2)}** | ${fmt(prepared?.rps)} | ${fmt(prepared?.p99, 2)} | **${fmt(preparedRatio, 2)}** | ${fmt(row.pgbench?.tps)} | ${fmt(d && row.pgbench ? d.rps / row.pgbench.tps : undefined, 2)} | ${d ? `${d.errors + d.non2xx}${statusList(d.statuses)}` : '–'}${row.floor ? ` / ${row.floor.errors + row.floor.non2xx}` : ''}${also(prepared ? String(prepared.errors + prepared.non2xx) : '')} | ${fmt(d?.rssMaxMb)}${row.floor ? ` / ${fmt(row.floor.rssMaxMb)}` : ''}${also(fmt(prepared?.rssMaxMb))} | ${fmt(d?.cpuMs, 3)}${row.floor ? ` / ${fmt(row.floor.cpuMs, 3)}` : ''}${also(fmt(prepared?.cpuMs, 3))} |`,
     );
   }
   return lines.join('\n');
@@ -625,6 +775,53 @@ function targets(report: SizeReport): string[] {
     ...report.table.filter((r) => r.name !== WORKERS_CASE).map((r) => r.datagate?.rssMaxMb ?? 0),
   );
   check(rss < 200, `max server RSS ${rss.toFixed(0)} MB (< 200 MB)`);
+  return out;
+}
+
+/** Issue 14's targets: both floors, 64 connections, peak RSS per read case, deep pages, estimated counts. */
+function targets14(report: SizeReport): string[] {
+  const out: string[] = [];
+  const row = (name: string) => report.table.find((r) => r.name === name);
+  const check = (ok: boolean, text: string) => out.push(`- ${ok ? '✅' : '❌'} ${text}`);
+  for (const name of ['list_admin_static', 'list_role_jwt', 'get_one', 'filter_sort_indexed', LIST_C64]) {
+    const r = row(name);
+    if (!r?.datagate || !r.floor || !r.floorPrepared) continue;
+    const toPrepared = r.datagate.rps / r.floorPrepared.rps;
+    const toPlain = r.datagate.rps / r.floor.rps;
+    const p99 = r.datagate.p99 / r.floorPrepared.p99;
+    const text = `${name}: ${(toPrepared * 100).toFixed(0)} % of the prepared floor (≥ 85 %), ${(toPlain * 100).toFixed(0)} % of the unprepared one (≥ 100 %), p99 ${p99.toFixed(2)}× the prepared floor's (≤ 1.5×)`;
+    if (name === LIST_C64) out.push(`- ${text} — informative`);
+    else check(toPrepared >= 0.85 && toPlain >= 1 && p99 <= 1.5, text);
+  }
+  const reads = report.table.filter((r) => READ_CASES.has(r.name) && r.datagate?.rssMaxMb != null);
+  if (reads.length > 0) {
+    const worst = reads.reduce((a, b) =>
+      (a.datagate!.rssMaxMb ?? 0) >= (b.datagate!.rssMaxMb ?? 0) ? a : b,
+    );
+    check(
+      reads.every((r) => (r.datagate!.rssMaxMb ?? 0) < 200),
+      `peak RSS under every read case < 200 MB: highest ${fmt(worst.datagate!.rssMaxMb)} MB (${worst.name})`,
+    );
+  }
+  const first = row('page_1')?.datagate;
+  for (const name of ['page_deep', 'page_deep_cursor']) {
+    const deep = row(name)?.datagate;
+    if (!first || !deep) continue;
+    const factor = deep.p50 / first.p50;
+    const text = `${name}: page ${DEEP_PAGE.toLocaleString('en')} p50 ${fmt(deep.p50, 2)} ms vs page 1 ${fmt(first.p50, 2)} ms (${factor.toFixed(2)}×; ≤ 1.2×)`;
+    if (name === 'page_deep')
+      out.push(`- ${text} — offset paging, for comparison: it reads every row it skips`);
+    else check(factor <= 1.2, text);
+  }
+  const exact = row('count')?.datagate;
+  const estimate = row(COUNT_ESTIMATED)?.datagate;
+  if (exact && estimate) {
+    const faster = exact.p50 / estimate.p50;
+    check(
+      faster >= 50 || report.rows < 1_000_000,
+      `estimated count: p50 ${fmt(estimate.p50, 2)} ms vs exact ${fmt(exact.p50, 2)} ms (${faster.toFixed(1)}× faster; ≥ 50× at 1M rows${report.rows < 1_000_000 ? '; informative at this size' : ''}), req/s ${(estimate.rps / exact.rps).toFixed(1)}×`,
+    );
+  }
   return out;
 }
 
@@ -687,7 +884,7 @@ function document(report: SizeReport, info: string[], all: SizeReport[]): string
     '',
     markdownTable(report),
     '',
-    '**ratio** = datagate req/s ÷ floor req/s (floor: bench/floor-server.mjs, bare node:http + pg running the same SQL; for login: raw argon2). dg/pgbench = datagate req/s ÷ pgbench tps of the same SQL.',
+    "**ratio** = datagate req/s ÷ floor req/s (floor: bench/floor-server.mjs, bare node:http + pg running the same SQL; for login: raw argon2); **ratio to prepared** = datagate req/s ÷ the prepared floor's (the same floor, each statement a named prepared statement). dg/pgbench = datagate req/s ÷ pgbench tps of the same SQL.",
     '',
     ...report.table.filter((r) => r.note).map((r) => `- ${r.name}: ${r.note}`),
     ...report.extra.map((e) => `- ${e}`),
@@ -695,6 +892,12 @@ function document(report: SizeReport, info: string[], all: SizeReport[]): string
     '## Targets (issue 5)',
     '',
     ...targets(report),
+    '',
+    '## Targets (issue 14)',
+    '',
+    '"prepared floor" = the same floor running each statement as a named prepared statement: the floor to hold datagate to once datagate prepares its statements too.',
+    '',
+    ...targets14(report),
     ...(all.length > 1 && report === all.at(-1) ? ['', ...scaling(all)] : []),
     '',
     '## Same bytes from datagate and the floor',
@@ -727,7 +930,7 @@ async function main(): Promise<void> {
     const file = join(ROOT, `bench/results/${new Date().toISOString().slice(0, 10)}-${rows}${tag}.md`);
     writeFileSync(file, document(report, info, reports));
     process.stdout.write(
-      `\n## ${rows.toLocaleString('en')} rows\n\n${markdownTable(report)}\n\n${targets(report).join('\n')}\n`,
+      `\n## ${rows.toLocaleString('en')} rows\n\n${markdownTable(report)}\n\n${[...targets(report), ...targets14(report)].join('\n')}\n`,
     );
     log(`wrote ${file}`);
   }

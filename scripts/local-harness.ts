@@ -60,6 +60,8 @@ export class ChildProcesses {
         if (code === 0) resolve(stdout);
         else reject(new Error(`${command} ${args.join(' ')} → ${code ?? signal}\n${stderr}${stdout}`.trim()));
       });
+      // A command that does not read its input (git) may exit first: writing to it then fails with EPIPE.
+      child.stdin.on('error', () => {});
       child.stdin.end(options.input ?? '');
     });
   };

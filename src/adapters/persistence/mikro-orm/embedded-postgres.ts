@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { DataDirLock } from './data-dir-lock.ts';
+import { initdbInChildProcess } from './pglite-initdb.ts';
 
 /** `dataDir` value for a throw-away in-memory database (tests): no files, no lock. */
 export const IN_MEMORY = 'memory://';
@@ -19,16 +23,40 @@ const keepText = (value: string) => value;
  */
 const PARSERS = Object.fromEntries([1082, 1114, 1184, 1186, 20, 1700].map((oid) => [oid, keepText]));
 
+/**
+ * PGlite's PostgreSQL is one backend in this process's WebAssembly memory, so its shared buffers are this
+ * process's RSS, touched at start. PostgreSQL's default (128 MB) suits a server with many backends; here the
+ * data files sit in the OS page cache anyway, so a small pool costs a cache miss that is a read from memory
+ * (decision 0020). `wal_buffers` follows (1/32 of it).
+ */
+const SHARED_BUFFERS = '16MB';
+
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];
+
+/**
+ * PGlite's PostgreSQL is a 9 MB WebAssembly module. V8 compiles it with its baseline compiler (Liftoff),
+ * then recompiles the hot functions with its optimizing one (TurboFan) in background threads: that second
+ * tier holds ~50-90 MB more RSS and competes with start-up for the cores, for ~30 % less CPU per statement
+ * inside PGlite. On the embedded database we keep the baseline code (decision 0020). The flag applies to
+ * WebAssembly compiled from now on in this process; only PGlite is WebAssembly here.
+ */
+function baselineWebAssemblyOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
 /** Starts PGlite in `<dataDir>/pglite`, holding the data directory's lock while it runs. */
 export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  baselineWebAssemblyOnly();
   if (dataDir === IN_MEMORY) {
-    const db = await PGlite.create({ dataDir: IN_MEMORY, parsers: PARSERS });
+    const db = await PGlite.create({ dataDir: IN_MEMORY, parsers: PARSERS, startParams: START_PARAMS });
     return { db, close: () => db.close() };
   }
   // The lock also creates the directory; PGlite needs the parent of its own directory to exist.
   const lock = await DataDirLock.acquire(dataDir);
   try {
-    const db = await PGlite.create({ dataDir: join(dataDir, 'pglite'), parsers: PARSERS });
+    const pgData = join(dataDir, 'pglite');
+    if (!existsSync(join(pgData, 'PG_VERSION'))) await initdb(pgData);
+    const db = await PGlite.create({ dataDir: pgData, parsers: PARSERS, startParams: START_PARAMS });
     return {
       db,
       close: async () => {
@@ -41,6 +69,27 @@ export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPos
     };
   } catch (error) {
     await lock.release();
+    throw error;
+  }
+}
+
+/**
+ * A first start creates the cluster in another process: PGlite's initdb runs a second PostgreSQL and
+ * copies the cluster through a tarball in memory, ~600 MB this process would keep (decision 0020). It is
+ * built beside `pgData` and renamed into place, so an interrupted first start leaves no half-made cluster
+ * that the next one would take for a database. A `pgData` that holds files but no cluster is left alone.
+ */
+async function initdb(pgData: string): Promise<void> {
+  const building = `${pgData}.initdb`;
+  await rm(building, { recursive: true, force: true });
+  await initdbInChildProcess(building);
+  try {
+    await rename(building, pgData);
+  } catch (error) {
+    await rm(building, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST')
+      throw new Error(`${pgData} holds files but no database (no PG_VERSION); move it away to start afresh`);
     throw error;
   }
 }

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openEmbeddedPostgres } from '../../../../src/adapters/persistence/mikro-orm/embedded-postgres.ts';
+
+const firstStart = suite<{ dataDir: string }>('embedded PostgreSQL: the first start of a data directory');
+firstStart.before.each(async (context) => {
+  context.dataDir = await mkdtemp(join(tmpdir(), 'datagate-embedded-'));
+});
+firstStart.after.each(async ({ dataDir }) => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+firstStart(
+  'a cluster left half-made by an interrupted first start is replaced, not used',
+  async ({ dataDir }) => {
+    const building = join(dataDir, 'pglite.initdb');
+    await mkdir(building, { recursive: true });
+    await writeFile(join(building, 'PG_VERSION'), '17\n');
+    const embedded = await openEmbeddedPostgres(dataDir);
+    try {
+      const { rows } = await embedded.db.query<{ answer: number }>('select 41 + 1 as answer');
+      assert.is(rows[0]?.answer, 42);
+    } finally {
+      await embedded.close();
+    }
+    assert.ok(existsSync(join(dataDir, 'pglite', 'PG_VERSION')));
+    assert.is(existsSync(building), false);
+  },
+);
+
+firstStart(
+  'a pglite directory with files but no cluster is refused and left as it was',
+  async ({ dataDir }) => {
+    const pgData = join(dataDir, 'pglite');
+    await mkdir(pgData, { recursive: true });
+    await writeFile(join(pgData, 'notes.txt'), 'mine');
+    await openEmbeddedPostgres(dataDir).then(
+      (embedded) => embedded.close().then(() => assert.unreachable('opened a directory without a cluster')),
+      (error: Error) => assert.match(error.message, 'holds files but no database'),
+    );
+    assert.is(await readFile(join(pgData, 'notes.txt'), 'utf8'), 'mine');
+    assert.is(existsSync(join(dataDir, 'pglite.initdb')), false);
+    assert.is(existsSync(join(dataDir, 'datagate.lock')), false, 'the lock is released');
+  },
+);
+
+firstStart.run();
