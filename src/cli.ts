@@ -35,7 +35,8 @@ program
     `
 Listens on HOST:PORT (default 127.0.0.1:8055). With no admin yet, it creates
 the Administrator role and an admin from ADMIN_EMAIL / ADMIN_PASSWORD, or
-generates a password and prints it once. While the database cannot be reached
+generates a password and prints it once; with an admin, those two are ignored
+(a warning says so) and \`users password\` sets a lost password. While the database cannot be reached
 it answers 503 and retries. SIGTERM or SIGINT let requests in flight finish
 (at most SHUTDOWN_TIMEOUT), then it exits 0. With HTTP_WORKERS=N (or auto: one
 per core; PostgreSQL only) it serves in N worker processes on the one port.
@@ -60,8 +61,8 @@ program
     'after',
     `
 The admin is ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD, or
-with a generated password printed once. Does nothing when an admin exists;
-\`serve\` does the same on start.
+with a generated password printed once. Does nothing when an admin exists
+(\`users password\` sets a lost password); \`serve\` does the same on start.
 
 Example:
   $ ADMIN_EMAIL=a@example.com ADMIN_PASSWORD='a long password' datagate bootstrap`,
