@@ -3,20 +3,31 @@ import type { Container } from 'inversify';
 import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
 import { progressBar } from './adapters/cli/progress-bar.ts';
+import { promptSecret, readSecretFromStdin } from './adapters/cli/read-secret.ts';
 import { paint } from './adapters/cli/terminal-colour.ts';
+import { textTable } from './adapters/cli/text-table.ts';
 import { WorkerSupervisor } from './adapters/cluster/worker-supervisor.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
 import { clusterExposition } from './adapters/metrics/cluster-metrics.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
+import { ListPermissionsHandler } from './application/permissions/list-permissions.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
+import type { UserRepository } from './application/ports/user-repository.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
+import { ListRolesHandler } from './application/roles/list-roles.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
+import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { CreateUserHandler } from './application/users/create-user.ts';
+import { ListUsersHandler } from './application/users/list-users.ts';
+import { RevokeUserTokensHandler } from './application/users/revoke-user-tokens.ts';
 import { SetStaticTokenHandler } from './application/users/set-static-token.ts';
+import { UpdateUserHandler } from './application/users/update-user.ts';
 import { buildContainer, TYPES } from './container.ts';
 import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
+import { Email } from './domain/email.ts';
+import type { UserStatus } from './domain/user.ts';
 import { openPersistence, prepareDatabase, serveMetrics, serverUrl, startServer } from './main.ts';
 import { VERSION } from './version.ts';
 
@@ -144,7 +155,11 @@ export const bootstrap = () =>
     const { bootstrap } = container.get<AppConfig>(TYPES.Config);
     const result = await container.get(BootstrapHandler).execute(null, bootstrap);
     if (result.created) reportBootstrap(result);
-    else console.log('An admin already exists: nothing to do.');
+    else {
+      console.log('An admin already exists: nothing to do.');
+      const ignored = ignoredAdminSettings(bootstrap);
+      if (ignored) console.log(`${ignored}.`);
+    }
   });
 
 export const createUser = (options: { email: string; password: string; role?: string }) =>
@@ -172,6 +187,103 @@ export const createRole = (options: { name: string; admin: boolean }) =>
     console.log(`Created role ${role.name} (${role.id}).`);
   });
 
+/** The output of the list commands: a table for a person, or `--json`, the API's own shape, for a script. */
+type ListOptions = { json: boolean };
+
+function printList<T>(options: ListOptions, views: T[], header: string[], row: (view: T) => string[]): void {
+  console.log(options.json ? JSON.stringify(views, null, 2) : textTable(header, views.map(row)));
+}
+
+export const listUsers = (options: ListOptions) =>
+  withContainer(async (container) => {
+    const users = await container.get(ListUsersHandler).execute(SYSTEM_ACCOUNTABILITY);
+    const roleNames = await roleNamesById(container);
+    printList(options, users, ['email', 'status', 'role', 'static token', 'id'], (user) => [
+      user.email,
+      user.status,
+      user.role === null ? '-' : (roleNames.get(user.role) ?? user.role),
+      user.token === null ? 'no' : 'yes',
+      user.id,
+    ]);
+  });
+
+export const listRoles = (options: ListOptions) =>
+  withContainer(async (container) => {
+    const roles = await container.get(ListRolesHandler).execute(SYSTEM_ACCOUNTABILITY);
+    printList(options, roles, ['name', 'admin', 'id'], (role) => [
+      role.name,
+      role.admin_access ? 'yes' : 'no',
+      role.id,
+    ]);
+  });
+
+export const listPermissions = (options: ListOptions & { role?: string }) =>
+  withContainer(async (container) => {
+    const roleId = options.role ? await roleIdByName(container, options.role) : undefined;
+    const roleNames = await roleNamesById(container);
+    const permissions = (await container.get(ListPermissionsHandler).execute(SYSTEM_ACCOUNTABILITY)).filter(
+      (permission) => roleId === undefined || permission.role === roleId,
+    );
+    const json = (value: unknown) => (value === null ? '-' : JSON.stringify(value));
+    printList(
+      options,
+      permissions,
+      ['role', 'collection', 'action', 'fields', 'permissions', 'id'],
+      (permission) => [
+        permission.role === null ? '(public)' : (roleNames.get(permission.role) ?? permission.role),
+        permission.collection,
+        permission.action,
+        permission.fields === null ? '-' : permission.fields.join(','),
+        json(permission.permissions),
+        permission.id,
+      ],
+    );
+  });
+
+/**
+ * A new password, from the terminal (asked twice, not echoed) or from stdin. Without either, it fails before
+ * the database is opened; the user is looked up before the password is asked, so that a mistyped address
+ * fails before anyone types a password.
+ */
+export async function setPassword(email: string, options: { passwordStdin: boolean }): Promise<void> {
+  if (!options.passwordStdin && !process.stdin.isTTY)
+    throw new Error('no terminal to ask for the password on: pipe it in with --password-stdin');
+  await withContainer(async (container) => {
+    const id = await userIdByEmail(container, email);
+    const password = options.passwordStdin ? await readSecretFromStdin() : await promptTwice(email);
+    const user = await container
+      .get(UpdateUserHandler)
+      .execute(SYSTEM_ACCOUNTABILITY, { id, changes: { password } });
+    console.log(`Password changed for ${user.email}; its sessions are ended.`);
+  });
+}
+
+async function promptTwice(email: string): Promise<string> {
+  const password = await promptSecret(`New password for ${email}: `);
+  if ((await promptSecret('The same again: ')) !== password) throw new Error('the two passwords differ');
+  return password;
+}
+
+export const setStatus = (email: string, status: UserStatus) =>
+  withContainer(async (container) => {
+    const id = await userIdByEmail(container, email);
+    const user = await container
+      .get(UpdateUserHandler)
+      .execute(SYSTEM_ACCOUNTABILITY, { id, changes: { status } });
+    console.log(
+      status === 'active' ? `Activated ${user.email}.` : `Suspended ${user.email}; its sessions are ended.`,
+    );
+  });
+
+export const revokeTokens = (email: string) =>
+  withContainer(async (container) => {
+    const id = await userIdByEmail(container, email);
+    const revoked = await container.get(RevokeUserTokensHandler).execute(SYSTEM_ACCOUNTABILITY, { id });
+    console.log(
+      `Ended the sessions of ${revoked.email}${revoked.hadStaticToken ? ' and removed its static token' : ''}.`,
+    );
+  });
+
 export async function addSampleCargos(rows: number): Promise<void> {
   const persistence = await openPersistence(config());
   try {
@@ -182,6 +294,19 @@ export async function addSampleCargos(rows: number): Promise<void> {
   } finally {
     await persistence.close();
   }
+}
+
+async function userIdByEmail(container: Container, email: string): Promise<string> {
+  const user = await container
+    .get<UserRepository>(TYPES.UserRepository)
+    .findByEmail(Email.parse(email).value);
+  if (!user) throw new Error(`user "${email}" does not exist`);
+  return user.id;
+}
+
+async function roleNamesById(container: Container): Promise<Map<string, string>> {
+  const roles = await container.get(ListRolesHandler).execute(SYSTEM_ACCOUNTABILITY);
+  return new Map(roles.map((role) => [role.id, role.name]));
 }
 
 async function roleIdByName(container: Container, name: string): Promise<string> {

@@ -35,7 +35,8 @@ program
     `
 Listens on HOST:PORT (default 127.0.0.1:8055). With no admin yet, it creates
 the Administrator role and an admin from ADMIN_EMAIL / ADMIN_PASSWORD, or
-generates a password and prints it once. While the database cannot be reached
+generates a password and prints it once; with an admin, those two are ignored
+(a warning says so) and \`users password\` sets a lost password. While the database cannot be reached
 it answers 503 and retries. SIGTERM or SIGINT let requests in flight finish
 (at most SHUTDOWN_TIMEOUT), then it exits 0. With HTTP_WORKERS=N (or auto: one
 per core; PostgreSQL only) it serves in N worker processes on the one port.
@@ -60,15 +61,30 @@ program
     'after',
     `
 The admin is ADMIN_EMAIL (default admin@example.com) with ADMIN_PASSWORD, or
-with a generated password printed once. Does nothing when an admin exists;
-\`serve\` does the same on start.
+with a generated password printed once. Does nothing when an admin exists
+(\`users password\` sets a lost password); \`serve\` does the same on start.
 
 Example:
   $ ADMIN_EMAIL=a@example.com ADMIN_PASSWORD='a long password' datagate bootstrap`,
   )
   .action(async () => (await commands()).bootstrap());
 
-const users = program.command('users').description('create users and set their static tokens');
+const JSON_OPTION = ['--json', "print the API's JSON instead of a table"] as const;
+
+const users = program
+  .command('users')
+  .description('list and create users, set their passwords, static tokens and status');
+users
+  .command('list')
+  .description('list the users: e-mail, status, role, whether a static token is set, id')
+  .option(...JSON_OPTION, false)
+  .addHelpText(
+    'after',
+    `
+Example:
+  $ datagate users list`,
+  )
+  .action(async (options: { json: boolean }) => (await commands()).listUsers(options));
 users
   .command('create')
   .description('create an active user')
@@ -100,10 +116,62 @@ Examples:
   $ curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8055/users/me`,
   )
   .action(async (options: { email: string; token?: string }) => (await commands()).setStaticToken(options));
+users
+  .command('password')
+  .description("set a user's password (a lost one, too); ends the user's sessions")
+  .argument('<email>', 'e-mail address of the user')
+  .option('--password-stdin', 'read the password from stdin instead of asking on the terminal', false)
+  .addHelpText(
+    'after',
+    `
+On a terminal it asks for the password twice, without showing it. From a
+script, pipe it in: the one line break at its end is not part of it.
 
-program
-  .command('roles')
-  .description('create roles')
+Examples:
+  $ datagate users password admin@example.com
+  $ printf '%s' "$NEW_PASSWORD" | datagate users password admin@example.com --password-stdin`,
+  )
+  .action(async (email: string, options: { passwordStdin: boolean }) =>
+    (await commands()).setPassword(email, options),
+  );
+users
+  .command('suspend')
+  .description('suspend a user: no login, no token is accepted, the sessions end')
+  .argument('<email>', 'e-mail address of the user')
+  .addHelpText(
+    'after',
+    `
+The last active admin cannot be suspended.
+
+Example:
+  $ datagate users suspend op@example.com`,
+  )
+  .action(async (email: string) => (await commands()).setStatus(email, 'suspended'));
+users
+  .command('activate')
+  .description('make a suspended user active again')
+  .argument('<email>', 'e-mail address of the user')
+  .addHelpText(
+    'after',
+    `
+Example:
+  $ datagate users activate op@example.com`,
+  )
+  .action(async (email: string) => (await commands()).setStatus(email, 'active'));
+
+const roles = program.command('roles').description('list and create roles');
+roles
+  .command('list')
+  .description('list the roles: name, admin access, id')
+  .option(...JSON_OPTION, false)
+  .addHelpText(
+    'after',
+    `
+Example:
+  $ datagate roles list`,
+  )
+  .action(async (options: { json: boolean }) => (await commands()).listRoles(options));
+roles
   .command('create')
   .description('create a role; what its members may do is granted with POST /permissions')
   .requiredOption('--name <name>', 'name of the role, 1 to 100 characters')
@@ -116,6 +184,44 @@ Examples:
   $ datagate roles create --name Maintainers --admin`,
   )
   .action(async (options: { name: string; admin: boolean }) => (await commands()).createRole(options));
+
+program
+  .command('permissions')
+  .description('list permissions')
+  .command('list')
+  .description('list the permissions: role, collection, action, fields, row filter, id')
+  .option('--role <name>', 'only the permissions of this role')
+  .option(...JSON_OPTION, false)
+  .addHelpText(
+    'after',
+    `
+The role "(public)" is what callers without a token may do. Permissions are
+granted and changed with /permissions (README, "Walk-through").
+
+Examples:
+  $ datagate permissions list
+  $ datagate permissions list --role Operator --json`,
+  )
+  .action(async (options: { role?: string; json: boolean }) => (await commands()).listPermissions(options));
+
+program
+  .command('tokens')
+  .description("revoke users' tokens")
+  .command('revoke')
+  .description("end a user's login sessions and remove its static token; the password stays")
+  .argument('<email>', 'e-mail address of the user')
+  .addHelpText(
+    'after',
+    `
+Refresh tokens stop working at once; the access tokens already issued live
+out their ACCESS_TOKEN_TTL (default 15 minutes) unless
+CHECK_SESSION_ON_EACH_REQUEST is on, or until \`users suspend\`. A server that
+used the static token needs a new one: datagate users token --email <email>.
+
+Example:
+  $ datagate tokens revoke op@example.com`,
+  )
+  .action(async (email: string) => (await commands()).revokeTokens(email));
 
 program
   .command('sample')

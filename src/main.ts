@@ -17,6 +17,7 @@ import type { Metrics } from './application/ports/metrics.ts';
 import { Readiness } from './application/server/readiness.ts';
 import { StartUp } from './application/server/start-up.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
+import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { buildContainer, TYPES } from './container.ts';
 
 export type RunningServer = {
@@ -164,10 +165,10 @@ function migrateAndBootstrap(
   return async () => {
     await persistence.migrate();
     await persistence.schema.refresh();
-    return container.get(BootstrapHandler).execute(null, {
-      adminEmail: config.bootstrap.adminEmail,
-      adminPassword: config.bootstrap.adminPassword,
-    });
+    const result = await container.get(BootstrapHandler).execute(null, config.bootstrap);
+    const ignored = result.created ? null : ignoredAdminSettings(config.bootstrap);
+    if (ignored) container.get<Logger>(TYPES.Logger).warn(ignored);
+    return result;
   };
 }
 

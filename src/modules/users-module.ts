@@ -11,6 +11,7 @@ import { DeleteUserHandler } from '../application/users/delete-user.ts';
 import { GetCurrentUserHandler } from '../application/users/get-current-user.ts';
 import { GetUserHandler } from '../application/users/get-user.ts';
 import { ListUsersHandler } from '../application/users/list-users.ts';
+import { RevokeUserTokensHandler } from '../application/users/revoke-user-tokens.ts';
 import { SetStaticTokenHandler } from '../application/users/set-static-token.ts';
 import { UpdateCurrentUserHandler } from '../application/users/update-current-user.ts';
 import { UpdateUserHandler } from '../application/users/update-user.ts';
@@ -91,6 +92,15 @@ export const usersModule = new ContainerModule((options) => {
       ),
   );
   bind(SetStaticTokenHandler, (get) => new SetStaticTokenHandler(get(TYPES.UserRepository)));
+  bind(
+    RevokeUserTokensHandler,
+    (get) =>
+      new RevokeUserTokensHandler(
+        get(TYPES.UserRepository),
+        get(TYPES.RefreshTokenRepository),
+        get(TYPES.Clock),
+      ),
+  );
   bind(
     BootstrapHandler,
     (get) =>

@@ -34,14 +34,36 @@ test('a stored null is a hit, told apart from an absent key', () => {
   assert.is(map.get('never-set'), undefined);
 });
 
-test('an entry reads as absent from its maximum age on, and is dropped', () => {
+test('an entry reads as absent once older than its maximum age, and is dropped', () => {
   const { map, advance } = aMap(10, 1000);
   map.set('a', 1);
-  advance(999);
+  advance(1000);
   assert.is(map.get('a'), 1);
   advance(1);
   assert.is(map.get('a'), undefined);
   assert.is(map.size, 0);
+});
+
+test('a read does not make an entry younger: its age counts from when it was set', () => {
+  const { map, advance } = aMap(10, 1000);
+  map.set('a', 1);
+  advance(600);
+  assert.is(map.get('a'), 1);
+  advance(600);
+  assert.is(map.get('a'), undefined);
+  map.set('a', 2);
+  advance(600);
+  assert.is(map.get('a'), 2);
+});
+
+test('evicting under churn keeps the most recent entries, in any number of rounds', () => {
+  const { map } = aMap(3);
+  for (let i = 0; i < 10_000; i++) map.set(`key-${i}`, i);
+  assert.is(map.size, 3);
+  assert.equal(
+    ['key-9996', 'key-9997', 'key-9998', 'key-9999'].map((key) => map.get(key)),
+    [undefined, 9997, 9998, 9999],
+  );
 });
 
 test('deleteWhere drops the entries whose value matches', () => {

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GetUserHandler } from '../../src/application/users/get-user.ts';
 import { ListUsersHandler } from '../../src/application/users/list-users.ts';
+import { RevokeUserTokensHandler } from '../../src/application/users/revoke-user-tokens.ts';
 import { SetStaticTokenHandler } from '../../src/application/users/set-static-token.ts';
 import { MASKED_TOKEN } from '../../src/application/users/user-view.ts';
 import { PUBLIC_ACCOUNTABILITY, SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
@@ -102,6 +104,26 @@ test('the CLI sets a static token, generating one when none is given', async () 
     'FAILED_VALIDATION',
   );
   await rejectsWith(setToken.execute(null, { email: 'nobody@example.com' }), 'NOT_FOUND');
+});
+
+test('revoking a user tokens ends its sessions and removes its static token, and needs an admin', async () => {
+  const f = authFixture();
+  const created = await f.user({ token: TOKEN });
+  const revoke = new RevokeUserTokensHandler(f.persistence.users, f.persistence.refreshTokens, f.clock);
+  const member = { user: created.id, role: created.role, admin: false, session: null };
+  await rejectsWith(revoke.execute(member, { id: created.id }), 'FORBIDDEN');
+  const pair = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
+  assert.equal(await revoke.execute(SYSTEM_ACCOUNTABILITY, { id: created.id }), {
+    email: 'ada@example.com',
+    hadStaticToken: true,
+  });
+  await rejectsWith(f.refresh.execute(null, { refreshToken: pair.refreshToken }), 'INVALID_TOKEN');
+  assert.is((await f.persistence.users.findById(created.id))!.tokenDigest, null);
+  assert.equal(await revoke.execute(SYSTEM_ACCOUNTABILITY, { id: created.id }), {
+    email: 'ada@example.com',
+    hadStaticToken: false,
+  });
+  await rejectsWith(revoke.execute(SYSTEM_ACCOUNTABILITY, { id: randomUUID() }), 'NOT_FOUND');
 });
 
 test.run();

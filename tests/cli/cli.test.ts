@@ -9,9 +9,11 @@ const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-function datagate(args: string[], env: Record<string, string>): Promise<Run> {
+/** `input`, when given, is all of the command's stdin; without it stdin is a pipe nobody writes to. */
+function datagate(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -62,7 +64,10 @@ cli('bootstrap creates the first admin once and prints a generated password', as
   assert.match(first.stdout, /\nThis password is shown only once: write it down now\.\n$/);
   const second = await datagate(['bootstrap'], env);
   assert.is(second.code, 0, second.stderr);
-  assert.match(second.stdout, 'already exists');
+  assert.is(
+    second.stdout,
+    'An admin already exists: nothing to do.\nADMIN_EMAIL is ignored: an admin already exists, and only the first admin is created from them. To set a password: datagate users password <email> (datagate users list shows the users).\n',
+  );
 });
 
 cli('roles, users and static tokens are created from the command line', async ({ env }) => {
@@ -94,11 +99,76 @@ cli('a failing command exits non-zero with one line saying why', async ({ env })
   assert.match(badConfig.stderr, /^datagate: invalid configuration: auth\.accessTokenTTL: /);
 });
 
+/** The rows of a `… list` table, each split into its columns. */
+const rows = (run: Run) =>
+  run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(/ {2,}/));
+
+// Each command opens the embedded database (seconds of CPU): the cases below check as much as they can per run.
+
+cli('users, roles and permissions are listed as tables, or as the API JSON', async ({ env }) => {
+  const users = await datagate(['users', 'list'], env);
+  assert.is(users.code, 0, users.stderr);
+  const [header, ...lines] = rows(users);
+  assert.equal(header, ['EMAIL', 'STATUS', 'ROLE', 'STATIC TOKEN', 'ID']);
+  assert.equal(
+    lines.map((line) => line.slice(0, 4)),
+    [
+      ['root@example.com', 'active', 'Administrator', 'no'],
+      ['op@example.com', 'active', 'Operators', 'yes'],
+    ],
+  );
+  const roles = await datagate(['roles', 'list', '--json'], env);
+  assert.equal(
+    (JSON.parse(roles.stdout) as Array<{ name: string; admin_access: boolean }>).map((role) => [
+      role.name,
+      role.admin_access,
+    ]),
+    [
+      ['Administrator', true],
+      ['Operators', false],
+    ],
+  );
+  const permissions = await datagate(['permissions', 'list', '--role', 'Operators'], env);
+  assert.is(permissions.code, 0, permissions.stderr);
+  assert.is(permissions.stdout, 'ROLE  COLLECTION  ACTION  FIELDS  PERMISSIONS  ID\n');
+});
+
+cli('a password is set from stdin, and never asked for without a terminal', async ({ env }) => {
+  const noTerminal = await datagate(['users', 'password', 'root@example.com'], env);
+  assert.is(noTerminal.code, 1);
+  assert.is(
+    noTerminal.stderr,
+    'datagate: no terminal to ask for the password on: pipe it in with --password-stdin\n',
+  );
+  const set = await datagate(
+    ['users', 'password', 'ROOT@example.com', '--password-stdin'],
+    env,
+    'the new root password\n',
+  );
+  assert.is(set.code, 0, set.stderr);
+  assert.is(set.stdout, 'Password changed for root@example.com; its sessions are ended.\n');
+  const unknown = await datagate(['users', 'suspend', 'nobody@example.com'], env);
+  assert.is(unknown.stderr, 'datagate: user "nobody@example.com" does not exist\n');
+});
+
+cli('users are suspended and activated; the last admin is not suspended', async ({ env }) => {
+  const suspend = await datagate(['users', 'suspend', 'op@example.com'], env);
+  assert.is(suspend.stdout, 'Suspended op@example.com; its sessions are ended.\n', suspend.stderr);
+  const lastAdmin = await datagate(['users', 'suspend', 'root@example.com'], env);
+  assert.is(lastAdmin.code, 1);
+  assert.match(lastAdmin.stderr, /^datagate: .*admin/);
+  const activate = await datagate(['users', 'activate', 'op@example.com'], env);
+  assert.is(activate.stdout, 'Activated op@example.com.\n', activate.stderr);
+});
+
 cli(
-  'serve answers with the data the command line made, holds the data dir, and stops on SIGTERM',
+  'serve answers with the data the command line made, holds the data dir, warns of ignored settings, and stops on SIGTERM',
   async ({ env }) => {
     const token = (await datagate(['users', 'token', '--email', 'op@example.com'], env)).stdout.trim();
-    const server = await serve(env);
+    const server = await serve({ ...env, ADMIN_PASSWORD: 'not used at all', LOG_LEVEL: 'warn' });
     try {
       const me = await fetch(`${server.url}/users/me`, { headers: { Authorization: `Bearer ${token}` } });
       assert.is(me.status, 200);
@@ -112,10 +182,31 @@ cli(
       const second = await datagate(['serve'], { ...env, PORT: '0' });
       assert.is(second.code, 1);
       assert.match(second.stderr, /is in use by another datagate process/);
+      const whileServing = await datagate(['users', 'list'], env);
+      assert.is(whileServing.code, 1);
+      assert.match(
+        whileServing.stderr,
+        /is in use by another datagate process \(pid \d+\);.* stop that one first\n$/,
+      );
     } finally {
       assert.is(await stopped(server.child), 0);
     }
+    const warnings = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('ignored'));
+    assert.is(warnings.length, 1, server.stdout());
+    const warning = JSON.parse(warnings[0]!) as { level: number; msg: string };
+    assert.is(warning.level, 40);
+    assert.match(warning.msg, /^ADMIN_EMAIL and ADMIN_PASSWORD are ignored: an admin already exists/);
+    assert.match(warning.msg, 'datagate users password <email>');
   },
 );
+
+cli('tokens revoke ends the sessions and removes the static token', async ({ env }) => {
+  const revoke = await datagate(['tokens', 'revoke', 'op@example.com'], env);
+  assert.is(revoke.code, 0, revoke.stderr);
+  assert.is(revoke.stdout, 'Ended the sessions of op@example.com and removed its static token.\n');
+});
 
 cli.run();

@@ -46,10 +46,19 @@ const OPTIONS: Record<string, string[]> = {
   migrate: ['--help'],
   bootstrap: ['--help'],
   users: ['--help'],
+  'users list': ['--json'],
   'users create': ['--email <email>', '--password <password>', '--role <name>'],
   'users token': ['--email <email>', '--token <token>'],
+  'users password': ['--password-stdin'],
+  'users suspend': ['--help'],
+  'users activate': ['--help'],
   roles: ['--help'],
+  'roles list': ['--json'],
   'roles create': ['--name <name>', '--admin'],
+  permissions: ['--help'],
+  'permissions list': ['--role <name>', '--json'],
+  tokens: ['--help'],
+  'tokens revoke': ['--help'],
   sample: ['--help'],
   'sample cargos': ['--rows <n>'],
 };
@@ -90,6 +99,9 @@ help('commands with effects show examples', async () => {
     ['bootstrap'],
     ['users', 'create'],
     ['users', 'token'],
+    ['users', 'password'],
+    ['users', 'suspend'],
+    ['tokens', 'revoke'],
     ['sample', 'cargos'],
   ]) {
     const { stdout } = await datagate([...path, '--help']);
@@ -113,6 +125,10 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
   [
     ['users', 'create', '--email', 'a@example.com', '--password', 'long-enough', '--rol', 'x'],
     "datagate: unknown option '--rol' (Did you mean --role?); see 'datagate users create --help'",
+  ],
+  [
+    ['users', 'password'],
+    "datagate: missing required argument 'email'; see 'datagate users password --help'",
   ],
   [
     ['sample', 'cargos', '--rows', 'many'],

@@ -23,10 +23,11 @@ export function datagate(args: string[], env: Record<string, string>): Promise<F
 }
 
 /**
- * `datagate serve` on a free port, over a database without an admin yet: resolves once the server says
- * where it listens and that it created the first admin, i.e. once its start-up work is done.
+ * `datagate serve` on a free port: resolves once the server says where it listens and, on its `firstStart`
+ * over a database without an admin yet, that it created the first admin, i.e. once its start-up work is
+ * done (on the embedded database, later starts do that work before they listen).
  */
-export function serve(env: Record<string, string>): Promise<Served> {
+export function serve(env: Record<string, string>, { firstStart = true } = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, PORT: '0', ...env },
@@ -39,7 +40,7 @@ export function serve(env: Record<string, string>): Promise<Served> {
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const url = /listening on (http:\S+)/.exec(stdout)?.[1];
-      if (url && stdout.includes('Created the first admin'))
+      if (url && (!firstStart || stdout.includes('Created the first admin')))
         resolve({
           url,
           stop: () => {

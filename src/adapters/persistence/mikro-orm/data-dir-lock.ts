@@ -39,7 +39,9 @@ export class DataDirLock {
         throw new Error(`data directory ${dataDir} is already open in this process (pid ${owner})`);
       }
       if (owner !== process.pid && isAlive(owner)) {
-        throw new Error(`data directory ${dataDir} is in use by another datagate process (pid ${owner})`);
+        throw new Error(
+          `data directory ${dataDir} is in use by another datagate process (pid ${owner}); the embedded database is held by one process at a time: stop that one first`,
+        );
       }
       await unlink(file).catch(ignoreMissing);
     }

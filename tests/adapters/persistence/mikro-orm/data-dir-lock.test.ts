@@ -52,7 +52,7 @@ test('a lock of another live process is refused, naming its pid', async ({ dir, 
     (error: Error) =>
       assert.is(
         error.message,
-        `data directory ${dir} is in use by another datagate process (pid ${process.ppid})`,
+        `data directory ${dir} is in use by another datagate process (pid ${process.ppid}); the embedded database is held by one process at a time: stop that one first`,
       ),
   );
   assert.is((await readFile(lockFile, 'utf8')).trim(), String(process.ppid));
