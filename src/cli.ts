@@ -251,6 +251,13 @@ function wholeNumber(value: string): number {
 
 oneLineUsageErrors(program);
 
+// A one-shot command is over when its action is: the process ends then, rather than waiting for whatever
+// handle a driver may have left open (a pool connection still being made as the pool closed kept
+// `users token` alive, now and then, after its answer was printed).
+program.hook('postAction', (_program, command) => {
+  if (command.name() !== 'serve') process.exit(process.exitCode ?? 0);
+});
+
 // `serve` is the default only for a bare `datagate`: a mistyped command must be refused, not served.
 const args = process.argv.slice(2);
 program.parseAsync(args.length > 0 ? args : ['serve'], { from: 'user' }).catch((error: unknown) => {
