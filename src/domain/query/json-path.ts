@@ -6,6 +6,12 @@ import { describeInput, invalidQuery } from './invalid-query.ts';
 export const MAX_JSON_PATH_DEPTH = 10;
 
 /**
+ * The longest response key, in UTF-8 bytes: PostgreSQL names a column by at most 63 bytes and would cut a
+ * longer key silently, so the answer's key would no longer be the one Directus's rule gives.
+ */
+export const MAX_JSON_KEY_BYTES = 63;
+
+/**
  * `json(field, path)` in `fields` (Directus 11): the value at `path` inside the json field, answered under
  * `key`. Each path segment is an object key or an array index, both as text: PostgreSQL's `#>` reads a
  * digit segment as an index on an array and as a key on an object, and so does the in-memory twin.
@@ -58,7 +64,14 @@ export function parseJsonSelection(entry: string, collection: CollectionSchema):
     });
   }
   const path = parsePath(text);
-  return { field: name, path, key: `${name}_${path.join('_')}_json` };
+  const key = `${name}_${path.join('_')}_json`;
+  if (utf8Bytes(key) > MAX_JSON_KEY_BYTES) {
+    throw invalidQuery(
+      `The answer's key for ${describeInput(entry)} would be longer than ${MAX_JSON_KEY_BYTES} bytes.`,
+      { reason: 'INVALID_VALUE' },
+    );
+  }
+  return { field: name, path, key };
 }
 
 /** `color`, `settings.theme`, `items[0].name`, `[0]`: keys by dots, indexes in brackets. */
@@ -83,4 +96,10 @@ function parsePath(text: string): string[] {
     );
   }
   return path;
+}
+
+const utf8 = new TextEncoder();
+
+function utf8Bytes(text: string): number {
+  return utf8.encode(text).length;
 }

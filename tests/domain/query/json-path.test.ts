@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DomainError } from '../../../src/domain/errors.ts';
-import { MAX_JSON_PATH_DEPTH } from '../../../src/domain/query/json-path.ts';
+import { MAX_JSON_KEY_BYTES, MAX_JSON_PATH_DEPTH } from '../../../src/domain/query/json-path.ts';
 import { parseItemQuery, type RawItemQuery } from '../../../src/domain/query/parse-item-query.ts';
 import { cargosSchema } from '../../support/cargos-schema.ts';
 
@@ -104,6 +104,13 @@ test('json() paths: wildcards, predicates, roots, empty steps and SQL are refuse
 test(`json() paths deeper than ${MAX_JSON_PATH_DEPTH} steps are refused`, () => {
   refused('json(manifest, a.b.c.d.e.f.g.h.i.j.k)', 'MAX_DEPTH');
   refused('json(manifest, a[0].b[1].c[2].d[3].e[4].f[5])', 'MAX_DEPTH');
+});
+
+test(`json() keys longer than ${MAX_JSON_KEY_BYTES} UTF-8 bytes are refused: PostgreSQL would cut them`, () => {
+  const longest = `json(manifest, ${'a'.repeat(MAX_JSON_KEY_BYTES - 'manifest__json'.length)})`;
+  assert.is((parse(longest) as Array<{ key: string }>)[0]!.key.length, MAX_JSON_KEY_BYTES);
+  refused(`json(manifest, ${'a'.repeat(MAX_JSON_KEY_BYTES - 'manifest__json'.length + 1)})`, 'INVALID_VALUE');
+  refused(`json(manifest, ${'é'.repeat(25)})`, 'INVALID_VALUE');
 });
 
 test('json() keys that collide with a field or with another json() are refused', () => {
