@@ -108,7 +108,7 @@ test(`json() paths deeper than ${MAX_JSON_PATH_DEPTH} steps are refused`, () => 
 
 test(`json() keys longer than ${MAX_JSON_KEY_BYTES} UTF-8 bytes are refused: PostgreSQL would cut them`, () => {
   const longest = `json(manifest, ${'a'.repeat(MAX_JSON_KEY_BYTES - 'manifest__json'.length)})`;
-  assert.is((parse(longest) as Array<{ key: string }>)[0]!.key.length, MAX_JSON_KEY_BYTES);
+  assert.is((parse(longest) as ReadonlyArray<{ key: string }>)[0]!.key.length, MAX_JSON_KEY_BYTES);
   refused(`json(manifest, ${'a'.repeat(MAX_JSON_KEY_BYTES - 'manifest__json'.length + 1)})`, 'INVALID_VALUE');
   refused(`json(manifest, ${'é'.repeat(25)})`, 'INVALID_VALUE');
 });
