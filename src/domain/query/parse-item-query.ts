@@ -79,6 +79,7 @@ function param(raw: RawItemQuery, name: string): unknown {
 function parseFields(raw: unknown, collection: CollectionSchema): ItemQuery['fields'] {
   if (raw === undefined) return '*';
   const selected: SelectedName[] = [];
+  const names = new Set<string>();
   const keys = new Map<string, string>();
   for (const entry of listParam('fields', raw, { parenthesized: true })) {
     if (isJsonCall(entry)) {
@@ -87,16 +88,18 @@ function parseFields(raw: unknown, collection: CollectionSchema): ItemQuery['fie
       const known = keys.get(json.key);
       if (known === identity) continue;
       if (known !== undefined || fieldOf(collection, json.key)) {
-        throw invalidQuery(`Two entries of "fields" answer under the same key "${json.key}".`, {
+        const clash = known === undefined ? 'a field of the same name' : 'another json() entry';
+        throw invalidQuery(`${describeInput(entry)} answers under "${json.key}", as ${clash} does.`, {
           reason: 'INVALID_VALUE',
         });
       }
       keys.set(json.key, identity);
       selected.push(json);
-      continue;
+    } else if (!names.has(entry)) {
+      if (entry !== '*') assertField('fields', entry, collection);
+      names.add(entry);
+      selected.push(entry);
     }
-    if (entry !== '*') assertField('fields', entry, collection);
-    if (!selected.includes(entry)) selected.push(entry);
   }
   return selected.length === 1 && selected[0] === '*' ? '*' : selected;
 }

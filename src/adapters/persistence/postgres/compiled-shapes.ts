@@ -39,8 +39,8 @@ const MAX_SHAPES = 1000;
  * A request's shape is everything that decides its SQL text and nothing else: the collection as the
  * schema snapshot describes it (by object identity: a refreshed schema is a new object, so the shapes of
  * the old one are never used again and age out), the PostgreSQL schema, the selected fields (with a json
- * path's key and length) and their masks, the caller's rule and filter apart from their values, a keyset cursor's condition and the fields
- * of the last row it asks for, the sort, whether there is a limit, and the counts asked (the estimates are
+ * path's key and length) and their masks, the caller's rule and filter apart from their values, a keyset
+ * cursor's condition and the fields of the last row it asks for, the sort, whether there is a limit, and the counts asked (the estimates are
  * statements of their own). A rule edited by an administrator is a new filter tree: same structure, same shape with
  * new values; new structure, a new shape.
  *
