@@ -27,8 +27,8 @@ const EXISTING_SCHEMA = `
     ('Coffee', 3, null, null);
   create table audit_lines (at timestamptz, line text);
   insert into audit_lines values ('2024-05-01 10:00+00', 'started');
-  create table pairs (a int, b int, note text, primary key (a, b));
-  insert into pairs values (1, 2, 'composite');
+  create table pairs (a int, b int, note text, details json, primary key (a, b));
+  insert into pairs values (1, 2, 'composite', '{"size": {"w": 3}, "tags": ["x", "y"]}');
   create view heavy_shipments as select * from shipments where weight > 10;
   create type ripeness as enum ('green', 'ripe', 'overripe');
   create table fruit_boxes (
@@ -195,6 +195,18 @@ existing(
       (written.body as { errors: [{ extensions: { code: string } }] }).errors[0].extensions.code,
       'FAILED_VALIDATION',
     );
+  },
+);
+
+existing(
+  'values inside json columns are read with json(field, path) in fields',
+  async ({ server, admin }) => {
+    const fields = encodeURIComponent('a,json(details, size.w),json(details, tags[1]),json(details, nope)');
+    const list = await call(server.url, 'GET', `/items/pairs?fields=${fields}`, { token: admin });
+    assert.is(list.status, 200, list.text);
+    assert.equal(list.body, [
+      { a: 1, details_size_w_json: 3, details_tags_1_json: 'y', details_nope_json: null },
+    ]);
   },
 );
 

@@ -165,6 +165,11 @@ for (const [target, oas] of suitePerBackend<Context>(
       for (const [key, value] of Object.entries(keywords))
         assert.equal(keywordOf(actual, key), value, `${name}.${key}`);
     }
+    const extra = (schema: object | undefined) =>
+      (schema as { additionalProperties?: unknown }).additionalProperties;
+    assert.type(extra(item), 'object', 'json(manifest, path) keys are allowed beside the columns');
+    const secrets = (await documentFor(context.app)).components.schemas['secrets.Item'];
+    assert.is(extra(secrets), false, 'no readable json field: no other keys');
   });
 
   oas(

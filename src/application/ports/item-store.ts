@@ -2,8 +2,15 @@ import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts'
 import type { SortField } from '../../domain/query/item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 
-/** A field to return, and the condition under which its value is shown (else it reads as null). */
-export type SelectedField = { readonly field: string; readonly visibleWhen: BoundFilterNode | null };
+/**
+ * A field to return, and the condition under which its value is shown (else it reads as null). With
+ * `json`, the value at `json.path` inside the field (null where there is none), answered as `json.key`.
+ */
+export type SelectedField = {
+  readonly field: string;
+  readonly visibleWhen: BoundFilterNode | null;
+  readonly json?: { readonly path: ReadonlyArray<string>; readonly key: string };
+};
 
 /**
  * One read, fully decided by the application: every filter is parsed, coerced, and bound (its type

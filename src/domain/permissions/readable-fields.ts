@@ -1,10 +1,19 @@
 import type { Accountability } from '../accountability.ts';
 import type { BoundFilterNode, FilterNode } from '../query/filter.ts';
+import type { SelectedName } from '../query/item-query.ts';
+import type { JsonPathSelection } from '../query/json-path.ts';
 import type { ReadRule } from './read-rule.ts';
 import { refusal } from './refusal.ts';
 
-/** A field to return and the condition under which its value is shown (else it reads as null). */
-export type ProjectedField = { readonly field: string; readonly visibleWhen: BoundFilterNode | null };
+/**
+ * A field to return and the condition under which its value is shown (else it reads as null); with
+ * `json`, a value inside it answered under its own key.
+ */
+export type ProjectedField = {
+  readonly field: string;
+  readonly visibleWhen: BoundFilterNode | null;
+  readonly json?: { readonly path: ReadonlyArray<string>; readonly key: string };
+};
 
 /** Every field the rule lets the caller read, on some row at least, in collection order. */
 export function allowedFields(rule: ReadRule): string[] {
@@ -14,18 +23,43 @@ export function allowedFields(rule: ReadRule): string[] {
 /**
  * The fields a read returns (docs/api.md §4): `*` silently narrows to what the rule allows; an explicitly
  * requested field the rule does not allow is refused, naming it. A field shown on some rows only is
- * allowed: on the other rows it reads as null, which reveals nothing.
+ * allowed: on the other rows it reads as null, which reveals nothing. `json(field, path)` is the field
+ * itself as far as permissions go: refused and masked exactly as it is.
  */
 export function projectFields(
   caller: Accountability,
   rule: ReadRule,
-  requested: ReadonlyArray<string> | '*',
+  requested: ReadonlyArray<SelectedName> | '*',
 ): ReadonlyArray<ProjectedField> {
   if (requested === '*') return everyAllowedField(rule);
-  const named = requested.filter((field) => field !== '*');
-  for (const field of named) if (!rule.fields.has(field)) throw refusal(caller, field);
-  if (requested.includes('*')) return everyAllowedField(rule);
-  return [...new Set(named)].map((field) => ({ field, visibleWhen: rule.fields.get(field) ?? null }));
+  for (const entry of requested) {
+    const field = typeof entry === 'string' ? entry : entry.field;
+    if (field !== '*' && !rule.fields.has(field)) throw refusal(caller, field);
+  }
+  if (requested.includes('*')) {
+    const extracted = requested.flatMap((entry) =>
+      typeof entry === 'string' ? [] : [extraction(rule, entry)],
+    );
+    const every = everyAllowedField(rule);
+    return extracted.length === 0 ? every : [...every, ...extracted];
+  }
+  const projected: ProjectedField[] = [];
+  for (const entry of new Set(requested)) {
+    projected.push(
+      typeof entry === 'string'
+        ? { field: entry, visibleWhen: rule.fields.get(entry) ?? null }
+        : extraction(rule, entry),
+    );
+  }
+  return projected;
+}
+
+function extraction(rule: ReadRule, selection: JsonPathSelection): ProjectedField {
+  return {
+    field: selection.field,
+    visibleWhen: rule.fields.get(selection.field) ?? null,
+    json: { path: selection.path, key: selection.key },
+  };
 }
 
 /**

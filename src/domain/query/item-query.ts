@@ -1,4 +1,8 @@
 import type { FilterNode } from './filter.ts';
+import type { JsonPathSelection } from './json-path.ts';
+
+/** A `fields` entry: a field's name, `'*'`, or a value inside a json field (`json(field, path)`). */
+export type SelectedName = string | JsonPathSelection;
 
 export type SortField = { readonly field: string; readonly direction: 'asc' | 'desc' };
 
@@ -7,9 +11,9 @@ export type ItemQuery = {
   /**
    * `'*'` for all the caller may read, or the requested names; a list may hold `'*'` beside names
    * (`*,owner`): everything readable, and each name must be readable (docs/api.md §4: asking for a hidden
-   * field is refused, even next to `*`).
+   * field is refused, even next to `*`); a `json()` entry needs its field readable as the field itself does.
    */
-  readonly fields: ReadonlyArray<string> | '*';
+  readonly fields: ReadonlyArray<SelectedName> | '*';
   readonly filter: FilterNode | null;
   readonly sort: ReadonlyArray<SortField>;
   /** null = no limit (only when `query.limitMax` is -1). */

@@ -1,7 +1,8 @@
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
-import type { ItemQuery, SortField } from './item-query.ts';
+import type { ItemQuery, SelectedName, SortField } from './item-query.ts';
+import { isJsonCall, parseJsonSelection } from './json-path.ts';
 import { isSortable } from './operator-support.ts';
 import { parseFilter } from './parse-filter.ts';
 
@@ -72,13 +73,35 @@ function param(raw: RawItemQuery, name: string): unknown {
 /**
  * `fields`: comma list or repeated parameter; `*` stands for every field the caller may read. Names given
  * beside `*` are kept: the caller asked for them by name, so they must be readable (see ItemQuery).
+ * `json(field, path)` entries (their comma is not a separator) answer a value inside a json field under
+ * Directus's key for it; two entries may not answer under the same key.
  */
-function parseFields(raw: unknown, collection: CollectionSchema): ReadonlyArray<string> | '*' {
+function parseFields(raw: unknown, collection: CollectionSchema): ItemQuery['fields'] {
   if (raw === undefined) return '*';
-  const names = listParam('fields', raw);
-  for (const name of names) if (name !== '*') assertField('fields', name, collection);
-  const unique = [...new Set(names)];
-  return unique.length === 1 && unique[0] === '*' ? '*' : unique;
+  const selected: SelectedName[] = [];
+  const names = new Set<string>();
+  const keys = new Map<string, string>();
+  for (const entry of listParam('fields', raw, { parenthesized: true })) {
+    if (isJsonCall(entry)) {
+      const json = parseJsonSelection(entry, collection);
+      const identity = `${json.field}\u0000${json.path.join('\u0000')}`;
+      const known = keys.get(json.key);
+      if (known === identity) continue;
+      if (known !== undefined || fieldOf(collection, json.key)) {
+        const clash = known === undefined ? 'a field of the same name' : 'another json() entry';
+        throw invalidQuery(`${describeInput(entry)} answers under "${json.key}", as ${clash} does.`, {
+          reason: 'INVALID_VALUE',
+        });
+      }
+      keys.set(json.key, identity);
+      selected.push(json);
+    } else if (!names.has(entry)) {
+      if (entry !== '*') assertField('fields', entry, collection);
+      names.add(entry);
+      selected.push(entry);
+    }
+  }
+  return selected.length === 1 && selected[0] === '*' ? '*' : selected;
 }
 
 /** `filter`: JSON text or the bracket form's object; `{}` is no filter. */
@@ -261,20 +284,43 @@ function integerParam(name: string, raw: unknown): number {
 /**
  * A list parameter: a comma list, or repeated (`fields[]=a&fields[]=b`), or both. Entries are trimmed —
  * field names cannot hold spaces, so `fields=id, name` is unambiguous. Empty entries are refused.
+ * `parenthesized`: a comma inside parentheses belongs to its entry (`json(doc, a),id`); unbalanced
+ * parentheses are refused.
  */
-function listParam(name: string, raw: unknown): string[] {
+function listParam(name: string, raw: unknown, options: { parenthesized?: boolean } = {}): string[] {
   const parts = Array.isArray(raw) ? raw : [raw];
   const entries: string[] = [];
   for (const part of parts) {
     if (typeof part !== 'string') {
       throw invalidQuery(`"${name}" must be a comma-separated list.`, { reason: 'INVALID_VALUE' });
     }
-    for (const entry of part.split(',')) {
+    for (const entry of options.parenthesized ? splitOutsideParentheses(name, part) : part.split(',')) {
       const trimmed = entry.trim();
       if (trimmed === '') throw invalidQuery(`"${name}" has an empty entry.`, { reason: 'INVALID_VALUE' });
       entries.push(trimmed);
     }
   }
   if (entries.length === 0) throw invalidQuery(`"${name}" is empty.`, { reason: 'INVALID_VALUE' });
+  return entries;
+}
+
+function splitOutsideParentheses(name: string, text: string): string[] {
+  const entries: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index];
+    if (character === '(') depth++;
+    else if (character === ')') depth--;
+    else if (character === ',' && depth === 0) {
+      entries.push(text.slice(start, index));
+      start = index + 1;
+    }
+    if (depth < 0) break;
+  }
+  if (depth !== 0) {
+    throw invalidQuery(`"${name}" has unbalanced parentheses.`, { reason: 'INVALID_VALUE' });
+  }
+  entries.push(text.slice(start));
   return entries;
 }

@@ -57,6 +57,22 @@ test('explicitly requested fields come back in the order asked, once each', () =
   ]);
 });
 
+test('json(field, path) is the field as permissions go: its mask, and FORBIDDEN where the field is', () => {
+  const json = (field: string) => ({ field, path: ['a', '0'], key: `${field}_a_0_json` });
+  assert.equal(projectFields(member, rule, ['id', json('temperature')]), [
+    { field: 'id', visibleWhen: null },
+    { field: 'temperature', visibleWhen: mine, json: { path: ['a', '0'], key: 'temperature_a_0_json' } },
+  ]);
+  assert.equal(projectFields(member, rule, ['*', json('description')]).at(-1), {
+    field: 'description',
+    visibleWhen: null,
+    json: { path: ['a', '0'], key: 'description_a_0_json' },
+  });
+  refusedOn(() => projectFields(member, rule, [json('code')]), 'FORBIDDEN', 'code');
+  refusedOn(() => projectFields(member, rule, ['*', json('code')]), 'FORBIDDEN', 'code');
+  refusedOn(() => projectFields(PUBLIC_ACCOUNTABILITY, rule, [json('code')]), 'UNAUTHENTICATED', 'code');
+});
+
 test('an explicitly requested field the caller may not read is FORBIDDEN, naming it', () => {
   refusedOn(() => projectFields(member, rule, ['id', 'owner']), 'FORBIDDEN', 'owner');
 });

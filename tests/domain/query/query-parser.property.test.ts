@@ -59,7 +59,10 @@ function assertUsableFilter(node: FilterNode) {
 /** A parsed query keeps its promises: known fields only, limits respected. */
 function assertValidQuery(query: ItemQuery, limits: QueryLimits) {
   if (query.fields !== '*') {
-    for (const name of query.fields) assert.ok(name === '*' || fieldOf(cargosSchema, name), `field ${name}`);
+    for (const entry of query.fields) {
+      const name = typeof entry === 'string' ? entry : entry.field;
+      assert.ok(name === '*' || fieldOf(cargosSchema, name), `field ${name}`);
+    }
   }
   for (const { field, direction } of query.sort) {
     assert.ok(fieldOf(cargosSchema, field), `sort ${field}`);

@@ -37,10 +37,15 @@ export function itemsApi({ description }: ApiContext): ApiPart {
  */
 const MADE = new LRUCache<string, CollectionApi>({ max: 500 });
 
-/** An item as the caller reads it: no field is required, since `fields` narrows the answer. */
+/**
+ * An item as the caller reads it: no field is required, since `fields` narrows the answer. With a readable
+ * json field, `fields=json(field, path)` adds keys of the request's making (docs/api.md §4), so other keys
+ * are allowed.
+ */
 function itemSchema(collection: DescribedCollection): ZodType {
-  return objectOf(
-    collection.fields.filter((field) => field.read),
+  const readable = collection.fields.filter((field) => field.read);
+  const item = objectOf(
+    readable,
     (field) => {
       const schema = columnValue(field, field.nullable || field.readOnSomeRowsOnly);
       if (field.setByServer) return noted(schema, 'Set by the server.');
@@ -49,6 +54,8 @@ function itemSchema(collection: DescribedCollection): ZodType {
     },
     () => true,
   );
+  if (!readable.some((field) => field.type === 'json')) return item;
+  return item.catchall(z.unknown().describe('A value inside a json field: `json(field, path)` in `fields`.'));
 }
 
 /** A new item: the fields the caller may set; those nothing else fills are required. */

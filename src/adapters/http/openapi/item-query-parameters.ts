@@ -31,8 +31,10 @@ function listParameters({ limitDefault, limitMax }: QueryLimits) {
   return z.object({
     fields: z
       .string()
-      .meta({ examples: ['*', 'id,description'] })
-      .describe('Comma list of fields to return; `*` is every field you may read.')
+      .meta({ examples: ['*', 'id,description', 'id,json(metadata, tags[0])'] })
+      .describe(
+        'Comma list of fields to return; `*` is every field you may read; `json(field, path)` is the value at `path` inside a json field, answered as `{field}_{path}_json`.',
+      )
       .optional(),
     filter: z
       .string()

@@ -24,12 +24,36 @@ export function rowJson(
   collection: CollectionSchema,
 ): string {
   return itemJson(
-    select.map(({ field: name, visibleWhen }) => {
+    select.map(({ field: name, visibleWhen, json }) => {
       const field = fieldOrThrow(collection, name);
       const shown = visibleWhen === null || matchesFilter(visibleWhen, row, collection);
-      return [name, valueJson(field, shown ? (row[name] ?? null) : null)] as const;
+      const value = shown ? (row[name] ?? null) : null;
+      if (json) return [json.key, value === null ? 'null' : valueAtPath(String(value), json.path)] as const;
+      return [name, valueJson(field, value)] as const;
     }),
   );
+}
+
+/** PostgreSQL's int4: `#>` reads a larger index as no element. */
+const MAX_INDEX = 2 ** 31 - 1;
+const INDEX = /^\d+$/;
+
+/**
+ * The JSON text at `path` inside `text`, as PostgreSQL's `#>` finds it: a segment is a key on an
+ * object and, when it is digits, an index on an array; anything else, or nothing there, is null.
+ */
+function valueAtPath(text: string, path: ReadonlyArray<string>): string {
+  let value: unknown = JSON.parse(text);
+  for (const segment of path) {
+    if (Array.isArray(value)) {
+      const index = INDEX.test(segment) ? Number(segment) : Number.NaN;
+      value = index <= MAX_INDEX ? value[index] : undefined;
+    } else if (typeof value === 'object' && value !== null && Object.hasOwn(value, segment)) {
+      value = (value as Record<string, unknown>)[segment];
+    } else value = undefined;
+    if (value === undefined) return 'null';
+  }
+  return JSON.stringify(value);
 }
 
 /** Refuses JSON text of `bytes` over `maxBytes`, if there is a budget, with RESPONSE_TOO_LARGE. */

@@ -38,9 +38,9 @@ const MAX_SHAPES = 1000;
 /**
  * A request's shape is everything that decides its SQL text and nothing else: the collection as the
  * schema snapshot describes it (by object identity: a refreshed schema is a new object, so the shapes of
- * the old one are never used again and age out), the PostgreSQL schema, the selected fields and their
- * masks, the caller's rule and filter apart from their values, a keyset cursor's condition and the fields
- * of the last row it asks for, the sort, whether there is a limit, and the counts asked (the estimates are
+ * the old one are never used again and age out), the PostgreSQL schema, the selected fields (with a json
+ * path's key and length) and their masks, the caller's rule and filter apart from their values, a keyset
+ * cursor's condition and the fields of the last row it asks for, the sort, whether there is a limit, and the counts asked (the estimates are
  * statements of their own). A rule edited by an administrator is a new filter tree: same structure, same shape with
  * new values; new structure, a new shape.
  *
@@ -149,11 +149,19 @@ function optionalFilter(filter: BoundFilterNode | null, key: string[], values: u
   else filterShape(filter, key, values);
 }
 
+/**
+ * A `json` selection adds its key (SQL text: the column's name in the answer) and its path's length to
+ * the shape; the path itself is one bound text[] value, bound after the mask's values, as the statement's
+ * `case when <mask> then <column> #> <path> end` reads them.
+ */
 function selection(select: ReadonlyArray<SelectedField>, key: string[], values: unknown[]): void {
   key.push(String(select.length));
-  for (const { field, visibleWhen } of select) {
+  for (const { field, visibleWhen, json } of select) {
     key.push(String(field.length), field);
+    if (json) key.push('json', String(json.path.length), String(json.key.length), json.key);
+    else key.push('-');
     optionalFilter(visibleWhen, key, values);
+    if (json) values.push([...json.path]);
   }
 }
 

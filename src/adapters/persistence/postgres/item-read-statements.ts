@@ -181,15 +181,19 @@ function conjunction(
 /**
  * The selected fields in `select` order, named as themselves, each formatted for JSON and masked to null
  * where its `visibleWhen` does not hold. An empty selection is legal SQL and yields `{}` per row.
+ * A `json` selection is the value at its path (`#>`, on json and jsonb alike: null where the path leads
+ * nowhere), named by its key; the path is one bound text[] parameter, never SQL text.
  */
 function projection(select: ReadonlyArray<SelectedField>, collection: CollectionSchema): RawBuilder<unknown> {
   return sql.join(
-    select.map(({ field, visibleWhen }) => {
-      const value = jsonValueSql(fieldOrThrow(collection, field));
+    select.map(({ field, visibleWhen, json }) => {
+      const value = json
+        ? sql`(${sql.id(field)} #> ${[...json.path]}::text[])`
+        : jsonValueSql(fieldOrThrow(collection, field));
       const shown = visibleWhen
         ? sql`case when ${filterSql(visibleWhen, collection)} then ${value} end`
         : value;
-      return sql`${shown} as ${sql.id(field)}`;
+      return sql`${shown} as ${sql.id(json ? json.key : field)}`;
     }),
   );
 }

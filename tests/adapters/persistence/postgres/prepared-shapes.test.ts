@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { CompiledShapes } from '../../../../src/adapters/persistence/postgres/compiled-shapes.ts';
 import {
   itemStoreOptions,
   userTablesDatabase,
@@ -153,6 +154,56 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
       prepares ? 2 : 0,
       'one plain page shape and one keyset page shape',
     );
+  });
+
+  test('a json path is part of a cached shape, bound after its mask: each path its own answer', async ({
+    db,
+    catalog,
+    store,
+  }) => {
+    const documents = sql.id(TEST_SCHEMA, 'documents');
+    await sql`create table ${documents} (id integer primary key, doc jsonb, note json)`.execute(db);
+    await sql`insert into ${documents} values
+      (1, '{"a": {"b": "one"}, "c": [10, 20]}', '{"a": 1}'), (2, '{"a": {"b": "two"}}', '[5]')`.execute(db);
+    const collection = (await catalog.refresh()).collections.get('documents')!;
+    const at = (
+      field: string,
+      path: string[],
+      visibleWhen: BoundFilterNode | null = null,
+    ): SelectedField => ({
+      field,
+      visibleWhen,
+      json: { path, key: `${field}_${path.join('_')}_json` },
+    });
+    const request = (select: SelectedField[]): ItemListRequest => ({
+      ...listOf(collection, { select: [...fields('id'), ...select] }),
+      sort: [{ field: 'id', direction: 'asc' }],
+    });
+    const shapes = new CompiledShapes();
+    const masked = request([at('doc', ['a', 'b'], eq('id', 2)), at('doc', ['c', '1'])]);
+    const statement = shapes.list(masked, TEST_SCHEMA);
+    assert.ok(statement.name, 'the walk binds as the statement does, so the shape is cached');
+    assert.equal(shapes.list(masked, TEST_SCHEMA), statement, 'known: the same text and name');
+    assert.ok(
+      statement.values.indexOf(2) <
+        statement.values.findIndex((value) => Array.isArray(value) && value[0] === 'a'),
+      "the mask's value is bound before the path",
+    );
+    for (let round = 0; round < 2; round++) {
+      const page = async (select: SelectedField[]) => JSON.parse((await store.list(request(select))).json);
+      assert.equal(await page([at('doc', ['a', 'b'])]), [
+        { id: 1, doc_a_b_json: 'one' },
+        { id: 2, doc_a_b_json: 'two' },
+      ]);
+      assert.equal(await page([at('doc', ['c', '1'])]), [
+        { id: 1, doc_c_1_json: 20 },
+        { id: 2, doc_c_1_json: null },
+      ]);
+      assert.equal(await page([at('doc', ['a', 'b'], eq('id', 2)), at('note', ['0'])]), [
+        { id: 1, doc_a_b_json: null, note_0_json: null },
+        { id: 2, doc_a_b_json: 'two', note_0_json: 5 },
+      ]);
+    }
   });
 
   test('a column added or dropped under a prepared shape', async ({ db, catalog, store }) => {
