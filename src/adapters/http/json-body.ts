@@ -134,12 +134,21 @@ function readFailure(error: unknown, ctx: HttpContext): unknown {
     return invalidPayload(`Request body is not valid ${encoding} data.`);
   }
   if (status === 413) return requestTooLarge();
+  // A request whose client left while it waited for its turn (the per-caller queue) has nothing left to
+  // read: raw-body calls that a 500, but nothing failed here, and nobody is left to answer either.
+  if (ctx.req.destroyed && errorType(error) === 'stream.not.readable') {
+    return invalidPayload('The request body could not be read: the client closed the connection.');
+  }
   // Unsupported Content-Encoding or charset.
   if (status === 415) return unsupportedMediaType();
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return invalidPayload('Request body is not valid JSON.');
   }
   return error;
+}
+
+function errorType(error: unknown): unknown {
+  return error instanceof Error && 'type' in error ? error.type : undefined;
 }
 
 function payloadError(error: ZodError): Error {
