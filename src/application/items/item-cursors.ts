@@ -1,17 +1,15 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { coerceValue } from '../../domain/query/coerce-value.ts';
 import type { FilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
+import { openText, sealText } from '../aes-gcm-seal.ts';
 
 /** HKDF `info`: separates this key from every other use of the server secret. */
 const KEY_LABEL = 'datagate item cursor aes-256-gcm v1';
 const KEY_BYTES = 32;
-/** GCM's standard nonce and full-length tag. */
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 /**
  * What a cursor is valid for: the rows of one query in one order. The page size and the fields shown may
@@ -43,11 +41,7 @@ export class ItemCursors {
 
   /** base64url(nonce ‖ ciphertext ‖ tag) of the keyset values, for `query`. */
   seal(values: ReadonlyArray<ScalarValue | null>, query: CursorQuery): string {
-    const nonce = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(queryText(query), 'utf8'));
-    const body = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
-    return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
+    return sealText(this.key, JSON.stringify(values), queryText(query));
   }
 
   /**
@@ -56,23 +50,8 @@ export class ItemCursors {
    * schema (a column's type changed between pages).
    */
   open(cursor: string, query: CursorQuery): Array<ScalarValue | null> {
-    const bytes = Buffer.from(cursor, 'base64url');
-    if (bytes.length <= IV_BYTES + TAG_BYTES) throw notACursor();
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES), {
-      authTagLength: TAG_BYTES,
-    });
-    decipher.setAAD(Buffer.from(queryText(query), 'utf8'));
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    let text: string;
-    try {
-      text = Buffer.concat([
-        decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
-        decipher.final(),
-      ]).toString('utf8');
-    } catch {
-      // The tag did not verify: altered bytes, another secret, or another query.
-      throw notACursor();
-    }
+    const text = openText(this.key, cursor, queryText(query));
+    if (text === null) throw notACursor();
     return keysetValues(JSON.parse(text), query);
   }
 }
