@@ -309,6 +309,12 @@ export function itemWriterContract(target: CollectionsTarget) {
       (await rows(collections, people)).map((row) => row.id),
       [1, 2, 3, 4],
     );
+    assert.equal(
+      (await write(collections, (writer) => writer.lockMatching(people, cond('rank', '_gt', 4), 2))).map(
+        (row) => row.id,
+      ),
+      [1, 2],
+    );
   });
 
   test('a batch of 1000 whose last row breaks a unique constraint writes nothing', async ({

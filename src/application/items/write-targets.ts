@@ -44,7 +44,8 @@ export async function lockVisibleMatching(
   const filter = parseFilter(rawFilter, collection);
   assertFilterQueryable(caller, rule, filter);
   const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
-  const rows = await writer.lockMatching(collection, visibleOnly(bound, rule));
+  // One row past the batch is enough to refuse it: a filter matching the whole table locks no more.
+  const rows = await writer.lockMatching(collection, visibleOnly(bound, rule), batchMax + 1);
   requireBatchSize(rows.length, batchMax);
   return { keys: rows.map((row) => row[keyField.name] as ScalarValue), rows: byKey(rows, keyField) };
 }

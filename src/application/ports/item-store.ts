@@ -112,8 +112,12 @@ export interface ItemWriter {
    * absent. Unknown-type columns are left out (they cannot be checked or written).
    */
   lockRows(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<Map<string, StoredItem>>;
-  /** The rows matching `filter` (null = all), locked, in primary-key order. */
-  lockMatching(collection: CollectionSchema, filter: BoundFilterNode | null): Promise<StoredItem[]>;
+  /** The rows matching `filter` (null = all), locked, in primary-key order; the first `limit` when given. */
+  lockMatching(
+    collection: CollectionSchema,
+    filter: BoundFilterNode | null,
+    limit?: number,
+  ): Promise<StoredItem[]>;
   /** Sets the same values on every row with one of these keys. */
   update(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>, values: ItemValues): Promise<void>;
   delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void>;

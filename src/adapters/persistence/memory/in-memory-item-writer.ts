@@ -61,8 +61,12 @@ export class InMemoryItemWriter implements ItemWriter {
     return this.statement(() => this.rowsWithKeys(collection, keys));
   }
 
-  async lockMatching(collection: CollectionSchema, filter: BoundFilterNode | null): Promise<StoredItem[]> {
-    return this.statement(() => this.rowsMatching(collection, filter));
+  async lockMatching(
+    collection: CollectionSchema,
+    filter: BoundFilterNode | null,
+    limit?: number,
+  ): Promise<StoredItem[]> {
+    return this.statement(() => this.rowsMatching(collection, filter).slice(0, limit));
   }
 
   async update(

@@ -97,8 +97,13 @@ export class PostgresItemWriter implements ItemWriter {
     return new Map(rows.map((row) => [String(row[key.name]), row]));
   }
 
-  async lockMatching(collection: CollectionSchema, filter: BoundFilterNode | null): Promise<StoredItem[]> {
-    return this.lock(collection, filter === null ? sql`` : sql`where ${filterSql(filter, collection)}`);
+  async lockMatching(
+    collection: CollectionSchema,
+    filter: BoundFilterNode | null,
+    limit?: number,
+  ): Promise<StoredItem[]> {
+    const where = filter === null ? sql`` : sql`where ${filterSql(filter, collection)}`;
+    return this.lock(collection, where, limit === undefined ? sql`` : sql`limit ${limit}`);
   }
 
   async update(
@@ -147,7 +152,11 @@ export class PostgresItemWriter implements ItemWriter {
    * The rows of the relation, locked, as canonical values of every modelled column, in primary-key order.
    * `row_to_json` over a subquery rather than `json_build_object`, which takes at most 50 columns.
    */
-  private async lock(collection: CollectionSchema, where: RawBuilder<unknown>): Promise<StoredItem[]> {
+  private async lock(
+    collection: CollectionSchema,
+    where: RawBuilder<unknown>,
+    limit: RawBuilder<unknown> = sql``,
+  ): Promise<StoredItem[]> {
     const fields = collection.fields.filter((field) => field.type !== 'unknown');
     const columns = sql.join(
       fields.map((field) => sql`${canonicalValueSql(field)} as ${sql.id(field.name)}`),
@@ -159,7 +168,7 @@ export class PostgresItemWriter implements ItemWriter {
     // An empty field list is legal SQL (`select from`) and reads as `{}`.
     const rows = await this.run<{ item: string }>(
       sql`select row_to_json(item.*)::text as item
-        from (select ${fields.length === 0 ? sql`` : columns} from ${this.table(collection)} ${where} ${order} for update) as item`,
+        from (select ${fields.length === 0 ? sql`` : columns} from ${this.table(collection)} ${where} ${order} ${limit} for update) as item`,
       { statement: 'lock', collection, values: [] },
     );
     return rows.map(({ item }) => {
