@@ -1,10 +1,10 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
 import { createGracefulServer } from './adapters/http/graceful-server.ts';
+import { listen } from './adapters/listen.ts';
 import { reportToPrimary } from './adapters/metrics/cluster-metrics.ts';
 import { type MetricsServer, startMetricsServer } from './adapters/metrics/metrics-server.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
@@ -186,15 +186,6 @@ function retriedStartUp(
     onReady: (failures) => {
       if (failures > 0) logger.info({ failures }, 'database available; start-up done');
     },
-  });
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use`) : error);
-    });
-    server.listen(port, host, () => resolve());
   });
 }
 

@@ -56,4 +56,11 @@ test('a secret on stdin loses the one line break at its end, and nothing else', 
   assert.is(await read('no break'), 'no break');
 });
 
+test('a character whose bytes arrive in two chunks is read whole', async () => {
+  const bytes = Buffer.from('pässword\n');
+  const split = bytes.indexOf(0xa4); // the second byte of ä
+  const chunks = [bytes.subarray(0, split), bytes.subarray(split)];
+  assert.is(await readSecretFromStdin(PassThrough.from(chunks)), 'pässword');
+});
+
 test.run();

@@ -39,10 +39,13 @@ export function promptSecret(
 
 /**
  * All of standard input, less the one line break that `echo` or a here-string adds: a secret piped in
- * (`--password-stdin`) is the line, not the line and its end.
+ * (`--password-stdin`) is the line, not the line and its end. Decoded once, at the end: a character whose
+ * bytes arrive in two chunks would otherwise be read as two U+FFFD.
  */
 export async function readSecretFromStdin(input: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  let text = '';
-  for await (const chunk of input) text += chunk.toString();
-  return text.replace(/\r?\n$/, '');
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

@@ -15,7 +15,14 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
     .join('\n');
 }
 
-/** An empty cell would shift the columns after it for `awk`; whitespace inside one would split it. */
+/**
+ * An empty cell would shift the columns after it for `awk`; whitespace inside one would split it. A stored
+ * name may hold any character (a role named over the API): a control character is shown escaped
+ * (`\u001b`), so that it cannot drive the operator's terminal.
+ */
 function cell(value: string): string {
-  return value === '' ? '-' : value.replace(/\s+/g, ' ');
+  if (value === '') return '-';
+  return value
+    .replace(/\s+/g, ' ')
+    .replace(/\p{Cc}/gu, (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,6 +1,7 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { prometheusContentType } from 'prom-client';
+import { listen } from '../listen.ts';
 
 export type MetricsServer = {
   /** The port it listens on (the one taken when `metrics.port` is 0). */
@@ -30,7 +31,7 @@ export async function startMetricsServer(
       () => answer(response, 503, 'metrics unavailable\n'),
     );
   });
-  await listen(server, address.port, address.host);
+  await listen(server, address.port, address.host, 'metrics port');
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>
@@ -49,15 +50,4 @@ function answer(
 ): void {
   response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
   response.end(body);
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE' ? new Error(`metrics port ${port} on ${host} is already in use`) : error,
-      );
-    });
-    server.listen(port, host, () => resolve());
-  });
 }

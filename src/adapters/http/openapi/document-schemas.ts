@@ -1,5 +1,5 @@
 import { type ZodType, z } from 'zod';
-import type { JsonSchema } from './openapi-types.ts';
+import type { JsonSchema, Response } from './openapi-types.ts';
 
 type Metadata = Record<string, unknown> & { id?: string };
 
@@ -25,8 +25,9 @@ type Written = { json: JsonSchema; defs: Record<string, JsonSchema> };
 /**
  * Every schema written, kept for the next document: zod takes about a millisecond a schema, and a document
  * has hundreds. Sound because a schema object is always written alike: the areas' fixed schemas are given
- * the same names by the same code for every document, and those of the live collections are made afresh
- * for each one (so they are only found again within it, and go with it).
+ * the same names by the same code for every document, and those of the live collections are made anew
+ * whenever the collection, its component name or the limits change (item-operations.ts keeps them by
+ * all three), so a schema object found here was written under the same names.
  */
 const WRITTEN = { input: new WeakMap<ZodType, Written>(), output: new WeakMap<ZodType, Written>() };
 
@@ -61,6 +62,16 @@ export class DocumentSchemas {
     }
     Object.assign(this.components, written.defs);
     return written.json;
+  }
+
+  /** An answer's headers, each schema written as sent. */
+  headers(headers: Record<string, { description: string; schema: ZodType }>): Response['headers'] {
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, header]) => [
+        name,
+        { description: header.description, schema: this.write(header.schema, 'output') },
+      ]),
+    );
   }
 }
 

@@ -101,16 +101,7 @@ export class ErrorResponses {
   ): Response {
     return {
       description,
-      ...(headers
-        ? {
-            headers: Object.fromEntries(
-              Object.entries(headers).map(([name, header]) => [
-                name,
-                { description: header.description, schema: this.schemas.write(header.schema, 'output') },
-              ]),
-            ),
-          }
-        : {}),
+      ...(headers ? { headers: this.schemas.headers(headers) } : {}),
       content: { 'application/json': { schema: this.schemas.write(errorBody, 'output') } },
     };
   }

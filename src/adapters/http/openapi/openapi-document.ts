@@ -144,16 +144,7 @@ class OperationWriter {
     const mediaType = answer.form === 'text' ? 'text/plain' : 'application/json';
     return {
       description: answer.description,
-      ...(headers
-        ? {
-            headers: Object.fromEntries(
-              Object.entries(headers).map(([name, header]) => [
-                name,
-                { description: header.description, schema: this.schemas.write(header.schema, 'output') },
-              ]),
-            ),
-          }
-        : {}),
+      ...(headers ? { headers: this.schemas.headers(headers) } : {}),
       content: { [mediaType]: { schema: this.schemas.write(body, 'output') } },
     };
   }
