@@ -109,7 +109,7 @@ export async function prepareArena(app: TestApp, persistence: Persistence): Prom
 }
 
 /** Drops the table if an earlier, crashed run left it on a shared database. */
-export async function dropLeftoverCargos(persistence: Persistence) {
+async function dropLeftoverCargos(persistence: Persistence) {
   await persistence.schema.refresh();
   if (persistence.schema.current().collections.has('cargos'))
     await persistence.schemaEditor.dropCollection('cargos');
