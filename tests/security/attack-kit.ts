@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
+import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { ErrorBody } from '../http/scenario.ts';
 import { borrowed, type PersistenceTarget } from '../support/databases.ts';
@@ -119,6 +120,12 @@ async function dropLeftoverCargos(persistence: Persistence) {
 export async function openArena(target: PersistenceTarget, env?: Record<string, string>): Promise<Arena> {
   const persistence = borrowed(await target.fresh());
   await dropLeftoverCargos(persistence);
+  return prepareArena(await startTestApp({ persistence, env }), persistence);
+}
+
+/** An arena on an in-memory persistence of its own, which closing the app ends. */
+export async function openMemoryArena(env?: Record<string, string>): Promise<Arena> {
+  const persistence = createInMemoryPersistence();
   return prepareArena(await startTestApp({ persistence, env }), persistence);
 }
 
