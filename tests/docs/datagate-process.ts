@@ -4,7 +4,12 @@ import { spawn } from 'node:child_process';
 const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
 
 export type Finished = { code: number | null; stdout: string; stderr: string };
-export type Served = { url: string; stop(): Promise<number | null> };
+export type Served = {
+  url: string;
+  stop(): Promise<number | null>;
+  /** What the server wrote to stderr so far, for a failure's message. */
+  stderr(): string;
+};
 
 /** One command of the real command line, run to its end. */
 export function datagate(args: string[], env: Record<string, string>): Promise<Finished> {
@@ -47,6 +52,7 @@ export function serve(env: Record<string, string>, { firstStart = true } = {}): 
             child.kill('SIGTERM');
             return exited;
           },
+          stderr: () => stderr,
         });
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));

@@ -8,7 +8,7 @@ import { postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { TEST_SECRET } from '../support/test-app.ts';
-import { type Answer, assertUnavailable, call, eventually, healthOf, PARCELS_COLLECTION } from './http.ts';
+import { type Answer, adminWithParcels, assertUnavailable, call, eventually, healthOf } from './http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
 const CONNECT_TIMEOUT_MS = 300;
@@ -109,14 +109,7 @@ outage('when the database comes back the server finishes starting by itself and 
   const bootstrap = await context.server.ready;
   assert.is(bootstrap.created, true);
 
-  const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
-  assert.is(login.status, 200, login.text);
-  context.token = (login.body as { access_token: string }).access_token;
-  const collection = await call(context.server.url, 'POST', '/collections', {
-    token: context.token,
-    body: PARCELS_COLLECTION,
-  });
-  assert.is(collection.status, 200, collection.text);
+  context.token = await adminWithParcels(context.server.url, ADMIN);
   const created = await call(context.server.url, 'POST', '/items/parcels', {
     token: context.token,
     body: { label: 'first' },

@@ -70,3 +70,16 @@ export const PARCELS_COLLECTION = {
     { field: 'label', type: 'string' },
   ],
 };
+
+/** Logs `admin` in on the server at `base` and creates the parcels collection; the admin's access token. */
+export async function adminWithParcels(
+  base: string,
+  admin: { email: string; password: string },
+): Promise<string> {
+  const login = await call(base, 'POST', '/auth/login', { body: admin });
+  assert.is(login.status, 200, login.text);
+  const token = (login.body as { access_token: string }).access_token;
+  const created = await call(base, 'POST', '/collections', { token, body: PARCELS_COLLECTION });
+  assert.is(created.status, 200, created.text);
+  return token;
+}

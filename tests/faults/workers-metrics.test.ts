@@ -1,23 +1,13 @@
-import { get } from 'node:http';
 import * as assert from 'uvu/assert';
 import { postgresSkip } from '../support/postgres-server.ts';
 import { scrapeMetrics } from '../support/scrape-metrics.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
+import { freshGet } from './fresh-get.ts';
 import { serve } from './serve-process.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
 const SECRET = 'test-secret-of-at-least-32-characters-0123456789';
 const REQUESTS = 8;
-
-/** A GET on a connection of its own, so the cluster's round robin hands each one to the next worker. */
-function freshGet(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    }).on('error', reject);
-  });
-}
 
 const workers = skippableSuite<{ database: ThrowawayDatabase }>(
   '/metrics with http.workers=2 on PostgreSQL',

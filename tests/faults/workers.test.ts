@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { get } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postgresSkip } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
+import { freshGet } from './fresh-get.ts';
 import { type Served, serve } from './serve-process.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
@@ -29,19 +29,6 @@ function logLines(stdout: string): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-/** A GET on a connection of its own, so the cluster's round robin hands each one to the next worker. */
-function freshGet(port: number, path: string, requestId: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(
-      { host: '127.0.0.1', port, path, agent: false, headers: { 'X-Request-Id': requestId } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    ).on('error', reject);
-  });
-}
-
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -55,7 +42,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
 /** The pid of the worker that logged each of these requests. */
 async function answeringPids(served: Served, prefix: string, count: number): Promise<Set<unknown>> {
   const ids = Array.from({ length: count }, (_, n) => `${prefix}-${n}`);
-  for (const id of ids) assert.is(await freshGet(served.port, '/server/health', id), 200);
+  for (const id of ids) assert.is(await freshGet(served.port, '/server/health', { 'X-Request-Id': id }), 200);
   // A worker writes its access-log line as it answers: the line may reach the pipe just after the answer.
   const lines = await until('an access-log line for every request', () => {
     const logged = logLines(served.stdout()).filter((line) => ids.includes(line.requestId as string));

@@ -68,14 +68,7 @@ instances.before(async (context) => {
     });
     await onA(context, 'POST', '/items/notes', { body: 'first' });
     context.readerRole = idOf(await onA(context, 'POST', '/roles', { name: 'reader' }));
-    context.readPermission = idOf(
-      await onA(context, 'POST', '/permissions', {
-        role: context.readerRole,
-        collection: 'notes',
-        action: 'read',
-        fields: ['*'],
-      }),
-    );
+    context.readPermission = await grantRead(context);
     // Every instance's schema mode is known before a schema change by hand is made.
     for (const instance of [context.a, context.b, context.c]) {
       await eventually(async () => (await listenerOf(instance))?.schema === 'event-trigger', 5000);
@@ -103,6 +96,18 @@ function idOf(answer: Answer): string {
 }
 
 /** A reader with a static token of its own; `as` makes it an admin's or another role's user. */
+/** Lets the reader role read every field of `notes`, on A; the new permission's id. */
+async function grantRead(context: Context): Promise<string> {
+  return idOf(
+    await onA(context, 'POST', '/permissions', {
+      role: context.readerRole,
+      collection: 'notes',
+      action: 'read',
+      fields: ['*'],
+    }),
+  );
+}
+
 async function newUser(context: Context, role: string | null = context.readerRole) {
   const n = ++context.users;
   const token = `static-token-of-user-${n}-${'x'.repeat(32)}`;
@@ -202,14 +207,7 @@ instances('a permission removed and added on A, or by SQL, applies on B within a
   await onB(context, user.token, '/items/notes', 200);
   await onA(context, 'DELETE', `/permissions/${context.readPermission}`);
   await within(context.b, user.token, '/items/notes', 403);
-  context.readPermission = idOf(
-    await onA(context, 'POST', '/permissions', {
-      role: context.readerRole,
-      collection: 'notes',
-      action: 'read',
-      fields: ['*'],
-    }),
-  );
+  context.readPermission = await grantRead(context);
   await within(context.b, user.token, '/items/notes', 200);
 
   await sql(context, 'delete from datagate_permissions where id = $1', [context.readPermission]);

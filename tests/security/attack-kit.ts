@@ -1,9 +1,11 @@
 import { connect } from 'node:net';
 import * as assert from 'uvu/assert';
+import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { ErrorBody } from '../http/scenario.ts';
+import { borrowed, type PersistenceTarget } from '../support/databases.ts';
 import { seedRows } from '../support/seed-rows.ts';
-import type { TestApp, TestResponse } from '../support/test-app.ts';
+import { startTestApp, type TestApp, type TestResponse } from '../support/test-app.ts';
 
 /** What the attacks in this folder aim at: a small cargos table, an admin, and an operator with a row filter. */
 export const CARGO = {
@@ -108,10 +110,30 @@ export async function prepareArena(app: TestApp, persistence: Persistence): Prom
 }
 
 /** Drops the table if an earlier, crashed run left it on a shared database. */
-export async function dropLeftoverCargos(persistence: Persistence) {
+async function dropLeftoverCargos(persistence: Persistence) {
   await persistence.schema.refresh();
   if (persistence.schema.current().collections.has('cargos'))
     await persistence.schemaEditor.dropCollection('cargos');
+}
+
+/** An arena on a fresh lease of `target`: for a suite's `before`, ended by `closeArena` in its `after`. */
+export async function openArena(target: PersistenceTarget, env?: Record<string, string>): Promise<Arena> {
+  const persistence = borrowed(await target.fresh());
+  await dropLeftoverCargos(persistence);
+  return prepareArena(await startTestApp({ persistence, env }), persistence);
+}
+
+/** An arena on an in-memory persistence of its own, which closing the app ends. */
+export async function openMemoryArena(env?: Record<string, string>): Promise<Arena> {
+  const persistence = createInMemoryPersistence();
+  return prepareArena(await startTestApp({ persistence, env }), persistence);
+}
+
+/** Drops `cargos` (the database may be shared with other suites), closes the app, then ends the lease. */
+export async function closeArena(arena: Arena, target: PersistenceTarget) {
+  await arena.app.persistence.schemaEditor.dropCollection('cargos');
+  await arena.app.close();
+  await target.dispose();
 }
 
 /** Removes rows a failed test left behind, so that one failure does not cascade into the next tests. */

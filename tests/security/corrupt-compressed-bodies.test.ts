@@ -1,14 +1,12 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
-import { startTestApp } from '../support/test-app.ts';
 import {
   type Arena,
   assertIntact,
   bodyRoutes,
   expectError,
-  prepareArena,
+  openMemoryArena,
   rawRequest,
   removeStrayRows,
 } from './attack-kit.ts';
@@ -27,9 +25,7 @@ const COMPRESS: Record<string, (data: Buffer) => Buffer> = {
 };
 
 test.before(async (context) => {
-  const persistence = createInMemoryPersistence();
-  const app = await startTestApp({ persistence, env: { LOGIN_THROTTLE: 'false' } });
-  context.arena = await prepareArena(app, persistence);
+  context.arena = await openMemoryArena({ LOGIN_THROTTLE: 'false' });
 });
 test.after.each(({ arena }) => removeStrayRows(arena));
 test.after(({ arena }) => arena.app.close());

@@ -5,7 +5,7 @@ import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { openMikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { LOGIN_THROTTLE_TABLE } from '../../src/adapters/throttle/postgres-login-throttle.ts';
 import { type RunningServer, startServer } from '../../src/main.ts';
-import { type Answer, call, eventually, healthOf, PARCELS_COLLECTION } from '../faults/http.ts';
+import { type Answer, adminWithParcels, call, eventually, healthOf } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
 import { administer, postgresSkip } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
@@ -78,14 +78,7 @@ const assertUnavailable = (answer: Answer, reason?: string) => {
 let contextSecret = /datagate_lost_/;
 
 lost('the server serves before anything is lost', async (context) => {
-  const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
-  assert.is(login.status, 200, login.text);
-  context.token = (login.body as { access_token: string }).access_token;
-  const created = await call(context.server.url, 'POST', '/collections', {
-    token: context.token,
-    body: PARCELS_COLLECTION,
-  });
-  assert.is(created.status, 200, created.text);
+  context.token = await adminWithParcels(context.server.url, ADMIN);
 });
 
 lost(

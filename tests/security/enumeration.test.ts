@@ -7,7 +7,7 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
 import { TYPES } from '../../src/container.ts';
-import { backends, borrowed } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import {
   type SeededUser,
@@ -16,14 +16,7 @@ import {
   type TestResponse,
   withTestApp,
 } from '../support/test-app.ts';
-import {
-  type Arena,
-  assertIntact,
-  CARGO,
-  dropLeftoverCargos,
-  expectError,
-  prepareArena,
-} from './attack-kit.ts';
+import { type Arena, assertIntact, CARGO, closeArena, expectError, openArena } from './attack-kit.ts';
 
 /**
  * Can a stranger learn which e-mail addresses have accounts (or which ids exist)? Every probe pair below
@@ -166,15 +159,9 @@ for (const [target, items] of suitePerBackend<{ arena: Arena }>(
   (backend) => `item id enumeration on ${backend}: a row the caller may not see answers as a missing one`,
 )) {
   items.before(async (context) => {
-    const persistence = borrowed(await target.fresh());
-    await dropLeftoverCargos(persistence);
-    context.arena = await prepareArena(await startTestApp({ persistence }), persistence);
+    context.arena = await openArena(target);
   });
-  items.after(async ({ arena }) => {
-    await arena.app.persistence.schemaEditor.dropCollection('cargos');
-    await arena.app.close();
-    await target.dispose();
-  });
+  items.after(({ arena }) => closeArena(arena, target));
 
   for (const [name, probe] of ITEM_PROBES) {
     items(

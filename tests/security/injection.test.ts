@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
-import { backends, borrowed } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import { startTestApp, type TestResponse } from '../support/test-app.ts';
+import type { TestResponse } from '../support/test-app.ts';
 import {
   type Arena,
   assertIntact,
@@ -10,10 +10,10 @@ import {
   assertRefused,
   CARGO,
   CARGO_ROWS,
+  closeArena,
   codeOf,
-  dropLeftoverCargos,
   expectError,
-  prepareArena,
+  openArena,
   q,
   removeStrayRows,
 } from './attack-kit.ts';
@@ -56,17 +56,10 @@ for (const [target, test] of suitePerBackend<{ arena: Arena }>(
   (backend) => `SQL injection on ${backend}`,
 )) {
   test.before(async (context) => {
-    const persistence = borrowed(await target.fresh());
-    await dropLeftoverCargos(persistence);
-    const app = await startTestApp({ persistence });
-    context.arena = await prepareArena(app, persistence);
+    context.arena = await openArena(target);
   });
   test.after.each(({ arena }) => removeStrayRows(arena));
-  test.after(async ({ arena }) => {
-    await arena.app.persistence.schemaEditor.dropCollection('cargos');
-    await arena.app.close();
-    await target.dispose();
-  });
+  test.after(({ arena }) => closeArena(arena, target));
 
   /** GET /items/cargos as the given caller; never a 500, never an internal in the answer, quick. */
   async function list(arena: Arena, who: Who, query: string): Promise<TestResponse> {

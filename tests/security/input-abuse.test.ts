@@ -1,9 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { ErrorBody } from '../http/scenario.ts';
-import { startTestApp, type TestResponse } from '../support/test-app.ts';
+import type { TestResponse } from '../support/test-app.ts';
 import {
   type Arena,
   assertIntact,
@@ -14,7 +13,7 @@ import {
   CARGO,
   codeOf,
   expectError,
-  prepareArena,
+  openMemoryArena,
   q,
   rawHttp,
   rawRequest,
@@ -31,9 +30,7 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const MIB = 1024 * 1024;
 
 test.before(async (context) => {
-  const persistence = createInMemoryPersistence();
-  const app = await startTestApp({ persistence, env: { LOGIN_THROTTLE: 'false' } });
-  context.arena = await prepareArena(app, persistence);
+  context.arena = await openMemoryArena({ LOGIN_THROTTLE: 'false' });
 });
 test.after.each(({ arena }) => removeStrayRows(arena));
 test.after(({ arena }) => arena.app.close());

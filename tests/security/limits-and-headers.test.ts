@@ -1,6 +1,5 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { UserRepository } from '../../src/application/ports/user-repository.ts';
 import { TYPES } from '../../src/container.ts';
 import {
@@ -16,7 +15,7 @@ import {
   bytes,
   CARGO,
   expectError,
-  prepareArena,
+  openMemoryArena,
   q,
   rawHttp,
   rawRequest,
@@ -30,9 +29,7 @@ import {
 const limits = suite<{ arena: Arena }>('limits no caller can lift (docs/api.md §4a)');
 
 limits.before(async (context) => {
-  const persistence = createInMemoryPersistence();
-  const app = await startTestApp({ persistence, env: { BODY_LIMIT: '64kb', MAX_QUERY_LENGTH: '4096' } });
-  context.arena = await prepareArena(app, persistence);
+  context.arena = await openMemoryArena({ BODY_LIMIT: '64kb', MAX_QUERY_LENGTH: '4096' });
 });
 limits.after.each(({ arena }) => removeStrayRows(arena));
 limits.after(({ arena }) => arena.app.close());

@@ -4,17 +4,17 @@ import * as assert from 'uvu/assert';
 import type { HttpApp } from '../../src/adapters/http/create-http-app.ts';
 import { TYPES } from '../../src/container.ts';
 import type { ErrorBody } from '../http/scenario.ts';
-import { backends, borrowed } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import { startTestApp, type TestResponse } from '../support/test-app.ts';
+import type { TestResponse } from '../support/test-app.ts';
 import {
   type Arena,
   assertIntact,
   bytes,
   CARGO,
-  dropLeftoverCargos,
+  closeArena,
   expectError,
-  prepareArena,
+  openArena,
   q,
   rawHttp,
   rawRequest,
@@ -82,17 +82,10 @@ for (const [target, test] of suitePerBackend<{ arena: Arena }>(
   (backend) => `NUL characters and lone surrogates on ${backend}`,
 )) {
   test.before(async (context) => {
-    const persistence = borrowed(await target.fresh());
-    await dropLeftoverCargos(persistence);
-    const app = await startTestApp({ persistence, env: { LOGIN_THROTTLE: 'false' } });
-    context.arena = await prepareArena(app, persistence);
+    context.arena = await openArena(target, { LOGIN_THROTTLE: 'false' });
   });
   test.after.each(({ arena }) => removeStrayRows(arena));
-  test.after(async ({ arena }) => {
-    await arena.app.persistence.schemaEditor.dropCollection('cargos');
-    await arena.app.close();
-    await target.dispose();
-  });
+  test.after(({ arena }) => closeArena(arena, target));
 
   function expectNamed(response: TestResponse, code: string, field: string, label: string) {
     expectError(response, 400, code, label);

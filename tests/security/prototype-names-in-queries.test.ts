@@ -1,9 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { ErrorBody } from '../http/scenario.ts';
-import { startTestApp } from '../support/test-app.ts';
-import { type Arena, CARGO, expectError, prepareArena, q } from './attack-kit.ts';
+import { type Arena, CARGO, expectError, openMemoryArena, q } from './attack-kit.ts';
 
 /**
  * Object.prototype's names (`__proto__`, `constructor`, `toString`, …) are no field, operator or parameter:
@@ -15,9 +13,7 @@ const test = suite<{ arena: Arena }>('prototype names in query strings');
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 
 test.before(async (context) => {
-  const persistence = createInMemoryPersistence();
-  const app = await startTestApp({ persistence });
-  context.arena = await prepareArena(app, persistence);
+  context.arena = await openMemoryArena();
 });
 test.after(({ arena }) => arena.app.close());
 

@@ -1,8 +1,5 @@
-import type {
-  CollectionSchema,
-  ElementSchema,
-  FieldSchema,
-} from '../../src/domain/schema/collection-schema.ts';
+import type { CollectionSchema, ElementSchema } from '../../src/domain/schema/collection-schema.ts';
+import { field } from './cargos-schema.ts';
 
 /**
  * Tables the API cannot create but finds in existing databases: arrays of every modelled element type,
@@ -30,18 +27,6 @@ export const EXISTING_TABLES_DDL = (schema: string) => `
   create view ${schema}.happy_tagged as select id, tags, mood from ${schema}.tagged where mood = 'happy';
 `;
 
-const column = (name: string, rest: Partial<FieldSchema> & Pick<FieldSchema, 'type' | 'dbType'>) =>
-  ({
-    name,
-    nullable: true,
-    defaultValue: null,
-    isPrimaryKey: false,
-    isUnique: false,
-    hasDefault: false,
-    maxLength: null,
-    ...rest,
-  }) satisfies FieldSchema;
-
 const element = (type: ElementSchema['type'], dbType: string, rest: Partial<ElementSchema> = {}) => ({
   type,
   dbType,
@@ -50,17 +35,15 @@ const element = (type: ElementSchema['type'], dbType: string, rest: Partial<Elem
 });
 
 const arrayOf = (name: string, item: ElementSchema) =>
-  column(name, { type: 'array', dbType: `${item.dbType}[]`, element: item });
+  field(name, 'array', `${item.dbType}[]`, { element: item });
 
-const ID = column('id', {
-  type: 'integer',
-  dbType: 'integer',
+const ID = field('id', 'integer', 'integer', {
   nullable: false,
   isPrimaryKey: true,
   isUnique: true,
 });
 const TAGS = arrayOf('tags', element('text', 'text'));
-const MOOD = column('mood', { type: 'string', dbType: 'mood', choices: MOODS });
+const MOOD = field('mood', 'string', 'mood', { choices: MOODS });
 
 export const EXISTING_TABLES: ReadonlyArray<CollectionSchema> = [
   {
