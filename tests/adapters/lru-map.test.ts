@@ -78,13 +78,7 @@ test('deleteWhere drops the entries whose value matches', () => {
 test('deleteWhere asks about each entry once, also when it deletes the least recently used one', () => {
   const { map } = aMap(3);
   // The fourth entry takes the evicted first one's place: the least recent entry's stale link points at it.
-  for (const [key, value] of [
-    ['a', 1],
-    ['b', 2],
-    ['c', 3],
-    ['d', 4],
-  ] as const)
-    map.set(key, value);
+  for (const [index, key] of ['a', 'b', 'c', 'd'].entries()) map.set(key, index + 1);
   const asked: Array<number | null> = [];
   map.deleteWhere((value) => {
     asked.push(value);
