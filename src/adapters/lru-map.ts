@@ -52,9 +52,15 @@ export class LruMap<K extends {}, V> {
     this.cache.delete(key);
   }
 
-  /** A scan: meant for writes, which are rare next to reads. */
+  /**
+   * A scan: meant for writes, which are rare next to reads. The keys are gathered before any is deleted:
+   * lru-cache's iteration does not promise to survive deletions, and deleting the entry it stands on at
+   * the least recent end sends it on from a stale link, over entries it had already yielded.
+   */
   deleteWhere(matches: (value: V) => boolean): void {
-    for (const [key, box] of this.cache.entries()) if (matches(box.value)) this.cache.delete(key);
+    const doomed: K[] = [];
+    for (const [key, box] of this.cache.entries()) if (matches(box.value)) doomed.push(key);
+    for (const key of doomed) this.cache.delete(key);
   }
 
   clear(): void {

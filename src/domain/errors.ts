@@ -73,9 +73,12 @@ export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what}
 export const recordNotUnique = (field: string) =>
   new DomainError('RECORD_NOT_UNIQUE', `Value of "${field}" has to be unique.`, { field });
 
+/** `retryAfter` as `Retry-After` carries it: whole seconds, rounded up, never 0 (which would mean now). */
+const wholeSeconds = (seconds: number) => Math.max(1, Math.ceil(seconds));
+
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new DomainError('TOO_MANY_REQUESTS', 'Too many attempts. Try again later.', {
-    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+    retryAfter: wholeSeconds(retryAfterSeconds),
   });
 
 /**
@@ -95,7 +98,7 @@ export const responseTooLarge = (bytes: number, maxBytes: number) =>
  */
 export const tooManyConcurrentRequests = (retryAfterSeconds: number) =>
   new DomainError('TOO_MANY_REQUESTS', 'Too many requests at once from this caller. Try again shortly.', {
-    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+    retryAfter: wholeSeconds(retryAfterSeconds),
   });
 
 /**
@@ -114,7 +117,7 @@ export const queryTooExpensive = () =>
  */
 export const serviceBusy = (retryAfterSeconds: number) =>
   new DomainError('SERVICE_BUSY', 'The service is busy. Try again shortly.', {
-    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
+    retryAfter: wholeSeconds(retryAfterSeconds),
   });
 
 /**

@@ -75,4 +75,20 @@ test('deleteWhere drops the entries whose value matches', () => {
   assert.is(map.get('key-2'), undefined);
 });
 
+test('deleteWhere asks about each entry once, also when it deletes the least recently used one', () => {
+  const { map } = aMap(3);
+  // The fourth entry takes the evicted first one's place: the least recent entry's stale link points at it.
+  for (const [index, key] of ['a', 'b', 'c', 'd'].entries()) map.set(key, index + 1);
+  const asked: Array<number | null> = [];
+  map.deleteWhere((value) => {
+    asked.push(value);
+    return value === 2;
+  });
+  assert.equal(asked.sort(), [2, 3, 4]);
+  assert.equal(
+    ['b', 'c', 'd'].map((key) => map.get(key)),
+    [undefined, 3, 4],
+  );
+});
+
 test.run();

@@ -76,7 +76,9 @@ export class CachingPermissionRepository implements PermissionRepository {
       const index: Index = new Map();
       for (const permission of all) {
         const key = keyOf(permission.role, permission.collection, permission.action);
-        index.set(key, [...(index.get(key) ?? []), permission]);
+        const listed = index.get(key);
+        if (listed) listed.push(permission);
+        else index.set(key, [permission]);
       }
       return index;
     });

@@ -2,6 +2,7 @@ import type { Accountability } from '../accountability.ts';
 import type { BoundFilterNode, FilterNode } from '../query/filter.ts';
 import type { SelectedName } from '../query/item-query.ts';
 import type { JsonPathSelection } from '../query/json-path.ts';
+import { fieldsNamedBy } from './filter-fields.ts';
 import type { ReadRule } from './read-rule.ts';
 import { refusal } from './refusal.ts';
 
@@ -102,13 +103,5 @@ export function assertFieldsQueryable(
 
 /** `assertFieldsQueryable` for every field a parsed filter names. */
 export function assertFilterQueryable(caller: Accountability, rule: ReadRule, filter: FilterNode): void {
-  assertFieldsQueryable(caller, rule, fieldsOf(filter));
-}
-
-function* fieldsOf(filter: FilterNode): Generator<string> {
-  if (filter.kind === 'condition') {
-    yield filter.field;
-    return;
-  }
-  for (const node of filter.nodes) yield* fieldsOf(node);
+  assertFieldsQueryable(caller, rule, fieldsNamedBy(filter));
 }

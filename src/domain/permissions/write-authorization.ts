@@ -3,6 +3,7 @@ import { type CanonicalItem, withCanonicalJson } from '../items/canonical-item.t
 import { matchesFilter } from '../query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
+import { namesAnyOf } from './filter-fields.ts';
 import type { WriteGrant, WriteGrants } from './write-grant.ts';
 
 /*
@@ -46,7 +47,7 @@ export function authorizeCreateDraft(
 ): void {
   if (grants === 'all') return;
   const undecided = (filter: BoundFilterNode | null) =>
-    filter !== null && unknown.size > 0 && namesAny(filter, unknown);
+    filter !== null && unknown.size > 0 && namesAnyOf(filter, unknown);
   const waits = grants.some(
     (grant) =>
       fieldOutside(grant, payloadFields) === undefined &&
@@ -106,12 +107,6 @@ function authorizeWrite(
 
 function fieldOutside(grant: WriteGrant, payloadFields: ReadonlyArray<string>): string | undefined {
   return payloadFields.find((field) => grant.fields !== 'all' && !grant.fields.has(field));
-}
-
-function namesAny(node: BoundFilterNode, fields: ReadonlySet<string>): boolean {
-  return node.kind === 'condition'
-    ? fields.has(node.field)
-    : node.nodes.some((child) => namesAny(child, fields));
 }
 
 function covers(filter: BoundFilterNode | null, item: CanonicalItem, collection: CollectionSchema): boolean {

@@ -59,8 +59,11 @@ export type MikroOrmPersistenceOptions = {
  */
 export type MikroOrmPersistence = Persistence & { readonly orm: MikroORM };
 
-/** Without configured timeouts, how long the health check's own connection may take to open. */
-const DEFAULT_HEALTH_CONNECT_MS = 2000;
+/**
+ * Without configured timeouts, how long the connections of their own (the health check's, the change
+ * feed's, the replicas') may take to open.
+ */
+const DEFAULT_CONNECT_MS = 2000;
 
 /** Connections per replica without a configured pool: pg's own default. */
 const DEFAULT_REPLICA_POOL = 10;
@@ -76,34 +79,36 @@ export async function openMikroOrmPersistence(
   const settings = { schema: options.schema, pool: options.pool, debug: options.debug };
   if (options.url) {
     const { url, timeouts, statementTimeouts } = options;
+    const connectMs = timeouts?.connectMs ?? DEFAULT_CONNECT_MS;
+    const longestStatementMs = Math.max(0, ...Object.values(statementTimeouts ?? {}));
+    // One hook serves the primary's pool and the replicas': it keys what it set by connection.
+    const perWorkTimeouts =
+      timeouts && statementTimeouts
+        ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
+        : {};
     let servingPool: pg.Pool | undefined;
     const orm = await MikroORM.init(
       datagateOrmOptions({
         ...settings,
-        timeouts: timeouts && {
-          ...timeouts,
-          longestStatementMs: Math.max(0, ...Object.values(statementTimeouts ?? {})),
-        },
+        timeouts: timeouts && { ...timeouts, longestStatementMs },
         connection: { clientUrl: url },
         onPoolCreated: (pool) => {
           servingPool = pool;
         },
-        ...(timeouts && statementTimeouts
-          ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
-          : {}),
+        ...perWorkTimeouts,
       }),
     );
     const health = new MikroOrmDatabaseHealth(
       orm,
       undefined,
-      { url, connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS, servingPool: () => servingPool },
+      { url, connectMs, servingPool: () => servingPool },
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
     const collections = createPostgresCollections(orm);
     const changes = new PostgresChangeFeed({
       url,
-      connectMs: timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS,
+      connectMs,
       schema: collections.catalog.schema,
       notify: async (channel, payload) => {
         await orm.em
@@ -128,21 +133,13 @@ export async function openMikroOrmPersistence(
         waiting: servingPool.waitingCount,
       };
     if (!options.replicas?.urls.length) return { ...persistence, changes, poolUsage };
-    const connectMs = timeouts?.connectMs ?? DEFAULT_HEALTH_CONNECT_MS;
     const replicas = openReplicaRouting(persistence.items, userTablesDatabase(orm), options.schema, {
       ...options.replicas,
       primaryUrl: url,
       poolSize: options.pool?.max ?? DEFAULT_REPLICA_POOL,
       connectMs,
-      ...(timeouts
-        ? {
-            queryMs: timeouts.queryMs,
-            longestStatementMs: Math.max(0, ...Object.values(statementTimeouts ?? {})),
-          }
-        : {}),
-      ...(timeouts && statementTimeouts
-        ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
-        : {}),
+      ...(timeouts ? { queryMs: timeouts.queryMs, longestStatementMs } : {}),
+      ...perWorkTimeouts,
     });
     return {
       ...persistence,
