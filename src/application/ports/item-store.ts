@@ -1,15 +1,50 @@
 import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
+import type { RelationalHop } from '../../domain/query/relational-hop.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 
 /**
  * A field to return, and the condition under which its value is shown (else it reads as null). With
  * `json`, the value at `json.path` inside the field (null where there is none), answered as `json.key`.
+ * With `nested`, a relation expanded (docs/api.md §4, nested reads):
+ * - many-to-one: `field` is the foreign-key column; the answer is the related row as an object, or null
+ *   when there is none or the caller may not see it (`nested.visible`), and null where `visibleWhen`
+ *   does not hold, exactly as the column itself would read;
+ * - one-to-many: `field` is the relation's `oneField`; the answer is an array of the related rows the
+ *   caller may see (`[]` when none), or of their primary keys alone when `nested.keysOnly`.
  */
 export type SelectedField = {
   readonly field: string;
   readonly visibleWhen: BoundFilterNode | null;
   readonly json?: { readonly path: ReadonlyArray<string>; readonly key: string };
+  readonly nested?: NestedRead;
+};
+
+/** The read of the rows at the other end of a relation, decided by the application as a top-level one is. */
+export type NestedRead = {
+  readonly hop: RelationalHop;
+  /** Fields of `hop.collection`, in answer order; may nest further. */
+  readonly select: ReadonlyArray<SelectedField>;
+  /** The caller's read rule on `hop.collection`: only rows matching it are shown; null = all. */
+  readonly visible: BoundFilterNode | null;
+  /** One-to-many only (`deep`'s `_filter`, `_sort`, `_limit`, `_offset`), on top of `visible`. */
+  readonly filter?: BoundFilterNode | null;
+  /** One-to-many only; rows in primary-key order after these (as a list's `sort`). */
+  readonly sort?: ReadonlyArray<SortKey>;
+  /** One-to-many only; null or absent = no limit. */
+  readonly limit?: number | null;
+  readonly offset?: number;
+  /** One-to-many only: answer the related rows' primary keys (`[1, 2]`) instead of objects (Directus's bare alias). */
+  readonly keysOnly?: boolean;
+};
+
+/**
+ * A sort key. With `through`, `field` belongs to the collection the last of these many-to-one hops arrives
+ * at (`sort=shipment.customer.name`), and each hop carries the caller's read rule on its collection: a
+ * related row the caller may not see sorts as if it were null.
+ */
+export type SortKey = SortField & {
+  readonly through?: ReadonlyArray<{ readonly hop: RelationalHop; readonly visible: BoundFilterNode | null }>;
 };
 
 /**
@@ -24,7 +59,7 @@ export type ItemListRequest = {
   readonly visible: BoundFilterNode | null;
   /** The caller's filter and search, on top of `visible`; null = none. `filter_count` counts these. */
   readonly filter: BoundFilterNode | null;
-  readonly sort: ReadonlyArray<SortField>;
+  readonly sort: ReadonlyArray<SortKey>;
   /** null = no limit. */
   readonly limit: number | null;
   readonly offset: number;

@@ -1,9 +1,17 @@
 import type { FilterNode } from '../query/filter.ts';
 
-/** Every field a filter's conditions name, depth first, repeats included. */
+/**
+ * Every field of the filtered collection its conditions name, depth first, repeats included. A condition
+ * across a many-to-one relation names its foreign key; the related collection's fields are that
+ * collection's to judge.
+ */
 export function* fieldsNamedBy(filter: FilterNode): Generator<string> {
   if (filter.kind === 'condition') {
     yield filter.field;
+    return;
+  }
+  if (filter.kind === 'relation') {
+    if (filter.hop.direction === 'many-to-one') yield filter.hop.key;
     return;
   }
   for (const node of filter.nodes) yield* fieldsNamedBy(node);

@@ -135,6 +135,7 @@ function failingField(
   collection: CollectionSchema,
 ): string | null {
   if (node.kind === 'condition') return node.field;
+  if (node.kind === 'relation') return node.hop.direction === 'many-to-one' ? node.hop.key : null;
   const failing = node.nodes.filter((child) => !matchesFilter(child, item, collection));
   for (const child of failing) {
     const field = failingField(child, item, collection);

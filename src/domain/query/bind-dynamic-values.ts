@@ -40,6 +40,9 @@ export function bindDynamicValues(
     return allOf(node.nodes.map((child) => bindDynamicValues(child, context, collection)));
   if (node.kind === 'or')
     return anyOf(node.nodes.map((child) => bindDynamicValues(child, context, collection)));
+  if (node.kind === 'relation') {
+    return { ...node, node: bindDynamicValues(node.node, context, node.hop.collection) };
+  }
   if (!hasDynamicValues(node) || !('value' in node || 'values' in node)) return node as BoundFilterNode;
 
   const column = fieldOf(collection, node.field);
@@ -65,6 +68,7 @@ export function bindDynamicValues(
 }
 
 export function hasDynamicValues(node: FilterNode): boolean {
+  if (node.kind === 'relation') return hasDynamicValues(node.node);
   if (node.kind !== 'condition') return node.nodes.some(hasDynamicValues);
   if ('value' in node) return isDynamicValue(node.value);
   if ('values' in node) return node.values.some(isDynamicValue);

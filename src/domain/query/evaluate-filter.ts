@@ -26,6 +26,8 @@ export function matchesFilter(
       return node.nodes.every((child) => matchesFilter(child, item, collection));
     case 'or':
       return node.nodes.some((child) => matchesFilter(child, item, collection));
+    case 'relation':
+      throw new Error('A condition across a relation needs the related rows: not evaluated in process');
     default:
       return matchesCondition(node, item, collection);
   }

@@ -1,3 +1,5 @@
+import type { RelationalHop } from './relational-hop.ts';
+
 /**
  * The filter language (docs/api.md §4) after parsing: field names checked against the collection, operators
  * known, values coerced to the field's type. Adapters translate this tree and nothing else.
@@ -98,9 +100,24 @@ export type Condition<V extends OperandValue = OperandValue> =
 export type FilterNode<V extends OperandValue = OperandValue> =
   | { readonly kind: 'and'; readonly nodes: ReadonlyArray<FilterNode<V>> }
   | { readonly kind: 'or'; readonly nodes: ReadonlyArray<FilterNode<V>> }
-  | Condition<V>;
+  | Condition<V>
+  | RelationCondition<V>;
 
 export type BoundFilterNode = FilterNode<ScalarValue>;
+
+/**
+ * A condition on related rows (docs/api.md §4, filters across relations). Many-to-one (`quantifier` always
+ * `some`): the row this one points at exists and matches `node`; one-to-many: some (`_some`, and the
+ * default) or none (`_none`) of the rows pointing at this one match it. `node` is a filter over
+ * `hop.collection`. Once the application has bound a query, `node` includes the caller's read rule on
+ * that collection, so a row the caller may not read matches nothing: stores only translate.
+ */
+export type RelationCondition<V extends OperandValue = OperandValue> = {
+  readonly kind: 'relation';
+  readonly hop: RelationalHop;
+  readonly quantifier: 'some' | 'none';
+  readonly node: FilterNode<V>;
+};
 
 /**
  * A filter that matches every row / no row: the identities of AND and OR. Typed with `never` operands so

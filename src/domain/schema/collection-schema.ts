@@ -1,4 +1,5 @@
 import type { FieldType } from './field-type.ts';
+import type { Relation } from './relation.ts';
 
 export type FieldSchema = {
   readonly name: string;
@@ -42,6 +43,8 @@ export type CollectionSchema = {
 /** The user tables of the configured database schema, as introspected; system tables never appear here. */
 export type SchemaSnapshot = {
   readonly collections: ReadonlyMap<string, CollectionSchema>;
+  /** The single-column foreign keys between these collections (relation.ts for lookups). */
+  readonly relations: ReadonlyArray<Relation>;
 };
 
 export const SYSTEM_TABLE_PREFIX = 'datagate_';

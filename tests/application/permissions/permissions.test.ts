@@ -27,7 +27,7 @@ const MISSING = '00000000-0000-4000-8000-000000000000';
 const member: Accountability = { user: 'u1', role: EDITOR, admin: false, session: null };
 
 const catalog: SchemaCatalog = {
-  current: () => ({ collections: new Map([[CARGOS.name, CARGOS]]) }),
+  current: () => ({ collections: new Map([[CARGOS.name, CARGOS]]), relations: [] }),
   refresh: async () => catalog.current(),
 };
 

@@ -46,7 +46,7 @@ export type MemoryTable = {
  */
 export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   private readonly tables = new Map<string, MemoryTable>();
-  private snapshot: SchemaSnapshot = { collections: new Map() };
+  private snapshot: SchemaSnapshot = { collections: new Map(), relations: [] };
 
   current(): SchemaSnapshot {
     return this.snapshot;
@@ -143,7 +143,10 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   /** A new snapshot per change (readers may hold the old one), in name order like introspection's. */
   private publish() {
     const names = [...this.tables.keys()].sort(compareCodePoints);
-    this.snapshot = { collections: new Map(names.map((name) => [name, this.tables.get(name)!.schema])) };
+    this.snapshot = {
+      collections: new Map(names.map((name) => [name, this.tables.get(name)!.schema])),
+      relations: [],
+    };
   }
 }
 

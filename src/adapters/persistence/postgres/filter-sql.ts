@@ -26,6 +26,8 @@ export function filterSql(node: BoundFilterNode, collection: CollectionSchema): 
       return node.nodes.length === 0 ? sql`false` : junction(node.nodes, collection, sql` or `);
     case 'condition':
       return conditionSql(node, fieldOrThrow(collection, node.field));
+    case 'relation':
+      throw new Error('Conditions across relations are not translated yet');
   }
 }
 

@@ -111,7 +111,7 @@ export class PostgresSchemaCatalog implements SchemaCatalog {
       });
     if (generation > this.applied) {
       this.applied = generation;
-      this.snapshot = { collections: collectionsOf(rows) };
+      this.snapshot = { collections: collectionsOf(rows), relations: [] };
     }
     return this.snapshot!;
   }
