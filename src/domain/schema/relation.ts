@@ -52,7 +52,10 @@ function indexOf(snapshot: SchemaSnapshot): RelationIndex {
 
 function put(map: Map<string, Map<string, Relation>>, collection: string, name: string, relation: Relation) {
   let byName = map.get(collection);
-  if (!byName) map.set(collection, (byName = new Map()));
+  if (!byName) {
+    byName = new Map();
+    map.set(collection, byName);
+  }
   byName.set(name, relation);
 }
 
