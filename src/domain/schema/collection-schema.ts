@@ -43,7 +43,7 @@ export type CollectionSchema = {
 /** The user tables of the configured database schema, as introspected; system tables never appear here. */
 export type SchemaSnapshot = {
   readonly collections: ReadonlyMap<string, CollectionSchema>;
-  /** The single-column foreign keys between these collections (relation.ts for lookups). */
+  /** The single-column foreign keys between these collections (relations-of.ts for lookups). */
   readonly relations: ReadonlyArray<Relation>;
 };
 
