@@ -5,7 +5,7 @@ import type { ResolveAccountabilityHandler } from '../../application/auth/resolv
 import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { Readiness } from '../../application/server/readiness.ts';
 import { notFound } from '../../domain/errors.ts';
-import { accessLog } from './access-log.ts';
+import { admission } from './admission.ts';
 import { authenticatedRoutes } from './authenticated.ts';
 import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import { corsPolicy } from './cors.ts';
@@ -15,16 +15,12 @@ import type { HttpSettings } from './http-settings.ts';
 import type { HttpState } from './http-state.ts';
 import { jsonBodyReader } from './json-body.ts';
 import { type ApiPartOf, openApiDocument } from './openapi/openapi-document.ts';
-import { queryLengthLimit } from './query-length-limit.ts';
-import { readinessGate } from './readiness-gate.ts';
-import { requestId } from './request-id.ts';
-import { requestMetrics } from './request-metrics.ts';
+import { requestFrame } from './request-frame.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
-import { securityHeaders } from './security-headers.ts';
 import { UUID_PATTERN } from './uuid.ts';
-import { wellFormedInput, wellFormedParameter } from './well-formed-input.ts';
+import { wellFormedParameter } from './well-formed-input.ts';
 
 /** A Koa application; serve it with `http.createServer(app.callback())`. */
 export type HttpApp = Koa<HttpState>;
@@ -80,18 +76,13 @@ export function createHttpApp({
     return next();
   });
 
-  // Order matters: the request id first (everything logs it), the access log outside the error
-  // handler (so it sees the final status), security and CORS headers before anything can fail.
-  app.use(requestId);
-  app.use(accessLog(logger));
-  app.use(requestMetrics(metrics));
-  app.use(securityHeaders);
+  // Order matters: the frame first (request id, security headers, then access log and metrics outside the
+  // error handler, so they see the final status), CORS headers before anything can fail.
+  app.use(requestFrame(logger, metrics));
   const cors = corsPolicy(settings.cors);
   if (cors) app.use(cors);
   app.use(errorHandler(logger, metrics));
-  app.use(queryLengthLimit(settings.maxQueryLength));
-  app.use(wellFormedInput);
-  app.use(readinessGate(readiness));
+  app.use(admission(settings.maxQueryLength, readiness));
   app.use(routeFallback);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -1,6 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import type { Metrics } from '../../application/ports/metrics.ts';
-import type { HttpContext, HttpMiddleware } from './http-state.ts';
+import type { HttpContext } from './http-state.ts';
 
 /**
  * The label of a request no route took: unknown paths, and requests answered before routing (a query too
@@ -11,21 +10,14 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Times every request and counts it by route template, method and final status. */
-export function requestMetrics(metrics: Metrics): HttpMiddleware {
-  return async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      metrics.requestServed({
-        route: routeOf(ctx),
-        method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
-        status: ctx.status,
-        seconds: (performance.now() - started) / 1000,
-      });
-    }
-  };
+/** Counts a served request by route template, method and final status. */
+export function countRequest(metrics: Metrics, ctx: HttpContext, seconds: number): void {
+  metrics.requestServed({
+    route: routeOf(ctx),
+    method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
+    status: ctx.status,
+    seconds,
+  });
 }
 
 /** The pattern @koa/router matched (`/items/:collection/:id`), as registered by an area module. */

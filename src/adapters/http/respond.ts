@@ -42,7 +42,8 @@ export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond 
   };
   const sendJson: Respond['sendJson'] = (ctx, json, meta = {}) => {
     ctx.status = 200;
-    ctx.type = 'application/json; charset=utf-8';
+    // The full header value, set as is: Koa's `ctx.type` would look the same text up in its mime tables.
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
     if (profile === 'directus') {
       const hasMeta = Object.values(meta).some((value) => value !== undefined);
       ctx.body = `{"data":${json}${hasMeta ? `,"meta":${JSON.stringify(meta)}` : ''}}`;

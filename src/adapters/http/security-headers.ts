@@ -1,4 +1,11 @@
-import type { HttpMiddleware } from './http-state.ts';
+import type { HttpContext } from './http-state.ts';
+
+const HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Cache-Control', 'no-store'],
+];
 
 /**
  * Set before anything else runs, so error answers carry them too.
@@ -6,12 +13,7 @@ import type { HttpMiddleware } from './http-state.ts';
  * - `Cache-Control: no-store` on every answer, not just /auth/*: every body depends on who asks
  *   (permissions) or carries tokens, so no shared or browser cache may keep one.
  */
-export const securityHeaders: HttpMiddleware = async (ctx, next) => {
-  ctx.set({
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Frame-Options': 'DENY',
-    'Cache-Control': 'no-store',
-  });
-  await next();
-};
+export function setSecurityHeaders(ctx: HttpContext): void {
+  // Straight onto the response: nothing has been sent yet, and Koa's `ctx.set` would only check that again.
+  for (const [name, value] of HEADERS) ctx.res.setHeader(name, value);
+}

@@ -3,7 +3,7 @@ import type { RouterParameterMiddleware } from '@koa/router';
 import { invalidPayload } from '../../domain/errors.ts';
 import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts';
 import { escapedText, textFlaw } from '../../domain/well-formed-text.ts';
-import type { HttpMiddleware, HttpState } from './http-state.ts';
+import type { HttpContext, HttpState } from './http-state.ts';
 
 /** As much of a parameter name as an error names (a query string may be 16 KiB). */
 const SHOWN_NAME = 64;
@@ -14,7 +14,7 @@ const SHOWN_NAME = 64;
  * U+FFFD). This middleware covers the path's percent-encoding, the query string and the headers;
  * `wellFormedParameter` the decoded path parameters, and the JSON body reader the bodies.
  */
-export const wellFormedInput: HttpMiddleware = async (ctx, next) => {
+export function assertWellFormedInput(ctx: HttpContext): void {
   assertDecodablePath(ctx.path);
   assertWellFormedQuery(ctx.querystring);
   for (const [name, value] of Object.entries(ctx.headers)) {
@@ -24,8 +24,7 @@ export const wellFormedInput: HttpMiddleware = async (ctx, next) => {
       if (flaw) throw invalidPayload(`The "${name}" header contains ${flaw}.`, name);
     }
   }
-  await next();
-};
+}
 
 /**
  * The router keeps a segment it cannot decode (`%FF`, `%ED%A0%80`: an encoded lone surrogate) as its literal
