@@ -1,11 +1,12 @@
-import { AggregatorRegistry } from 'prom-client';
 import type { PromClientMetrics } from './prom-client-metrics.ts';
+import { promClient } from './prom-client-module.ts';
 
 /**
  * In a worker of `http.workers`: answers the primary's requests for this worker's metrics (prom-client
  * listens on the worker's IPC channel once an AggregatorRegistry exists).
  */
 export function reportToPrimary(metrics: PromClientMetrics): void {
+  const { AggregatorRegistry } = promClient();
   AggregatorRegistry.setRegistries([metrics.registry]);
   new AggregatorRegistry();
 }
@@ -16,6 +17,6 @@ export function reportToPrimary(metrics: PromClientMetrics): void {
  * so a scrape sees the instance, not whichever worker happened to take it.
  */
 export function clusterExposition(): () => Promise<string> {
-  const aggregator = new AggregatorRegistry();
+  const aggregator = new (promClient().AggregatorRegistry)();
   return () => aggregator.clusterMetrics();
 }

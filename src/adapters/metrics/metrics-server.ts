@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { prometheusContentType } from 'prom-client';
 import { listen } from '../listen.ts';
+import { promClient } from './prom-client-module.ts';
 
 export type MetricsServer = {
   /** The port it listens on (the one taken when `metrics.port` is 0). */
@@ -26,7 +26,7 @@ export async function startMetricsServer(
       return answer(response, 405, 'method not allowed\n');
     }
     exposition().then(
-      (text) => answer(response, 200, text, prometheusContentType),
+      (text) => answer(response, 200, text, promClient().prometheusContentType),
       // The workers did not all answer in time (a worker being replaced): the scrape fails, the next may not.
       () => answer(response, 503, 'metrics unavailable\n'),
     );

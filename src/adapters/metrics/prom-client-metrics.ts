@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import type {
   CacheMeter,
   CacheName,
@@ -9,6 +9,7 @@ import type {
   PoolUsage,
   ServedRequest,
 } from '../../application/ports/metrics.ts';
+import { promClient } from './prom-client-module.ts';
 
 const CACHES: ReadonlyArray<CacheName> = [
   'users',
@@ -38,7 +39,7 @@ const HASH_WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
  * a rate over it exists before the first event.
  */
 export class PromClientMetrics implements Metrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   readonly passwordHashes: HashQueueMeter;
   private readonly requests: Counter<'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'route' | 'method' | 'status'>;
@@ -48,6 +49,8 @@ export class PromClientMetrics implements Metrics {
   private poolUsage: () => PoolUsage | undefined = () => undefined;
 
   constructor() {
+    const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = promClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     // The count is also the histogram's `_count`; a counter of its own is what simpler tools (and text
@@ -145,7 +148,7 @@ export class PromClientMetrics implements Metrics {
 
   private poolGauge(name: string, help: string, read: (usage: PoolUsage) => number): void {
     const poolUsage = () => this.poolUsage();
-    new Gauge({
+    new (promClient().Gauge)({
       name,
       help,
       registers: [this.registry],
