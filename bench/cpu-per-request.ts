@@ -2,7 +2,8 @@
 // a box shared with other work (throughput does not). Each round starts every build in turn, logs in, runs a
 // fixed number of requests per case and reads the server's CPU time from /proc before and after; the report
 // gives each build's median over the rounds.
-// Usage: node --import tsx bench/cpu-per-request.ts <built cli.js>...   (e.g. dist/src/cli.js old/src/cli.js)
+// Usage: node --import tsx bench/cpu-per-request.ts <built cli.js>...   (e.g. dist/src/cli.js old/src/cli.js);
+// `<cli.js>|<node flags>` runs that build with those flags (e.g. 'dist/src/cli.js|--max-semi-space-size=8').
 // env: DATABASE_URL (the server, default 127.0.0.1:5432), PROBE_ROWS (10000), PROBE_REQUESTS (4000 per case),
 // PROBE_ROUNDS (3), PROBE_CASES (comma-separated), PROBE_KEEP_DB=1 (reuse the seeded database next time),
 // PROBE_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
@@ -123,7 +124,8 @@ function figureOf(figures: Figures, name: string) {
 
 async function measureBuild(cli: string, staticToken: string, figures: Figures, label: string) {
   const port = await freePort();
-  const server = start([...NODE_ARGS, cli, 'serve'], {
+  const [path, flags] = cli.split('|');
+  const server = start([...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'], {
     env: await serverEnv(port),
     logFile: join(dir, `${label}.log`),
   });
@@ -186,7 +188,7 @@ const median = (values: number[]) => {
 };
 
 try {
-  const { staticToken } = await seed(builds[0]!);
+  const { staticToken } = await seed(builds[0]!.split('|')[0]!);
   const results = builds.map(() => ({}) as Figures);
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [i, cli] of builds.entries()) {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './adapters/config/config-schema.ts';
+import { boundHeapGrowth } from './adapters/heap-growth.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
 import { createGracefulServer } from './adapters/http/graceful-server.ts';
 import { listen } from './adapters/listen.ts';
@@ -64,6 +65,7 @@ export async function startServer(
   config: AppConfig,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
+  boundHeapGrowth();
   const persistence = await openPersistence(config);
   const readiness = Readiness.starting();
   const container = buildContainer(config, persistence, readiness);
