@@ -10,6 +10,8 @@ import { DeleteRelationHandler } from '../application/relations/delete-relation.
 import { GetRelationHandler } from '../application/relations/get-relation.ts';
 import { ListRelationsHandler } from '../application/relations/list-relations.ts';
 import type { RelationPage } from '../application/relations/relation-query.ts';
+import { UpdateRelationHandler } from '../application/relations/update-relation.ts';
+import { invalidPayload } from '../domain/errors.ts';
 import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import type { ReferentialAction } from '../domain/schema/relation.ts';
 import { factoryBinder } from './factory-binder.ts';
@@ -62,6 +64,33 @@ const newRelation = z
     oneField: meta?.one_field,
   }));
 
+/** Directus's PATCH body: the whole relation may come back; what can change is the referential actions. */
+const relationChange = z
+  .object({
+    collection: z.string().optional(),
+    field: z.string().optional(),
+    related_collection: z.string().optional(),
+    schema: z.object({ on_delete: action.optional(), on_update: action.optional() }).nullable().optional(),
+    meta: z
+      .object({
+        one_field: z.string().nullable().optional(),
+        junction_field: unsupported,
+        sort_field: unsupported,
+        one_collection_field: unsupported,
+        one_allowed_collections: unsupported,
+      })
+      .nullable()
+      .optional(),
+  })
+  .transform(({ collection, field, related_collection, schema, meta }) => ({
+    collection,
+    field,
+    relatedCollection: related_collection,
+    onDelete: schema?.on_delete,
+    onUpdate: schema?.on_update,
+    oneField: meta?.one_field,
+  }));
+
 const collectionName = z.string().describe('The collection holding the foreign key.');
 const fieldName = z.string().describe('The foreign-key field.');
 
@@ -93,6 +122,10 @@ export const relationsModule = new ContainerModule((options) => {
     (get) => new CreateRelationHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
   );
   bind(
+    UpdateRelationHandler,
+    (get) => new UpdateRelationHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
+  bind(
     DeleteRelationHandler,
     (get) => new DeleteRelationHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
   );
@@ -101,6 +134,7 @@ export const relationsModule = new ContainerModule((options) => {
     const listRelations = get(ListRelationsHandler);
     const getRelation = get(GetRelationHandler);
     const createRelation = get(CreateRelationHandler);
+    const updateRelation = get(UpdateRelationHandler);
     const deleteRelation = get(DeleteRelationHandler);
     const limits = get<QueryLimits>(TYPES.QueryLimits);
     return {
@@ -148,6 +182,23 @@ export const relationsModule = new ContainerModule((options) => {
                 field: field!,
                 query: itemQuery(ctx),
               }),
+            );
+          }),
+        );
+        router.patch(
+          '/relations/:collection/:field',
+          authenticated(async (ctx, caller) => {
+            const { collection, field } = ctx.params;
+            const change = await readBody(ctx, relationChange);
+            if (
+              (change.collection !== undefined && change.collection !== collection) ||
+              (change.field !== undefined && change.field !== field)
+            ) {
+              throw invalidPayload('"collection" and "field" must be those of the path.');
+            }
+            respond.send(
+              ctx,
+              await updateRelation.execute(caller, { ...change, collection: collection!, field: field! }),
             );
           }),
         );
@@ -226,6 +277,20 @@ export const relationsModule = new ContainerModule((options) => {
               query: single,
               answers: [{ status: 200, description: 'The relation.', body: relationAnswer }],
               errors: [400, 401, 403, 404],
+            },
+            {
+              ...relations,
+              ...field,
+              audience: 'admin',
+              method: 'patch',
+              path: '/relations/:collection/:field',
+              operationId: 'updateRelation',
+              summary: 'Change what a relation does on delete and update',
+              description:
+                'The constraint is made again under its name, in one transaction; its two ends do not change.',
+              body: relationChange,
+              answers: [{ status: 200, description: 'The changed relation.', body: relationAnswer }],
+              errors: [400, 401, 403, 404, 413, 415],
             },
             {
               ...relations,

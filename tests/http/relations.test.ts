@@ -337,6 +337,105 @@ const readRows: Row[] = [
   },
 ];
 
+const patch = (
+  name: string,
+  path: string,
+  body: unknown,
+  expectedStatus: number,
+  expectedCode?: string,
+  field?: string,
+): Row => ({
+  name,
+  method: 'PATCH',
+  path,
+  as: 'admin',
+  body,
+  expectedStatus,
+  expectedCode,
+  expectedField: field,
+});
+
+const CARGO_PATH = `/relations/${CARGOS}/shipment`;
+
+const updateRows: Row[] = [
+  {
+    ...patch(
+      'PATCH on_delete and on_update → 200, the constraint made again',
+      CARGO_PATH,
+      {
+        schema: { on_delete: 'cascade', on_update: 'RESTRICT' },
+      },
+      200,
+    ),
+    everywhere: true,
+    expectedBody: (body) =>
+      assert.equal(body, {
+        ...CARGO_SHIPMENT,
+        schema: { ...CARGO_SHIPMENT.schema, on_delete: 'CASCADE', on_update: 'RESTRICT' },
+      }),
+  },
+  {
+    ...patch(
+      'PATCH one action leaves the other as it is',
+      CARGO_PATH,
+      { schema: { on_update: 'NO ACTION' } },
+      200,
+    ),
+    everywhere: true,
+    expectedBody: (body) => assert.is((body as RelationView).schema.on_delete, 'CASCADE'),
+  },
+  {
+    ...patch(
+      'PATCH the whole relation back, as Directus clients do → 200',
+      CARGO_PATH,
+      { ...CARGO_SHIPMENT, meta: { ...CARGO_SHIPMENT.meta, id: undefined } },
+      200,
+    ),
+    everywhere: true,
+    expectedBody: (body) => assert.equal(body, CARGO_SHIPMENT),
+  },
+  patch(
+    'pointing it at another collection → 400 on related_collection',
+    CARGO_PATH,
+    { related_collection: CUSTOMERS },
+    400,
+    'FAILED_VALIDATION',
+    'related_collection',
+  ),
+  patch(
+    'another field than the path → 400 INVALID_PAYLOAD',
+    CARGO_PATH,
+    { field: 'label' },
+    400,
+    'INVALID_PAYLOAD',
+  ),
+  patch(
+    'another one_field → 400 on one_field',
+    CARGO_PATH,
+    { meta: { one_field: 'parcels' } },
+    400,
+    'FAILED_VALIDATION',
+    'one_field',
+  ),
+  patch(
+    'an unknown action → 400 INVALID_PAYLOAD',
+    CARGO_PATH,
+    { schema: { on_delete: 'NUKE' } },
+    400,
+    'INVALID_PAYLOAD',
+  ),
+  patch('a field without relation → 404 NOT_FOUND', `/relations/${CARGOS}/label`, {}, 404, 'NOT_FOUND'),
+  {
+    name: 'the refused changes changed nothing',
+    everywhere: true,
+    method: 'GET',
+    path: CARGO_PATH,
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.equal(body, CARGO_SHIPMENT),
+  },
+];
+
 /** The member reads cargos (every field) and shipments without `customer`, and nothing of customers. */
 const memberRows: Row[] = [
   {
@@ -382,6 +481,7 @@ const memberRows: Row[] = [
   ...(
     [
       ['POST', '/relations', { ...cargoShipment, field: 'id' }],
+      ['PATCH', `/relations/${CARGOS}/shipment`, { schema: { on_delete: 'CASCADE' } }],
       ['DELETE', `/relations/${CARGOS}/shipment`, undefined],
     ] as const
   ).flatMap(([method, path, body]): Row[] => [
@@ -460,7 +560,7 @@ const dropRows: Row[] = [
   },
 ];
 
-const ROWS: Row[] = [...createRows, ...readRows, ...memberRows, ...dropRows];
+const ROWS: Row[] = [...createRows, ...readRows, ...updateRows, ...memberRows, ...dropRows];
 
 async function dropIfPresent(persistence: Persistence) {
   const { collections } = await persistence.schema.refresh();

@@ -1,9 +1,15 @@
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import type { NewRelation } from '../../domain/schema/new-relation.ts';
-import type { Relation } from '../../domain/schema/relation.ts';
+import type { ReferentialAction, Relation } from '../../domain/schema/relation.ts';
 
 export type { NewField, NewRelation };
+
+/** The referential actions of a relation to change; an absent one stays as it is. */
+export type RelationActions = {
+  readonly onDelete?: ReferentialAction;
+  readonly onUpdate?: ReferentialAction;
+};
 
 /** The collections as the database has them. Served from memory; `refresh()` re-reads the database. */
 export interface SchemaCatalog {
@@ -27,4 +33,9 @@ export interface SchemaEditor {
   createRelation(relation: NewRelation): Promise<Relation>;
   /** Drops the foreign key of `collection.field`; NOT_FOUND when there is none. */
   dropRelation(collection: string, field: string): Promise<void>;
+  /**
+   * Changes what the foreign key of `collection.field` does on delete and update (the constraint is made
+   * again, under its name, in one transaction); NOT_FOUND when there is none.
+   */
+  updateRelation(collection: string, field: string, actions: RelationActions): Promise<Relation>;
 }

@@ -1,4 +1,9 @@
-import type { NewRelation, SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type {
+  NewRelation,
+  RelationActions,
+  SchemaCatalog,
+  SchemaEditor,
+} from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
@@ -148,6 +153,21 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     this.relations.push(checked);
     this.publish();
     return manyToOneOf(this.snapshot, checked.collection, checked.field)!;
+  }
+
+  async updateRelation(collection: string, field: string, actions: RelationActions): Promise<Relation> {
+    if (!manyToOneOf(this.snapshot, collection, field)) throw notFound('Relation');
+    this.relations = this.relations.map((relation) =>
+      relation.collection === collection && relation.field === field
+        ? {
+            ...relation,
+            onDelete: actions.onDelete ?? relation.onDelete,
+            onUpdate: actions.onUpdate ?? relation.onUpdate,
+          }
+        : relation,
+    );
+    this.publish();
+    return manyToOneOf(this.snapshot, collection, field)!;
   }
 
   async dropRelation(collection: string, field: string): Promise<void> {

@@ -1,5 +1,9 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import type { NewRelation, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type {
+  NewRelation,
+  RelationActions,
+  SchemaEditor,
+} from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { type CollectionSchema, isSystemCollection } from '../../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../../domain/schema/new-field.ts';
@@ -107,6 +111,29 @@ export class PostgresSchemaEditor implements SchemaEditor {
     const created = manyToOneOf(this.catalog.current(), checked.collection, checked.field);
     if (!created) throw new Error(`Relation "${checked.constraint}" is missing right after it was created`);
     return created;
+  }
+
+  async updateRelation(collection: string, field: string, actions: RelationActions): Promise<Relation> {
+    const relation = manyToOneOf(await this.catalog.refresh(), collection, field);
+    if (!relation) throw notFound('Relation');
+    const changed = {
+      onDelete: actions.onDelete ?? relation.onDelete,
+      onUpdate: actions.onUpdate ?? relation.onUpdate,
+    };
+    await this.change(
+      async (trx) => {
+        await sql`alter table ${this.table(collection)} drop constraint ${sql.id(relation.constraint)}`.execute(
+          trx,
+        );
+        await sql`alter table ${this.table(collection)} add constraint ${sql.id(relation.constraint)}
+          foreign key (${sql.id(field)}) references ${this.table(relation.relatedCollection)} (${sql.id(relation.relatedField)})
+          on delete ${sql.raw(changed.onDelete)} on update ${sql.raw(changed.onUpdate)}`.execute(trx);
+      },
+      ddlErrors({ '42P01': () => collectionNotFound(collection), '42704': () => notFound('Relation') }),
+    );
+    const updated = manyToOneOf(this.catalog.current(), collection, field);
+    if (!updated) throw new Error(`Relation "${relation.constraint}" is missing right after it was changed`);
+    return updated;
   }
 
   async dropRelation(collection: string, field: string): Promise<void> {

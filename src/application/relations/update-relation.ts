@@ -1,0 +1,57 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { failedValidation, notFound } from '../../domain/errors.ts';
+import { manyToOneOf } from '../../domain/schema/relations-of.ts';
+import { requireAdmin } from '../access.ts';
+import type { Handler } from '../handler.ts';
+import { collectionFor } from '../items/collection-access.ts';
+import type { RelationActions, SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
+import type { RelationAddress } from './get-relation.ts';
+import { type RelationView, viewRelation } from './relation-view.ts';
+
+/**
+ * `oneField`: as on create, only the relation's own one-to-many name (or null) is accepted;
+ * `relatedCollection`, sent by clients that send the whole relation back, only when unchanged.
+ */
+export type UpdateRelationCommand = RelationAddress &
+  RelationActions & { readonly oneField?: string | null; readonly relatedCollection?: string };
+
+/**
+ * PATCH /relations/:collection/:field — changes what the foreign key does on delete and update, for admins
+ * (docs/api.md §7a). The ends of a relation are not changed: drop it and create another.
+ */
+export class UpdateRelationHandler implements Handler<UpdateRelationCommand, RelationView> {
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly editor: SchemaEditor,
+  ) {}
+
+  async execute(
+    caller: Accountability,
+    { collection: name, field, onDelete, onUpdate, oneField, relatedCollection }: UpdateRelationCommand,
+  ): Promise<RelationView> {
+    requireAdmin(caller);
+    const collection = collectionFor(this.catalog, caller, name);
+    const relation = manyToOneOf(this.catalog.current(), collection.name, field);
+    if (!relation) throw notFound('Relation');
+    if (relatedCollection !== undefined && relatedCollection !== relation.relatedCollection) {
+      throw failedValidation(
+        'related_collection',
+        'A relation cannot be pointed elsewhere: drop it and create another.',
+      );
+    }
+    if (oneField !== undefined && oneField !== null && oneField !== relation.oneField) {
+      throw failedValidation(
+        'one_field',
+        relation.oneField === null
+          ? 'This relation has no one-to-many field: its name would clash with a field or another relation.'
+          : `The one-to-many field of this relation is named "${relation.oneField}".`,
+      );
+    }
+    if (onDelete === undefined && onUpdate === undefined) return viewRelation(relation);
+    const actions: RelationActions = {
+      ...(onDelete === undefined ? {} : { onDelete }),
+      ...(onUpdate === undefined ? {} : { onUpdate }),
+    };
+    return viewRelation(await this.editor.updateRelation(collection.name, field, actions));
+  }
+}
