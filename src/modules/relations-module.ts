@@ -117,10 +117,7 @@ export const relationsModule = new ContainerModule((options) => {
         get<QueryLimits>(TYPES.QueryLimits),
       ),
   );
-  bind(
-    CreateRelationHandler,
-    (get) => new CreateRelationHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
-  );
+  bind(CreateRelationHandler, (get) => new CreateRelationHandler(get(TYPES.SchemaEditor)));
   bind(
     UpdateRelationHandler,
     (get) => new UpdateRelationHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),

@@ -133,9 +133,19 @@ const createRows: Row[] = [
     ...post('declaring it again → 409 RECORD_NOT_UNIQUE', cargoShipment, 409, 'RECORD_NOT_UNIQUE', 'field'),
     everywhere: true,
   },
+  {
+    ...post(
+      'a one_field taken by a field of the related collection → 400 on one_field, nothing made',
+      { collection: CARGOS, field: 'id', related_collection: CUSTOMERS, meta: { one_field: 'name' } },
+      400,
+      'FAILED_VALIDATION',
+      'one_field',
+    ),
+    everywhere: true,
+  },
   post(
-    'a one_field other than the name the database gives → 400 on one_field',
-    { ...cargoShipment, field: 'id', related_collection: CUSTOMERS, meta: { one_field: 'parcels' } },
+    'a one_field that is no field name → 400 on one_field',
+    { collection: CARGOS, field: 'id', related_collection: CUSTOMERS, meta: { one_field: 'two words' } },
     400,
     'FAILED_VALIDATION',
     'one_field',
@@ -357,7 +367,57 @@ const patch = (
 
 const CARGO_PATH = `/relations/${CARGOS}/shipment`;
 
+const renamed = (oneField: string, schema: Partial<RelationView['schema']> = {}) => ({
+  ...CARGO_SHIPMENT,
+  schema: { ...CARGO_SHIPMENT.schema, ...schema },
+  meta: { ...CARGO_SHIPMENT.meta, one_field: oneField },
+});
+
 const updateRows: Row[] = [
+  {
+    ...patch(
+      'PATCH meta.one_field chooses the one-to-many name → 200',
+      CARGO_PATH,
+      { meta: { one_field: 'parcels' } },
+      200,
+    ),
+    everywhere: true,
+    expectedBody: (body) => assert.equal(body, renamed('parcels')),
+  },
+  {
+    name: '…kept with the constraint, as the schema is read again',
+    everywhere: true,
+    method: 'GET',
+    path: CARGO_PATH,
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.equal(body, renamed('parcels')),
+  },
+  {
+    ...patch(
+      '…and through a change of action, which makes the constraint again',
+      CARGO_PATH,
+      {
+        schema: { on_delete: 'SET NULL' },
+      },
+      200,
+    ),
+    everywhere: true,
+    expectedBody: (body) => assert.equal(body, renamed('parcels', { on_delete: 'SET NULL' })),
+  },
+  {
+    ...patch(
+      'a one_field of null goes back to the default name',
+      CARGO_PATH,
+      {
+        schema: { on_delete: 'NO ACTION' },
+        meta: { one_field: null },
+      },
+      200,
+    ),
+    everywhere: true,
+    expectedBody: (body) => assert.equal(body, CARGO_SHIPMENT),
+  },
   {
     ...patch(
       'PATCH on_delete and on_update → 200, the constraint made again',
@@ -410,9 +470,9 @@ const updateRows: Row[] = [
     'INVALID_PAYLOAD',
   ),
   patch(
-    'another one_field → 400 on one_field',
+    'a one_field taken by a field → 400 on one_field',
     CARGO_PATH,
-    { meta: { one_field: 'parcels' } },
+    { meta: { one_field: 'number' } },
     400,
     'FAILED_VALIDATION',
     'one_field',

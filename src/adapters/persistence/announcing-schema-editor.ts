@@ -2,7 +2,7 @@ import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type {
   NewField,
   NewRelation,
-  RelationActions,
+  RelationChange,
   SchemaEditor,
 } from '../../application/ports/schema-catalog.ts';
 
@@ -41,8 +41,8 @@ export class AnnouncingSchemaEditor implements SchemaEditor {
     return this.announced(this.inner.dropRelation(collection, field));
   }
 
-  updateRelation(collection: string, field: string, actions: RelationActions) {
-    return this.announced(this.inner.updateRelation(collection, field, actions));
+  updateRelation(collection: string, field: string, change: RelationChange) {
+    return this.announced(this.inner.updateRelation(collection, field, change));
   }
 
   /** Announced even when the change failed half-way: a re-read costs little, a missed one misleads. */

@@ -4,20 +4,21 @@ import { manyToOneOf } from '../../domain/schema/relations-of.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
-import type { RelationActions, SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
+import type { RelationChange, SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import type { RelationAddress } from './get-relation.ts';
 import { type RelationView, viewRelation } from './relation-view.ts';
 
 /**
- * `oneField`: as on create, only the relation's own one-to-many name (or null) is accepted;
- * `relatedCollection`, sent by clients that send the whole relation back, only when unchanged.
+ * `oneField`: a one-to-many name to choose, or null for the default name. `relatedCollection`, sent by
+ * clients that send the whole relation back, only when unchanged.
  */
 export type UpdateRelationCommand = RelationAddress &
-  RelationActions & { readonly oneField?: string | null; readonly relatedCollection?: string };
+  RelationChange & { readonly relatedCollection?: string };
 
 /**
- * PATCH /relations/:collection/:field — changes what the foreign key does on delete and update, for admins
- * (docs/api.md §7a). The ends of a relation are not changed: drop it and create another.
+ * PATCH /relations/:collection/:field — changes what the foreign key does on delete and update, or its
+ * one-to-many name, for admins (docs/api.md §7a). The ends of a relation are not changed: drop it and
+ * create another.
  */
 export class UpdateRelationHandler implements Handler<UpdateRelationCommand, RelationView> {
   constructor(
@@ -39,19 +40,14 @@ export class UpdateRelationHandler implements Handler<UpdateRelationCommand, Rel
         'A relation cannot be pointed elsewhere: drop it and create another.',
       );
     }
-    if (oneField !== undefined && oneField !== null && oneField !== relation.oneField) {
-      throw failedValidation(
-        'one_field',
-        relation.oneField === null
-          ? 'This relation has no one-to-many field: its name would clash with a field or another relation.'
-          : `The one-to-many field of this relation is named "${relation.oneField}".`,
-      );
-    }
-    if (onDelete === undefined && onUpdate === undefined) return viewRelation(relation);
-    const actions: RelationActions = {
+    // Directus clients send the relation back whole: an unchanged name is no change.
+    const renamed = oneField !== undefined && oneField !== relation.oneField;
+    if (onDelete === undefined && onUpdate === undefined && !renamed) return viewRelation(relation);
+    const change: RelationChange = {
       ...(onDelete === undefined ? {} : { onDelete }),
       ...(onUpdate === undefined ? {} : { onUpdate }),
+      ...(renamed ? { oneField } : {}),
     };
-    return viewRelation(await this.editor.updateRelation(collection.name, field, actions));
+    return viewRelation(await this.editor.updateRelation(collection.name, field, change));
   }
 }

@@ -1,6 +1,6 @@
 import type {
   NewRelation,
-  RelationActions,
+  RelationChange,
   SchemaCatalog,
   SchemaEditor,
 } from '../../../application/ports/schema-catalog.ts';
@@ -20,8 +20,8 @@ import {
   checkNewField,
   checkNewFields,
 } from '../../../domain/schema/new-field-rules.ts';
-import { checkNewRelation } from '../../../domain/schema/new-relation-rules.ts';
-import { withOneFields } from '../../../domain/schema/one-field-names.ts';
+import { checkNewRelation, checkOneField } from '../../../domain/schema/new-relation-rules.ts';
+import { type UnnamedRelation, withOneFields } from '../../../domain/schema/one-field-names.ts';
 import type { Relation } from '../../../domain/schema/relation.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { columnTypeOf } from '../postgres/column-types.ts';
@@ -57,7 +57,7 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   private readonly tables = new Map<string, MemoryTable>();
   private snapshot: SchemaSnapshot = { collections: new Map(), relations: [] };
   /** The foreign keys, in creation order; `oneField` is named afresh on every change, as introspection does. */
-  private relations: Relation[] = [];
+  private relations: UnnamedRelation[] = [];
 
   current(): SchemaSnapshot {
     return this.snapshot;
@@ -155,14 +155,24 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     return manyToOneOf(this.snapshot, checked.collection, checked.field)!;
   }
 
-  async updateRelation(collection: string, field: string, actions: RelationActions): Promise<Relation> {
-    if (!manyToOneOf(this.snapshot, collection, field)) throw notFound('Relation');
+  async updateRelation(collection: string, field: string, change: RelationChange): Promise<Relation> {
+    const current = manyToOneOf(this.snapshot, collection, field);
+    if (!current) throw notFound('Relation');
+    if (typeof change.oneField === 'string') {
+      checkOneField(
+        change.oneField,
+        this.snapshot.collections.get(current.relatedCollection)!,
+        this.snapshot,
+        current,
+      );
+    }
     this.relations = this.relations.map((relation) =>
       relation.collection === collection && relation.field === field
         ? {
             ...relation,
-            onDelete: actions.onDelete ?? relation.onDelete,
-            onUpdate: actions.onUpdate ?? relation.onUpdate,
+            onDelete: change.onDelete ?? relation.onDelete,
+            onUpdate: change.onUpdate ?? relation.onUpdate,
+            chosenOneField: change.oneField === undefined ? relation.chosenOneField : change.oneField,
           }
         : relation,
     );
