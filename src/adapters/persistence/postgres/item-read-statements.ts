@@ -130,9 +130,9 @@ export function itemGetQuery(request: ItemGetRequest, schema: string): RawBuilde
 
 /**
  * One statement: a row per wanted key that has a visible row, as JSON object text, in the order of the
- * keys. The table is read in its own subquery, so that its columns, referenced unqualified by the
- * projection and the filter, never meet the names of the key list; each row's projection is a
- * correlated subquery so that the key it is joined on is not part of the item.
+ * keys. The table is read in its own subquery, so that its columns never meet the names of the key
+ * list (and the projection and the filter qualify them by the row's alias anyway: row-scope.ts); each
+ * row's projection is a correlated subquery so that the key it is joined on is not part of the item.
  *
  * `bytes` is the size of the JSON array of the items up to this one (`[`, commas and `]` included), so the
  * last row's is the whole answer's; an item past the budget comes back as null.
