@@ -308,5 +308,33 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     assert.instance(error, StaleSchemaError, String(error));
   });
 
+  test('estimated counts plan conditions across relations', async ({ catalog, store }) => {
+    const snapshot = await catalog.refresh();
+    const counted = await store.list({
+      collection: snapshot.collections.get('shipments')!,
+      select: plain('id'),
+      visible: {
+        kind: 'relation',
+        hop: hopOf(snapshot, 'shipments', 'customer'),
+        quantifier: 'some',
+        node: cond('tier', '_neq', 'secret'),
+      },
+      filter: {
+        kind: 'relation',
+        hop: hopOf(snapshot, 'shipments', 'cargos'),
+        quantifier: 'none',
+        node: cond('weight', '_gt', 5),
+      },
+      sort: [],
+      limit: 0,
+      offset: 0,
+      count: { total: true, filtered: true, estimatedTotal: true, estimatedFiltered: true },
+    });
+    assert.is(counted.totalCount, 2);
+    assert.is(counted.filterCount, 0);
+    assert.type(counted.estimatedTotalCount, 'number');
+    assert.type(counted.estimatedFilterCount, 'number');
+  });
+
   test.run();
 }
