@@ -255,6 +255,23 @@ export function relationalReadsContract(target: CollectionsTarget) {
     assert.equal(await list(collections, limited), [{ cargos: [{ label: 'd' }, { label: 'e' }] }]);
   });
 
+  test('a keyset page expands relations as a plain page does', async ({ collections }) => {
+    const shipments = collectionOf(collections, 'shipments');
+    const select: SelectedField[] = [
+      ...plain('id'),
+      { field: 'customer', visibleWhen: null, nested: customerOf(collections, plain('name')) },
+      { field: 'cargos', visibleWhen: null, nested: cargosOf(collections, { select: [], keysOnly: true }) },
+    ];
+    const page = await collections.store.list(
+      listOf(shipments, { select, limit: 2, after: cond('id', '_gt', 1), lastRowFields: ['id'] }),
+    );
+    assert.is(
+      page.json,
+      '[{"id":2,"customer":{"name":"Globex"},"cargos":[4]},{"id":3,"customer":null,"cargos":[]}]',
+    );
+    assert.equal(page.lastRow, { id: 3 });
+  });
+
   test('two levels deep in both directions', async ({ collections }) => {
     const snapshot = snapshotOf(collections);
     const cargos = collectionOf(collections, 'cargos');
