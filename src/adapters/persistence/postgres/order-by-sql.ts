@@ -37,7 +37,8 @@ function sortValue(key: SortKey, collection: CollectionSchema, scope: RowScope):
 /**
  * The sort field read through many-to-one hops, one correlated scalar subquery per hop: null where a key is
  * null, its row missing, or outside the caller's read rule on that collection, so such a row sorts as a null
- * would. The values each hop binds come after those of the hops past it (`throughShape`).
+ * would. The values each hop binds come after those of the hops past it (compiled-shapes.ts). `limit 1`
+ * as in a nested many-to-one read (projection-sql.ts).
  */
 function throughValue(
   through: NonNullable<SortKey['through']>,
@@ -53,5 +54,5 @@ function throughValue(
       ? comparable(fieldOrThrow(hop.collection, field), inner)
       : throughValue(through, index + 1, field, inner);
   const shown = visible ? sql` and ${filterSql(visible, hop.collection, inner)}` : sql``;
-  return sql`(select ${value} ${hopSource(hop, outer, inner)}${shown})`;
+  return sql`(select ${value} ${hopSource(hop, outer, inner)}${shown} limit 1)`;
 }

@@ -59,8 +59,10 @@ function nestedReadSql(nested: NestedRead, outer: RowScope): RawBuilder<unknown>
   const inner = relatedScope(outer);
   const source = sql`${hopSource(hop, outer, inner)}${and(nested.visible, hop.collection, inner)}`;
   if (hop.direction === 'many-to-one') {
+    // One row at most while the referred column is unique; `limit 1` keeps it so if a schema changed by
+    // hand (the constraint dropped) has not been re-read yet, rather than failing the statement.
     return sql`(select row_to_json(item.*)
-      from (select ${projection(nested.select, hop.collection, inner)} ${source}) as item)`;
+      from (select ${projection(nested.select, hop.collection, inner)} ${source} limit 1) as item)`;
   }
   const rows = sql`${source}${and(nested.filter ?? null, hop.collection, inner)}
     ${orderBy(nested.sort ?? [], hop.collection, inner)}

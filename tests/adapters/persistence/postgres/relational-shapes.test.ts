@@ -297,6 +297,17 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
       `${expected.slice(0, -1)},{"id":5,"customer":null}]`,
       'the missing row reads as null, as a many-to-one whose row is gone',
     );
+    await sql`alter table ${customers} drop constraint customers_pkey`.execute(db);
+    await sql`insert into ${customers} values (3, 'Hidden twin', 'secret')`.execute(db);
+    const twins = JSON.parse((await store.list(request)).json) as Array<{
+      customer: { name: string } | null;
+    }>;
+    assert.is(
+      twins.length,
+      3,
+      'a referred key no longer unique still reads as one row, not a failed statement',
+    );
+    assert.match(twins[0]!.customer!.name, /^Hidden/);
     const refreshed = await catalog.refresh();
     assert.is(manyToOneOf(refreshed, 'shipments', 'customer'), undefined);
 
