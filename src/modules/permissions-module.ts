@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
@@ -8,6 +9,7 @@ import { DeletePermissionHandler } from '../application/permissions/delete-permi
 import { GetPermissionHandler } from '../application/permissions/get-permission.ts';
 import { ListPermissionsHandler } from '../application/permissions/list-permissions.ts';
 import { PermissionValidator } from '../application/permissions/permission-validator.ts';
+import { QueryPermissionsHandler } from '../application/permissions/query-permissions.ts';
 import { UpdatePermissionHandler } from '../application/permissions/update-permission.ts';
 import { parseFilter } from '../domain/query/parse-filter.ts';
 import { factoryBinder } from './factory-binder.ts';
@@ -44,7 +46,15 @@ export const permissionsModule = new ContainerModule((options) => {
     (get) => new PermissionValidator(get(TYPES.RoleRepository), get(TYPES.SchemaCatalog), parseFilter),
   );
   bind(ListPermissionsHandler, (get) => new ListPermissionsHandler(get(TYPES.PermissionRepository)));
-  bind(GetPermissionHandler, (get) => new GetPermissionHandler(get(TYPES.PermissionRepository)));
+  bind(
+    QueryPermissionsHandler,
+    (get) =>
+      new QueryPermissionsHandler(get(TYPES.PermissionRepository), get(TYPES.Clock), get(TYPES.QueryLimits)),
+  );
+  bind(
+    GetPermissionHandler,
+    (get) => new GetPermissionHandler(get(TYPES.PermissionRepository), get(TYPES.QueryLimits)),
+  );
   bind(
     CreatePermissionHandler,
     (get) => new CreatePermissionHandler(get(TYPES.PermissionRepository), get(PermissionValidator)),
@@ -56,7 +66,7 @@ export const permissionsModule = new ContainerModule((options) => {
   bind(DeletePermissionHandler, (get) => new DeletePermissionHandler(get(TYPES.PermissionRepository)));
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
-    const listPermissions = get(ListPermissionsHandler);
+    const queryPermissions = get(QueryPermissionsHandler);
     const getPermission = get(GetPermissionHandler);
     const createPermission = get(CreatePermissionHandler);
     const updatePermission = get(UpdatePermissionHandler);
@@ -65,7 +75,10 @@ export const permissionsModule = new ContainerModule((options) => {
       register(router, { readBody, authenticated, respond }) {
         router.get(
           '/permissions',
-          authenticated(async (ctx, caller) => respond.send(ctx, await listPermissions.execute(caller))),
+          authenticated(async (ctx, caller) => {
+            const { data, meta } = await queryPermissions.execute(caller, { query: itemQuery(ctx) });
+            respond.sendJson(ctx, JSON.stringify(data), meta);
+          }),
         );
         router.post(
           '/permissions',
@@ -77,7 +90,10 @@ export const permissionsModule = new ContainerModule((options) => {
         router.get(
           '/permissions/:id',
           authenticated(async (ctx, caller) =>
-            respond.send(ctx, await getPermission.execute(caller, { id: ctx.params.id! })),
+            respond.send(
+              ctx,
+              await getPermission.execute(caller, { id: ctx.params.id!, query: itemQuery(ctx) }),
+            ),
           ),
         );
         router.patch(

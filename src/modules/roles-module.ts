@@ -1,12 +1,14 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { roleAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { CreateRoleHandler } from '../application/roles/create-role.ts';
 import { DeleteRoleHandler } from '../application/roles/delete-role.ts';
 import { GetRoleHandler } from '../application/roles/get-role.ts';
 import { ListRolesHandler } from '../application/roles/list-roles.ts';
+import { QueryRolesHandler } from '../application/roles/query-roles.ts';
 import { UpdateRoleHandler } from '../application/roles/update-role.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -26,13 +28,17 @@ const roleList = z.array(roleAnswer);
 export const rolesModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   bind(ListRolesHandler, (get) => new ListRolesHandler(get(TYPES.RoleRepository)));
-  bind(GetRoleHandler, (get) => new GetRoleHandler(get(TYPES.RoleRepository)));
+  bind(
+    QueryRolesHandler,
+    (get) => new QueryRolesHandler(get(TYPES.RoleRepository), get(TYPES.Clock), get(TYPES.QueryLimits)),
+  );
+  bind(GetRoleHandler, (get) => new GetRoleHandler(get(TYPES.RoleRepository), get(TYPES.QueryLimits)));
   bind(CreateRoleHandler, (get) => new CreateRoleHandler(get(TYPES.RoleRepository)));
   bind(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
   bind(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
-    const listRoles = get(ListRolesHandler);
+    const queryRoles = get(QueryRolesHandler);
     const getRole = get(GetRoleHandler);
     const createRole = get(CreateRoleHandler);
     const updateRole = get(UpdateRoleHandler);
@@ -41,7 +47,10 @@ export const rolesModule = new ContainerModule((options) => {
       register(router, { readBody, authenticated, respond }) {
         router.get(
           '/roles',
-          authenticated(async (ctx, caller) => respond.send(ctx, await listRoles.execute(caller))),
+          authenticated(async (ctx, caller) => {
+            const { data, meta } = await queryRoles.execute(caller, { query: itemQuery(ctx) });
+            respond.sendJson(ctx, JSON.stringify(data), meta);
+          }),
         );
         router.post(
           '/roles',
@@ -53,7 +62,7 @@ export const rolesModule = new ContainerModule((options) => {
         router.get(
           '/roles/:id',
           authenticated(async (ctx, caller) =>
-            respond.send(ctx, await getRole.execute(caller, { id: ctx.params.id! })),
+            respond.send(ctx, await getRole.execute(caller, { id: ctx.params.id!, query: itemQuery(ctx) })),
           ),
         );
         router.patch(

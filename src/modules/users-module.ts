@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { userAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { requireUser } from '../application/access.ts';
@@ -11,6 +12,7 @@ import { DeleteUserHandler } from '../application/users/delete-user.ts';
 import { GetCurrentUserHandler } from '../application/users/get-current-user.ts';
 import { GetUserHandler } from '../application/users/get-user.ts';
 import { ListUsersHandler } from '../application/users/list-users.ts';
+import { QueryUsersHandler } from '../application/users/query-users.ts';
 import { RevokeUserTokensHandler } from '../application/users/revoke-user-tokens.ts';
 import { SetStaticTokenHandler } from '../application/users/set-static-token.ts';
 import { UpdateCurrentUserHandler } from '../application/users/update-current-user.ts';
@@ -56,7 +58,11 @@ export const usersModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   bind(LastAdminGuard, (get) => new LastAdminGuard(get(TYPES.UserRepository), get(TYPES.RoleRepository)));
   bind(ListUsersHandler, (get) => new ListUsersHandler(get(TYPES.UserRepository)));
-  bind(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository)));
+  bind(
+    QueryUsersHandler,
+    (get) => new QueryUsersHandler(get(TYPES.UserRepository), get(TYPES.Clock), get(TYPES.QueryLimits)),
+  );
+  bind(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository), get(TYPES.QueryLimits)));
   bind(
     CreateUserHandler,
     (get) =>
@@ -80,7 +86,10 @@ export const usersModule = new ContainerModule((options) => {
       ),
   );
   bind(DeleteUserHandler, (get) => new DeleteUserHandler(get(TYPES.UserRepository), get(LastAdminGuard)));
-  bind(GetCurrentUserHandler, (get) => new GetCurrentUserHandler(get(TYPES.UserRepository)));
+  bind(
+    GetCurrentUserHandler,
+    (get) => new GetCurrentUserHandler(get(TYPES.UserRepository), get(TYPES.QueryLimits)),
+  );
   bind(
     UpdateCurrentUserHandler,
     (get) =>
@@ -108,7 +117,7 @@ export const usersModule = new ContainerModule((options) => {
   );
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
-    const listUsers = get(ListUsersHandler);
+    const queryUsers = get(QueryUsersHandler);
     const getUser = get(GetUserHandler);
     const createUser = get(CreateUserHandler);
     const updateUser = get(UpdateUserHandler);
@@ -119,7 +128,10 @@ export const usersModule = new ContainerModule((options) => {
       register(router, { readBody, authenticated, respond }) {
         router.get(
           '/users',
-          authenticated(async (ctx, caller) => respond.send(ctx, await listUsers.execute(caller))),
+          authenticated(async (ctx, caller) => {
+            const { data, meta } = await queryUsers.execute(caller, { query: itemQuery(ctx) });
+            respond.sendJson(ctx, JSON.stringify(data), meta);
+          }),
         );
         router.post(
           '/users',
@@ -131,7 +143,9 @@ export const usersModule = new ContainerModule((options) => {
         // Registered before /users/:id so that "me" is never taken for an id.
         router.get(
           '/users/me',
-          authenticated(async (ctx, caller) => respond.send(ctx, await getCurrentUser.execute(caller))),
+          authenticated(async (ctx, caller) =>
+            respond.send(ctx, await getCurrentUser.execute(caller, { query: itemQuery(ctx) })),
+          ),
         );
         router.patch(
           '/users/me',
@@ -154,7 +168,7 @@ export const usersModule = new ContainerModule((options) => {
         router.get(
           '/users/:id',
           authenticated(async (ctx, caller) =>
-            respond.send(ctx, await getUser.execute(caller, { id: ctx.params.id! })),
+            respond.send(ctx, await getUser.execute(caller, { id: ctx.params.id!, query: itemQuery(ctx) })),
           ),
         );
         router.patch(
