@@ -14,10 +14,18 @@ import { SECRET_FIELDS } from './system-collections.ts';
 export type SystemListRequest = { readonly query: SystemQuery; readonly fields: ItemQuery['fields'] };
 
 /**
+ * Item parameters these lists do not answer: keyset cursors, and the aggregates and relational reads
+ * (system collections have no relations to follow). Named here, not left to the items' parser, so that
+ * they stay refused when the items learn them.
+ */
+const UNSUPPORTED_PARAMETERS = ['after', 'aggregate', 'groupBy', 'deep', 'alias'] as const;
+
+/**
  * The list parameters of docs/api.md §4 on a system collection, parsed by the items' own parser so that
  * the errors, reasons and limits are the same. What the items have and these lists do not is refused
- * as UNSUPPORTED_PARAMETER rather than ignored: keyset cursors (`after`, `meta=next`) and the planner's
- * estimates (system tables are small; ask for the exact counts).
+ * as UNSUPPORTED_PARAMETER rather than ignored (ignoring would answer another question than the one
+ * asked): keyset cursors (`after`, `meta=next`), the planner's estimates (system tables are small; ask
+ * for the exact counts), aggregates and `deep`.
  */
 export function parseSystemListQuery(
   raw: RawItemQuery,
@@ -26,13 +34,12 @@ export function parseSystemListQuery(
   caller: Accountability,
   now: Date,
 ): SystemListRequest {
-  if (Object.hasOwn(raw, 'after')) {
-    throw invalidQuery(
-      `The "after" parameter is not supported on /${collection.name}; use "offset" or "page".`,
-      {
+  for (const name of UNSUPPORTED_PARAMETERS) {
+    if (Object.hasOwn(raw, name)) {
+      throw invalidQuery(`The "${name}" parameter is not supported on /${collection.name}.`, {
         reason: 'UNSUPPORTED_PARAMETER',
-      },
-    );
+      });
+    }
   }
   const query = parseItemQuery(raw, collection, limits);
   const { meta } = query;
