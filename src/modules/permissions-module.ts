@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
@@ -12,6 +13,7 @@ import { PermissionValidator } from '../application/permissions/permission-valid
 import { QueryPermissionsHandler } from '../application/permissions/query-permissions.ts';
 import { UpdatePermissionHandler } from '../application/permissions/update-permission.ts';
 import { parseFilter } from '../domain/query/parse-filter.ts';
+import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
@@ -36,7 +38,6 @@ const createPermissionBody = z.strictObject({
 const updatePermissionBody = createPermissionBody.partial();
 
 const permissionId = z.uuid().describe("The permission's id.");
-const permissionList = z.array(permissionAnswer);
 
 /** /permissions, for admins: who may do what to which rows and fields of a collection. */
 export const permissionsModule = new ContainerModule((options) => {
@@ -66,6 +67,7 @@ export const permissionsModule = new ContainerModule((options) => {
   bind(DeletePermissionHandler, (get) => new DeletePermissionHandler(get(TYPES.PermissionRepository)));
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const limits = get<QueryLimits>(TYPES.QueryLimits);
     const queryPermissions = get(QueryPermissionsHandler);
     const getPermission = get(GetPermissionHandler);
     const createPermission = get(CreatePermissionHandler);
@@ -112,6 +114,7 @@ export const permissionsModule = new ContainerModule((options) => {
         );
       },
       api: () => {
+        const query = systemQueryParameters(limits);
         const permission = { status: 200, description: 'The permission.', body: permissionAnswer };
         const admin = { tag: 'permissions', audience: 'admin' } as const;
         const byId = { ...admin, path: '/permissions/:id', pathParameters: { id: permissionId } } as const;
@@ -130,8 +133,16 @@ export const permissionsModule = new ContainerModule((options) => {
               path: '/permissions',
               operationId: 'listPermissions',
               summary: 'List permissions',
-              answers: [{ status: 200, description: 'Every permission.', body: permissionList }],
-              errors: [401, 403],
+              query: query.list,
+              answers: [
+                {
+                  status: 200,
+                  description: 'The permissions the query selects, every field unless `fields` narrows them.',
+                  body: permissionAnswer,
+                  form: 'list',
+                },
+              ],
+              errors: [400, 401, 403],
             },
             {
               ...admin,
@@ -148,8 +159,9 @@ export const permissionsModule = new ContainerModule((options) => {
               method: 'get',
               operationId: 'readPermission',
               summary: 'Read a permission',
+              query: query.single,
               answers: [permission],
-              errors: [401, 403, 404],
+              errors: [400, 401, 403, 404],
             },
             {
               ...byId,

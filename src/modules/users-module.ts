@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { userAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { requireUser } from '../application/access.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
@@ -19,6 +20,7 @@ import { UpdateCurrentUserHandler } from '../application/users/update-current-us
 import { UpdateUserHandler } from '../application/users/update-user.ts';
 import { DomainError } from '../domain/errors.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.ts';
+import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { USER_STATUSES } from '../domain/user.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -26,7 +28,6 @@ import { TYPES } from './service-identifiers.ts';
 const optionalName = z.string().nullable().optional();
 
 const userId = z.uuid().describe("The user's id.");
-const userList = z.array(userAnswer);
 
 // Lengths and formats (e-mail, password, token) are domain rules and answer FAILED_VALIDATION from
 // the handlers; this schema only refuses what is not the wire shape (INVALID_PAYLOAD).
@@ -117,6 +118,7 @@ export const usersModule = new ContainerModule((options) => {
   );
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const limits = get<QueryLimits>(TYPES.QueryLimits);
     const queryUsers = get(QueryUsersHandler);
     const getUser = get(GetUserHandler);
     const createUser = get(CreateUserHandler);
@@ -187,6 +189,7 @@ export const usersModule = new ContainerModule((options) => {
         );
       },
       api: () => {
+        const query = systemQueryParameters(limits);
         const user = { status: 200, description: 'The user.', body: userAnswer };
         const byId = { pathParameters: { id: userId }, tag: 'users', audience: 'admin' } as const;
         const me = { path: '/users/me', tag: 'users', audience: 'user' } as const;
@@ -201,8 +204,16 @@ export const usersModule = new ContainerModule((options) => {
               summary: 'List users',
               tag: 'users',
               audience: 'admin',
-              answers: [{ status: 200, description: 'Every user.', body: userList }],
-              errors: [401, 403],
+              query: query.list,
+              answers: [
+                {
+                  status: 200,
+                  description: 'The users the query selects, every field unless `fields` narrows them.',
+                  body: userAnswer,
+                  form: 'list',
+                },
+              ],
+              errors: [400, 401, 403],
             },
             {
               method: 'post',
@@ -220,8 +231,9 @@ export const usersModule = new ContainerModule((options) => {
               method: 'get',
               operationId: 'readMe',
               summary: 'The user the token belongs to',
+              query: query.single,
               answers: [{ ...user, description: 'The current user.' }],
-              errors: [401],
+              errors: [400, 401],
             },
             {
               ...me,
@@ -238,8 +250,9 @@ export const usersModule = new ContainerModule((options) => {
               path: '/users/:id',
               operationId: 'readUser',
               summary: 'Read a user',
+              query: query.single,
               answers: [user],
-              errors: [401, 403, 404],
+              errors: [400, 401, 403, 404],
             },
             {
               ...byId,
