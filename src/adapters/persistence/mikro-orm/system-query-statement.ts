@@ -23,7 +23,8 @@ export type SystemRows<Row> = { rows: Row[]; totalCount?: number; filterCount?: 
  * A system list query as one statement: the page as a JSON array built by PostgreSQL, and each count as
  * a scalar subquery of the same statement, so that they all see one snapshot. The filter and sort are the
  * items' own SQL (filter-sql.ts) over `source`, whose columns carry the API names; `listOrder` (columns
- * of the table) follows the requested sort, so that pages never overlap.
+ * of the table) follows the requested sort, so that pages never overlap. An aggregate over an ordered
+ * subquery without joins keeps its order, as the item store's page relies on too.
  */
 export async function runSystemQuery<Row>(
   database: SystemDatabase,
