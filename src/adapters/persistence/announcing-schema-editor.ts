@@ -1,5 +1,5 @@
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
-import type { NewField, SchemaEditor } from '../../application/ports/schema-catalog.ts';
+import type { NewField, NewRelation, SchemaEditor } from '../../application/ports/schema-catalog.ts';
 
 /**
  * Announces every schema change made through this instance once it is committed (the editor commits
@@ -26,6 +26,14 @@ export class AnnouncingSchemaEditor implements SchemaEditor {
 
   dropField(collection: string, field: string) {
     return this.announced(this.inner.dropField(collection, field));
+  }
+
+  createRelation(relation: NewRelation) {
+    return this.announced(this.inner.createRelation(relation));
+  }
+
+  dropRelation(collection: string, field: string) {
+    return this.announced(this.inner.dropRelation(collection, field));
   }
 
   /** Announced even when the change failed half-way: a re-read costs little, a missed one misleads. */

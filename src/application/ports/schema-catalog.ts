@@ -1,7 +1,9 @@
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
+import type { NewRelation } from '../../domain/schema/new-relation.ts';
+import type { Relation } from '../../domain/schema/relation.ts';
 
-export type { NewField };
+export type { NewField, NewRelation };
 
 /** The collections as the database has them. Served from memory; `refresh()` re-reads the database. */
 export interface SchemaCatalog {
@@ -17,4 +19,12 @@ export interface SchemaEditor {
   dropCollection(name: string): Promise<void>;
   addField(collection: string, field: NewField): Promise<CollectionSchema>;
   dropField(collection: string, field: string): Promise<CollectionSchema>;
+  /**
+   * Declares a foreign key (docs/api.md §7a). Throws DomainError COLLECTION_NOT_FOUND for a missing
+   * collection, FAILED_VALIDATION naming the field when it is no field, already a relation, of another
+   * type than the field referred to, or when existing rows point nowhere.
+   */
+  createRelation(relation: NewRelation): Promise<Relation>;
+  /** Drops the foreign key of `collection.field`; NOT_FOUND when there is none. */
+  dropRelation(collection: string, field: string): Promise<void>;
 }

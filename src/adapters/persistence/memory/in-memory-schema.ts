@@ -1,4 +1,4 @@
-import type { SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type { NewRelation, SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
@@ -15,6 +15,10 @@ import {
   checkNewField,
   checkNewFields,
 } from '../../../domain/schema/new-field-rules.ts';
+import { checkNewRelation } from '../../../domain/schema/new-relation-rules.ts';
+import { withOneFields } from '../../../domain/schema/one-field-names.ts';
+import type { Relation } from '../../../domain/schema/relation.ts';
+import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { columnTypeOf } from '../postgres/column-types.ts';
 
 /**
@@ -47,6 +51,8 @@ export type MemoryTable = {
 export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   private readonly tables = new Map<string, MemoryTable>();
   private snapshot: SchemaSnapshot = { collections: new Map(), relations: [] };
+  /** The foreign keys, in creation order; `oneField` is named afresh on every change, as introspection does. */
+  private relations: Relation[] = [];
 
   current(): SchemaSnapshot {
     return this.snapshot;
@@ -73,6 +79,12 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
 
   async dropCollection(name: string): Promise<void> {
     this.existing(name);
+    if (
+      this.relations.some((relation) => relation.relatedCollection === name && relation.collection !== name)
+    ) {
+      throw failedValidation('collection', 'Other database objects depend on this collection.');
+    }
+    this.relations = this.relations.filter((relation) => relation.collection !== name);
     this.tables.delete(name);
     this.publish();
   }
@@ -104,6 +116,16 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     const target = table.schema.fields.find((candidate) => candidate.name === field);
     if (!target) throw notFound('Field');
     if (target.isPrimaryKey) throw failedValidation(field, 'The primary key field cannot be dropped.');
+    if (
+      this.relations.some(
+        (relation) => relation.relatedCollection === collection && relation.relatedField === field,
+      )
+    ) {
+      throw failedValidation(field, 'Other database objects depend on this field.');
+    }
+    this.relations = this.relations.filter(
+      (relation) => relation.collection !== collection || relation.field !== field,
+    );
     for (const row of table.rows) delete row[field];
     table.defaults.delete(field);
     table.schema = collectionOf(
@@ -112,6 +134,28 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     );
     this.publish();
     return table.schema;
+  }
+
+  async createRelation(relation: NewRelation): Promise<Relation> {
+    const checked = checkNewRelation(relation, this.snapshot);
+    const referred = new Set(
+      this.tables.get(checked.relatedCollection)!.rows.map((row) => row[checked.relatedField]),
+    );
+    const dangling = this.tables
+      .get(checked.collection)!
+      .rows.some((row) => row[checked.field] != null && !referred.has(row[checked.field]!));
+    if (dangling) throw failedValidation(checked.field, 'Existing items refer to items that do not exist.');
+    this.relations.push(checked);
+    this.publish();
+    return manyToOneOf(this.snapshot, checked.collection, checked.field)!;
+  }
+
+  async dropRelation(collection: string, field: string): Promise<void> {
+    if (!manyToOneOf(this.snapshot, collection, field)) throw notFound('Relation');
+    this.relations = this.relations.filter(
+      (relation) => relation.collection !== collection || relation.field !== field,
+    );
+    this.publish();
   }
 
   /**
@@ -143,10 +187,8 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   /** A new snapshot per change (readers may hold the old one), in name order like introspection's. */
   private publish() {
     const names = [...this.tables.keys()].sort(compareCodePoints);
-    this.snapshot = {
-      collections: new Map(names.map((name) => [name, this.tables.get(name)!.schema])),
-      relations: [],
-    };
+    const collections = new Map(names.map((name) => [name, this.tables.get(name)!.schema]));
+    this.snapshot = { collections, relations: withOneFields(this.relations, collections) };
   }
 }
 

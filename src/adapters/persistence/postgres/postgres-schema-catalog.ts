@@ -6,6 +6,8 @@ import {
   isSystemCollection,
   type SchemaSnapshot,
 } from '../../../domain/schema/collection-schema.ts';
+import { withOneFields } from '../../../domain/schema/one-field-names.ts';
+import type { ReferentialAction, Relation } from '../../../domain/schema/relation.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import { elementTypeOf, fieldTypeOf } from './column-types.ts';
 
@@ -85,6 +87,43 @@ const INTROSPECTION = (schema: string) => sql<ColumnRow>`
   where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v', 'm')
   order by c.relname, a.attnum`;
 
+type RelationRow = {
+  constraint_name: string;
+  table_name: string;
+  column_name: string;
+  related_table: string;
+  related_column: string;
+  on_delete: string;
+  on_update: string;
+};
+
+/**
+ * The single-column foreign keys between tables of the schema (docs/api.md §7a): composite keys and keys
+ * to other schemas are not relations of the API.
+ */
+const RELATIONS = (schema: string) => sql<RelationRow>`
+  select con.conname as constraint_name, c.relname as table_name, a.attname as column_name,
+    rc.relname as related_table, ra.attname as related_column,
+    con.confdeltype::text as on_delete, con.confupdtype::text as on_update
+  from pg_constraint con
+  join pg_class c on c.oid = con.conrelid
+  join pg_namespace n on n.oid = c.relnamespace
+  join pg_class rc on rc.oid = con.confrelid
+  join pg_namespace rn on rn.oid = rc.relnamespace
+  join pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+  join pg_attribute ra on ra.attrelid = con.confrelid and ra.attnum = con.confkey[1]
+  where con.contype = 'f' and cardinality(con.conkey) = 1 and n.nspname = ${schema} and rn.nspname = ${schema}
+  order by c.relname, a.attnum, con.conname`;
+
+/** pg_constraint's one-letter referential actions. */
+const ACTIONS: Readonly<Record<string, ReferentialAction>> = {
+  a: 'no action',
+  r: 'restrict',
+  c: 'cascade',
+  n: 'set null',
+  d: 'set default',
+};
+
 export class PostgresSchemaCatalog implements SchemaCatalog {
   private snapshot: SchemaSnapshot | null = null;
   /** Refreshes may overlap (a schema change beside a cache clear): the last one started wins. */
@@ -104,17 +143,46 @@ export class PostgresSchemaCatalog implements SchemaCatalog {
 
   async refresh(): Promise<SchemaSnapshot> {
     const generation = ++this.started;
-    const { rows } = await INTROSPECTION(this.schema)
-      .execute(this.db)
+    // One transaction, so that the relations are those of the same tables.
+    const [columns, relations] = await this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(
+        async (trx) =>
+          [
+            (await INTROSPECTION(this.schema).execute(trx)).rows,
+            (await RELATIONS(this.schema).execute(trx)).rows,
+          ] as const,
+      )
       .catch((error: unknown) => {
         throw unavailableError(error) ?? error;
       });
     if (generation > this.applied) {
       this.applied = generation;
-      this.snapshot = { collections: collectionsOf(rows), relations: [] };
+      const collections = collectionsOf(columns);
+      this.snapshot = { collections, relations: relationsOf(relations, collections) };
     }
     return this.snapshot!;
   }
+}
+
+function relationsOf(
+  rows: ReadonlyArray<RelationRow>,
+  collections: ReadonlyMap<string, CollectionSchema>,
+): Relation[] {
+  const between = rows.filter((row) => collections.has(row.table_name) && collections.has(row.related_table));
+  return withOneFields(
+    between.map((row) => ({
+      constraint: row.constraint_name,
+      collection: row.table_name,
+      field: row.column_name,
+      relatedCollection: row.related_table,
+      relatedField: row.related_column,
+      onDelete: ACTIONS[row.on_delete] ?? 'no action',
+      onUpdate: ACTIONS[row.on_update] ?? 'no action',
+    })),
+    collections,
+  );
 }
 
 function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, CollectionSchema> {

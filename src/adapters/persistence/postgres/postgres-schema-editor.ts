@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type { NewRelation, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { type CollectionSchema, isSystemCollection } from '../../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../../domain/schema/new-field.ts';
@@ -8,6 +8,9 @@ import {
   checkNewField,
   checkNewFields,
 } from '../../../domain/schema/new-field-rules.ts';
+import { checkNewRelation } from '../../../domain/schema/new-relation-rules.ts';
+import type { Relation } from '../../../domain/schema/relation.ts';
+import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import { columnTypeOf } from './column-types.ts';
 import { sqlStateOf } from './database-errors.ts';
@@ -83,6 +86,39 @@ export class PostgresSchemaEditor implements SchemaEditor {
       }),
     );
     return this.collectionOrThrow(collection);
+  }
+
+  async createRelation(relation: NewRelation): Promise<Relation> {
+    const checked = checkNewRelation(relation, await this.catalog.refresh());
+    await this.change(
+      (trx) =>
+        sql`alter table ${this.table(checked.collection)} add constraint ${sql.id(checked.constraint)}
+        foreign key (${sql.id(checked.field)}) references ${this.table(checked.relatedCollection)} (${sql.id(checked.relatedField)})
+        on delete ${sql.raw(checked.onDelete)} on update ${sql.raw(checked.onUpdate)}`.execute(trx),
+      ddlErrors({
+        '42P01': () => collectionNotFound(checked.collection),
+        '42710': () => recordNotUnique('field'),
+        '23503': () => failedValidation(checked.field, 'Existing items refer to items that do not exist.'),
+        '42830': () =>
+          failedValidation('related_field', 'The field referred to is neither the primary key nor unique.'),
+        '42804': () => failedValidation(checked.field, 'The two fields are of incompatible types.'),
+      }),
+    );
+    const created = manyToOneOf(this.catalog.current(), checked.collection, checked.field);
+    if (!created) throw new Error(`Relation "${checked.constraint}" is missing right after it was created`);
+    return created;
+  }
+
+  async dropRelation(collection: string, field: string): Promise<void> {
+    const relation = manyToOneOf(await this.catalog.refresh(), collection, field);
+    if (!relation) throw notFound('Relation');
+    await this.change(
+      (trx) =>
+        sql`alter table ${this.table(collection)} drop constraint ${sql.id(relation.constraint)}`.execute(
+          trx,
+        ),
+      ddlErrors({ '42P01': () => collectionNotFound(collection), '42704': () => notFound('Relation') }),
+    );
   }
 
   private table(name: string): RawBuilder<unknown> {

@@ -1,0 +1,72 @@
+import { DomainError, failedValidation, recordNotUnique } from '../errors.ts';
+import {
+  type CollectionSchema,
+  fieldOf,
+  isSystemCollection,
+  type SchemaSnapshot,
+} from './collection-schema.ts';
+import { constraintNameOf, type NewRelation } from './new-relation.ts';
+import type { Relation } from './relation.ts';
+import { manyToOneOf } from './relations-of.ts';
+
+/** Types a foreign key can join on: scalars with an equality the two ends share. */
+const JOINABLE = new Set([
+  'uuid',
+  'string',
+  'text',
+  'integer',
+  'bigInteger',
+  'decimal',
+  'date',
+  'timestamp',
+  'dateTime',
+  'time',
+]);
+
+/**
+ * Checks a new relation against the schema and completes it, so that the memory and PostgreSQL editors
+ * refuse the same requests with the same errors. Stricter than PostgreSQL on one point: both ends must be
+ * of the same field type (PostgreSQL would join an integer to a bigint), so that a relation never compares
+ * values of two types.
+ */
+export function checkNewRelation(relation: NewRelation, snapshot: SchemaSnapshot): Relation {
+  const many = collectionOrThrow(snapshot, relation.collection);
+  const one = collectionOrThrow(snapshot, relation.relatedCollection);
+  if (many.readOnly) throw failedValidation('collection', 'A view cannot hold a foreign key.');
+  if (one.readOnly) throw failedValidation('related_collection', 'A foreign key cannot refer to a view.');
+  const field = fieldOf(many, relation.field);
+  if (!field) throw failedValidation('field', `Collection "${many.name}" has no field "${relation.field}".`);
+  if (manyToOneOf(snapshot, many.name, field.name)) throw recordNotUnique('field');
+  const relatedName = relation.relatedField ?? one.primaryKey;
+  if (relatedName === null) {
+    throw failedValidation('related_field', `Collection "${one.name}" has no primary key to refer to.`);
+  }
+  const related = fieldOf(one, relatedName);
+  if (!related)
+    throw failedValidation('related_field', `Collection "${one.name}" has no field "${relatedName}".`);
+  if (!related.isUnique) {
+    throw failedValidation('related_field', `Field "${relatedName}" is neither the primary key nor unique.`);
+  }
+  if (!JOINABLE.has(field.type) || field.type !== related.type) {
+    throw failedValidation(
+      'field',
+      `Field "${field.name}" (${field.type}) cannot refer to "${relatedName}" (${related.type}).`,
+    );
+  }
+  return {
+    constraint: constraintNameOf(many.name, field.name),
+    collection: many.name,
+    field: field.name,
+    relatedCollection: one.name,
+    relatedField: related.name,
+    oneField: null,
+    onDelete: relation.onDelete ?? 'no action',
+    onUpdate: relation.onUpdate ?? 'no action',
+  };
+}
+
+function collectionOrThrow(snapshot: SchemaSnapshot, name: string): CollectionSchema {
+  const collection = isSystemCollection(name) ? undefined : snapshot.collections.get(name);
+  if (!collection) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
+  return collection;
+}

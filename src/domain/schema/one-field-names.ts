@@ -1,0 +1,37 @@
+import type { CollectionSchema } from './collection-schema.ts';
+import type { Relation } from './relation.ts';
+
+/**
+ * Names each relation's one-to-many side (`Relation.oneField`), from the database alone: the referring
+ * collection's name (`shipments` reads its `cargos`), or `<collection>_<field>` when that collection refers
+ * to the same one by several foreign keys (`cargos_origin`, `cargos_destination`). A name that is taken —
+ * by a column of the referred collection, or by another relation's name — is given to none of them
+ * (null): an ambiguous name must not pick one at random, and a column always keeps its own name.
+ */
+export function withOneFields(
+  relations: ReadonlyArray<Omit<Relation, 'oneField'>>,
+  collections: ReadonlyMap<string, CollectionSchema>,
+): Relation[] {
+  const referrers = new Map<string, number>();
+  for (const relation of relations) {
+    const pair = `${relation.relatedCollection}\u0000${relation.collection}`;
+    referrers.set(pair, (referrers.get(pair) ?? 0) + 1);
+  }
+  const proposed = relations.map((relation) =>
+    referrers.get(`${relation.relatedCollection}\u0000${relation.collection}`) === 1
+      ? relation.collection
+      : `${relation.collection}_${relation.field}`,
+  );
+  const uses = new Map<string, number>();
+  relations.forEach((relation, index) => {
+    const key = `${relation.relatedCollection}\u0000${proposed[index]}`;
+    uses.set(key, (uses.get(key) ?? 0) + 1);
+  });
+  return relations.map((relation, index) => {
+    const name = proposed[index]!;
+    const taken =
+      uses.get(`${relation.relatedCollection}\u0000${name}`)! > 1 ||
+      (collections.get(relation.relatedCollection)?.fields.some((field) => field.name === name) ?? true);
+    return { ...relation, oneField: taken ? null : name };
+  });
+}
