@@ -175,7 +175,7 @@ const rows: Scenario[] = [
     expectedBody: (body) => assert.equal(values('email')(body), ['tom@example.com', 'sid@example.com']),
   },
   {
-    name: '/users?sort=email&offset=1&limit=1 and page=2&limit=1 → the second',
+    name: '/users?sort=email&page=2&limit=1 → the second',
     method: 'GET',
     path: '/users?sort=email&page=2&limit=1&fields=email',
     as: 'admin',
@@ -387,6 +387,23 @@ const rows: Scenario[] = [
     expectedBody: (body) => assert.equal(body, []),
   },
 
+  {
+    name: '/roles?sort=name&page=2&limit=1 → the second role',
+    method: 'GET',
+    path: '/roles?sort=name&page=2&limit=1&fields=name',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.equal(body, [{ name: 'editors' }]),
+  },
+  {
+    name: '/users?sort=email&offset=3 → the last user',
+    method: 'GET',
+    path: '/users?sort=email&offset=3&fields=email',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.equal(body, [{ email: 'tom@example.com' }]),
+  },
+
   // /permissions
   {
     name: '/permissions?filter[action][_eq]=read&fields=collection,action',
@@ -411,6 +428,22 @@ const rows: Scenario[] = [
     as: 'admin',
     expectedStatus: 200,
     expectedBody: (body) => assert.equal(Object.values(list(body)[0]!)[1], 0),
+  },
+  {
+    name: '/permissions?sort=action&page=2&limit=1 → the read permission',
+    method: 'GET',
+    path: '/permissions?sort=action&limit=1&page=2&fields=action',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.equal(body, [{ action: 'read' }]),
+  },
+  {
+    name: '/permissions?sort=action&limit=1&offset=1 → the read permission',
+    method: 'GET',
+    path: '/permissions?sort=action&limit=1&offset=1&fields=action',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => assert.equal(body, [{ action: 'read' }]),
   },
   {
     name: '/permissions?sort=-action&search=articles&meta=* → both, read first, counted',
