@@ -1,4 +1,6 @@
 import * as assert from 'uvu/assert';
+import { z } from 'zod';
+import { relationAnswer } from '../../src/adapters/http/openapi/relation-answer.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { RelationView } from '../../src/application/relations/relation-view.ts';
 import { backends, borrowed } from '../support/databases.ts';
@@ -208,13 +210,16 @@ const createRows: Row[] = [
 
 const readRows: Row[] = [
   {
-    name: 'GET /relations: both, by collection then field',
+    name: 'GET /relations: both, by collection then field, as the OpenAPI document describes them',
     everywhere: true,
     method: 'GET',
     path: '/relations',
     as: 'admin',
     expectedStatus: 200,
-    expectedBody: (body) => assert.equal(ours(body), [CARGO_SHIPMENT, SHIPMENT_CUSTOMER]),
+    expectedBody: (body) => {
+      assert.equal(ours(body), [CARGO_SHIPMENT, SHIPMENT_CUSTOMER]);
+      assert.equal(z.array(relationAnswer).parse(body), body, 'members the schema does not name');
+    },
   },
   {
     name: 'filter on related_collection',
