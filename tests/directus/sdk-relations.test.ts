@@ -6,6 +6,7 @@ import {
   readRelation,
   readRelationByCollection,
   readRelations,
+  updateRelation,
 } from '@directus/sdk';
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
@@ -42,49 +43,61 @@ for (const [target, relations] of suitePerBackend<Context>(
     await target.dispose();
   });
 
-  relations('an admin creates, reads and deletes a relation through the SDK', async ({ clients }) => {
-    const admin = clients.withStaticToken(ADMIN_STATIC_TOKEN);
-    await admin.request(
-      createCollection({
-        collection: SHIPMENTS,
-        fields: [
-          { field: 'id', type: 'integer', schema: { is_primary_key: true } },
-          { field: 'number', type: 'string' },
-        ],
-      } as never),
-    );
-    await admin.request(createField('cargos', { field: 'shipment', type: 'integer' } as never));
+  relations(
+    'an admin creates, reads, changes and deletes a relation through the SDK',
+    async ({ clients }) => {
+      const admin = clients.withStaticToken(ADMIN_STATIC_TOKEN);
+      await admin.request(
+        createCollection({
+          collection: SHIPMENTS,
+          fields: [
+            { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+            { field: 'number', type: 'string' },
+          ],
+        } as never),
+      );
+      await admin.request(createField('cargos', { field: 'shipment', type: 'integer' } as never));
 
-    const created = await admin.request(
-      createRelation({
-        collection: 'cargos',
-        field: 'shipment',
-        related_collection: SHIPMENTS,
-        schema: { on_delete: 'SET NULL' },
-        meta: { one_field: null, sort_field: null, junction_field: null },
-      } as never),
-    );
-    assert.is(created.related_collection, SHIPMENTS);
-    assert.is(created.schema?.on_delete, 'SET NULL');
-    assert.is(created.meta?.one_field, 'cargos');
+      const created = await admin.request(
+        createRelation({
+          collection: 'cargos',
+          field: 'shipment',
+          related_collection: SHIPMENTS,
+          schema: { on_delete: 'SET NULL' },
+          meta: { one_field: null, sort_field: null, junction_field: null },
+        } as never),
+      );
+      assert.is(created.related_collection, SHIPMENTS);
+      assert.is(created.schema?.on_delete, 'SET NULL');
+      assert.is(created.meta?.one_field, 'cargos');
 
-    const all = await admin.request(readRelations());
-    const ours = all.filter((relation) => relation.collection === 'cargos');
-    assert.equal(
-      ours.map((relation) => [
-        relation.field,
-        relation.related_collection,
-        relation.schema?.foreign_key_column,
-      ]),
-      [['shipment', SHIPMENTS, 'id']],
-    );
-    const ofCargos = (await admin.request(readRelationByCollection('cargos'))) as unknown as unknown[];
-    assert.equal(ofCargos, ours);
-    assert.equal(await admin.request(readRelation('cargos', 'shipment')), created);
+      const all = await admin.request(readRelations());
+      const ours = all.filter((relation) => relation.collection === 'cargos');
+      assert.equal(
+        ours.map((relation) => [
+          relation.field,
+          relation.related_collection,
+          relation.schema?.foreign_key_column,
+        ]),
+        [['shipment', SHIPMENTS, 'id']],
+      );
+      const ofCargos = (await admin.request(readRelationByCollection('cargos'))) as unknown as unknown[];
+      assert.equal(ofCargos, ours);
+      assert.equal(await admin.request(readRelation('cargos', 'shipment')), created);
 
-    await admin.request(deleteRelation('cargos', 'shipment'));
-    await sdkError(admin.request(readRelation('cargos', 'shipment')), 404, 'NOT_FOUND');
-  });
+      const changed = await admin.request(
+        updateRelation('cargos', 'shipment', {
+          schema: { on_delete: 'CASCADE' },
+          meta: { one_field: 'freight' },
+        } as never),
+      );
+      assert.is(changed.schema?.on_delete, 'CASCADE');
+      assert.is(changed.meta?.one_field, 'freight');
+
+      await admin.request(deleteRelation('cargos', 'shipment'));
+      await sdkError(admin.request(readRelation('cargos', 'shipment')), 404, 'NOT_FOUND');
+    },
+  );
 
   relations('an operator sees no relation through a field it may not read', async ({ scenario, clients }) => {
     const admin = clients.withStaticToken(ADMIN_STATIC_TOKEN);
