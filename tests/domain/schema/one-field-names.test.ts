@@ -1,9 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  chosenOneFieldOf,
-  relationComment,
-} from '../../../src/adapters/persistence/postgres/relation-comment.ts';
 import type { CollectionSchema, FieldSchema } from '../../../src/domain/schema/collection-schema.ts';
 import { type UnnamedRelation, withOneFields } from '../../../src/domain/schema/one-field-names.ts';
 
