@@ -54,9 +54,9 @@ export function enforceForeignKeys(
     for (const relation of relations) {
       if (relation.relatedCollection === collection) {
         const rekeyed = rekeyedRows(relation, tables, changed);
+        // Checked whatever the action: `set default` may point the referrers back at the removed value.
         for (const change of rekeyed.values()) {
-          if (!acts(actionOn(relation, change)))
-            removed.push({ relation, value: change.before![relation.relatedField]! });
+          removed.push({ relation, value: change.before![relation.relatedField]! });
         }
         const consequences = act(relation, tables, rekeyed);
         if (consequences.length > 0) queue.push({ collection: relation.collection, changes: consequences });
