@@ -9,7 +9,6 @@ import { DomainError } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
-import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
@@ -129,7 +128,8 @@ export class InMemoryItemWriter implements ItemWriter {
 
   private rowsMatching(collection: CollectionSchema, filter: BoundFilterNode | null): StoredItem[] {
     const table = this.touch(collection);
-    const matching = table.rows.filter((row) => filter === null || matchesFilter(filter, row, table.schema));
+    const related = new RelatedRows((name) => this.touchNamed(name).rows);
+    const matching = table.rows.filter((row) => related.matches(filter, row, table.schema));
     const key = table.schema.primaryKey === null ? null : primaryKeyOf(table.schema);
     if (key) matching.sort((a, b) => compareValues(key.type, a[key.name]!, b[key.name]!));
     return matching.map((row) => modelled(table.schema, row));
