@@ -14,12 +14,6 @@ import type { StoredRow } from './in-memory-schema.ts';
  * reads and a transaction's read-back alike.
  */
 
-/**
- * What PostgreSQL's `json_agg` puts between the elements of a one-to-many array (`[{"id":1}, {"id":2}]`,
- * `[1, 2]`), unlike the compact objects `row_to_json` builds: the twin answers the same bytes.
- */
-const NESTED_ARRAY_SEPARATOR = ', ';
-
 export function rowJson(
   row: StoredRow,
   select: ReadonlyArray<SelectedField>,
@@ -75,7 +69,8 @@ function nestedJson(row: StoredRow, nested: NestedRead, related: RelatedRows): s
   const items = page.map((child) =>
     key ? valueJson(key, child[key.name] ?? null) : rowJson(child, nested.select, hop.collection, related),
   );
-  return `[${items.join(NESTED_ARRAY_SEPARATOR)}]`;
+  // Compact, as the SQL store writes nested arrays (`[1,2]`): the same text as the page around them.
+  return `[${items.join(',')}]`;
 }
 
 function primaryKeyOf(collection: CollectionSchema): FieldSchema {
