@@ -1,12 +1,14 @@
 import type { ItemKeysRequest, NestedRead, SelectedField } from '../../../application/ports/item-store.ts';
 import { responseTooLarge } from '../../../domain/errors.ts';
+import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
-import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
+import { itemJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
 import type { RelatedRows } from './in-memory-related-rows.ts';
 import { sortRows } from './in-memory-row-order.ts';
 import type { StoredRow } from './in-memory-schema.ts';
+import { jsonbText, wireJson } from './in-memory-wire-json.ts';
 
 /*
  * How the in-memory twin turns rows into the JSON text PostgreSQL would build, and measures it against
@@ -40,7 +42,7 @@ function selectedJson(
   const field = fieldOrThrow(collection, name);
   const value = shown ? (row[name] ?? null) : null;
   if (json) return value === null ? 'null' : valueAtPath(String(value), json.path);
-  return valueJson(field, value);
+  return wireJson(field, value);
 }
 
 /**
@@ -67,7 +69,7 @@ function nestedJson(row: StoredRow, nested: NestedRead, related: RelatedRows): s
   );
   const key = nested.keysOnly ? primaryKeyOf(hop.collection) : null;
   const items = page.map((child) =>
-    key ? valueJson(key, child[key.name] ?? null) : rowJson(child, nested.select, hop.collection, related),
+    key ? wireJson(key, child[key.name] ?? null) : rowJson(child, nested.select, hop.collection, related),
   );
   // Compact, as the SQL store writes nested arrays (`[1,2]`): the same text as the page around them.
   return `[${items.join(',')}]`;
@@ -84,8 +86,8 @@ const MAX_INDEX = 2 ** 31 - 1;
 const INDEX = /^\d+$/;
 
 /**
- * The JSON text at `path` inside `text`, as PostgreSQL's `#>` finds it: a segment is a key on an
- * object and, when it is digits, an index on an array; anything else, or nothing there, is null.
+ * The JSON text at `path` inside `text`, as PostgreSQL's `#>` finds and prints it: a segment is a key on
+ * an object and, when it is digits, an index on an array; anything else, or nothing there, is null.
  */
 function valueAtPath(text: string, path: ReadonlyArray<string>): string {
   let value: unknown = JSON.parse(text);
@@ -98,7 +100,8 @@ function valueAtPath(text: string, path: ReadonlyArray<string>): string {
     } else value = undefined;
     if (value === undefined) return 'null';
   }
-  return JSON.stringify(value);
+  // Re-canonicalized: JSON.parse put integer-like keys first, where jsonb orders keys by length.
+  return jsonbText(canonicalJson(value) ?? JSON.stringify(value));
 }
 
 /** Refuses JSON text of `bytes` over `maxBytes`, if there is a budget, with RESPONSE_TOO_LARGE. */
