@@ -106,7 +106,8 @@ export class InMemoryItemStore implements ItemStore {
    * Adds rows for tests and seeding, given as a client would write them (numbers or digit strings for
    * int8, JSON values for json, any accepted date spelling); they are stored canonical. All or nothing:
    * an unknown field is INVALID_PAYLOAD, a value that does not fit its column FAILED_VALIDATION, a
-   * duplicate in a unique column RECORD_NOT_UNIQUE. Missing fields take their default, an identity
+   * duplicate in a unique column RECORD_NOT_UNIQUE, a foreign key pointing nowhere FAILED_VALIDATION
+   * naming it (the rows given may point at each other). Missing fields take their default, an identity
    * key counts up, anything else is null.
    */
   insert(collection: string, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
