@@ -368,6 +368,34 @@ test('get, getMany and a transaction read back nested parts, within the byte bud
   assert.equal(readBack, ['{"id":12,"customer":null,"cargos":[105]}']);
 });
 
+test('nested values are written as top-level ones: jsonb in its own layout', async () => {
+  const collections = memoryCollections();
+  await collections.editor.createCollection('docs', [
+    { field: 'id', type: 'integer', isPrimaryKey: true },
+    { field: 'doc', type: 'json' },
+  ]);
+  await collections.editor.createCollection('notes', [
+    { field: 'id', type: 'integer', isPrimaryKey: true },
+    { field: 'doc', type: 'integer' },
+  ]);
+  await collections.editor.createRelation({ collection: 'notes', field: 'doc', relatedCollection: 'docs' });
+  await collections.insertRows('docs', [{ id: 1, doc: { b: [1e-7, 'x'], a: {} } }]);
+  await collections.insertRows('notes', [{ id: 7, doc: 1 }]);
+  const doc = '{"a": {}, "b": [0.0000001, "x"]}';
+  assert.is(
+    await json(collections, 'notes', {
+      select: [...plain('id'), nested(collections, 'notes', 'doc', { select: plain('doc') })],
+    }),
+    `[{"id":7,"doc":{"doc":${doc}}}]`,
+  );
+  assert.is(
+    await json(collections, 'docs', {
+      select: [...plain('doc'), nested(collections, 'docs', 'notes', { select: plain('id') })],
+    }),
+    `[{"doc":${doc},"notes":[{"id":7}]}]`,
+  );
+});
+
 test('matchesFilter without related rows refuses a relation node', async () => {
   const collections = await seeded();
   const node = across(collections, 'shipments', 'cargos', gt('weight', 5));
