@@ -20,7 +20,7 @@ export const MAX_SEARCH_LENGTH = 256;
  * asked (items instead of an aggregate), so they are refused; any other unknown parameter is ignored,
  * since clients send extras (`access_token`, `export`, cache busters).
  */
-const UNSUPPORTED_PARAMETERS = ['aggregate', 'groupBy', 'deep', 'alias'] as const;
+const UNSUPPORTED_PARAMETERS = ['deep', 'alias'] as const;
 
 const META_VALUES = new Set([
   'total_count',

@@ -2,8 +2,6 @@ import type { ItemKeysRequest, NestedRead, SelectedField } from '../../../applic
 import { responseTooLarge } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
-import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
-import type { BoundFilterNode } from '../../../domain/query/filter.ts';
 import { itemJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
@@ -17,20 +15,6 @@ import { jsonbText, wireJson } from './in-memory-wire-json.ts';
  * the byte budget the same way (UTF-8 bytes, the array's brackets and commas included), for the store's
  * reads and a transaction's read-back alike.
  */
-
-/**
- * Whether `node` (null = all) holds for `row`. A condition across a relation needs the related rows:
- * give `related` (the store's own, for one statement), else such a condition throws.
- */
-export function matches(
-  node: BoundFilterNode | null,
-  row: StoredRow,
-  collection: CollectionSchema,
-  related?: RelatedRows,
-): boolean {
-  if (related) return related.matches(node, row, collection);
-  return node === null || matchesFilter(node, row, collection);
-}
 
 export function rowJson(
   row: StoredRow,

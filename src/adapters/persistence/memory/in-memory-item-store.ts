@@ -1,4 +1,5 @@
 import {
+  type ItemAggregateRequest,
   type ItemGetRequest,
   type ItemKeysRequest,
   type ItemListRequest,
@@ -13,6 +14,7 @@ import type { ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
 import { missingReference } from '../postgres/write-refusals.ts';
+import { aggregateRows } from './in-memory-aggregates.ts';
 import { danglingReference } from './in-memory-foreign-keys.ts';
 import { arrayBytes, assertWithinBudget, itemsWithKeys, rowJson } from './in-memory-item-json.ts';
 import { assertUnique, completeRow, InMemoryItemWriter, storedValue } from './in-memory-item-writer.ts';
@@ -77,6 +79,10 @@ export class InMemoryItemStore implements ItemStore {
 
   async getMany(request: ItemKeysRequest): Promise<string[]> {
     return itemsWithKeys(this.table(request.collection).rows, request, this.related());
+  }
+
+  async aggregate(request: ItemAggregateRequest): Promise<string> {
+    return aggregateRows(this.table(request.collection).rows, request, this.related());
   }
 
   /**
