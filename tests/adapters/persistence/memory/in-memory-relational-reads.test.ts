@@ -396,6 +396,26 @@ test('nested values are written as top-level ones: jsonb in its own layout', asy
   );
 });
 
+test('aggregates count the rows a condition across a relation selects', async () => {
+  const collections = await seeded();
+  const answer = await collections.store.aggregate({
+    collection: collectionOf(collections, 'cargos'),
+    aggregates: [{ fn: 'count', field: null }],
+    groupBy: [],
+    visible: null,
+    filter: across(
+      collections,
+      'cargos',
+      'shipment',
+      across(collections, 'shipments', 'customer', eq('name', 'ACME')),
+    ),
+    sort: [],
+    limit: null,
+    offset: 0,
+  });
+  assert.equal(JSON.parse(answer), [{ count: 3 }]);
+});
+
 test('matchesFilter without related rows refuses a relation node', async () => {
   const collections = await seeded();
   const node = across(collections, 'shipments', 'cargos', gt('weight', 5));
