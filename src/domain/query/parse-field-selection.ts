@@ -139,12 +139,10 @@ function finish(
   for (const [key, branch] of level.relations) {
     const raw = Object.hasOwn(deepOptions, key) ? deepOptions[key] : undefined;
     const options = raw === undefined ? {} : deepEntry(raw, branch.level.path);
-    const own: Record<string, unknown> = {};
-    const below: Record<string, unknown> = {};
-    for (const name of Object.keys(options)) {
-      if (name.startsWith('_')) own[name] = options[name];
-      else below[name] = options[name];
-    }
+    // Entries, not assignments: a key named `__proto__` must stay a key (and be refused).
+    const entries = Object.entries(options);
+    const own = Object.fromEntries(entries.filter(([name]) => name.startsWith('_')));
+    const below = Object.fromEntries(entries.filter(([name]) => !name.startsWith('_')));
     const oneToMany = branch.hop.direction === 'one-to-many';
     if (!oneToMany && Object.keys(own).length > 0) {
       throw invalidQuery(

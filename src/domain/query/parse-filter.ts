@@ -179,7 +179,8 @@ class FilterParser {
       node: this.group(filter, depth + 1, hop.collection, hops + 1),
     });
     const nodes: FilterNode[] = [];
-    const path: Record<string, unknown> = {};
+    // Entries, not assignments: a key named `__proto__` must stay a key (and be refused as a field).
+    const path: Array<[string, unknown]> = [];
     for (const key of Object.keys(raw)) {
       if (hop.direction === 'one-to-many' && (key === '_some' || key === '_none')) {
         nodes.push(related(raw[key], key === '_some' ? 'some' : 'none'));
@@ -192,10 +193,10 @@ class FilterParser {
         }
         nodes.push(this.condition(column, key, raw[key]));
       } else {
-        path[key] = raw[key];
+        path.push([key, raw[key]]);
       }
     }
-    if (Object.keys(path).length > 0) nodes.push(related(path, 'some'));
+    if (path.length > 0) nodes.push(related(Object.fromEntries(path), 'some'));
     return allOf(nodes);
   }
 

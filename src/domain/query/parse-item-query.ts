@@ -110,9 +110,13 @@ function parseSelection(
 ): FieldSelection {
   const fields = parseFields(rawFields, collection, relations);
   const deep = rawDeep === undefined ? undefined : parseDeep(rawDeep);
+  // A column is never a one-to-many alias (one-field-names.ts), so only other names are looked up.
   const expands = (entry: SelectedName) =>
     typeof entry === 'string' &&
-    (entry.includes('.') || hopOf(relations!.schema, collection, entry)?.direction === 'one-to-many');
+    entry !== '*' &&
+    (entry.includes('.') ||
+      (!fieldOf(collection, entry) &&
+        hopOf(relations!.schema, collection, entry)?.direction === 'one-to-many'));
   if (!relations || (deep === undefined && !fields.some(expands))) {
     if (deep !== undefined && Object.keys(deep).length > 0) {
       throw invalidQuery('"deep" needs "fields" expanding the relations it names.', {
@@ -210,6 +214,7 @@ function parseFields(
       // Paths and one-to-many aliases are checked against the relations, in parse-field-selection.ts.
       if (
         entry !== '*' &&
+        !fieldOf(collection, entry) &&
         !(relations && (entry.includes('.') || hopOf(relations.schema, collection, entry)))
       ) {
         assertField('fields', entry, collection);

@@ -237,4 +237,14 @@ test('sort through many-to-one hops; never through a one-to-many', () => {
   refused({ sort: 'shipment.number,shipment.number' }, 'INVALID_VALUE');
 });
 
+test('a key named __proto__ in a relational filter or in deep is refused, never dropped', () => {
+  refused({ filter: '{"shipment":{"__proto__":{"number":{"_eq":"S-1"}}}}' }, 'UNKNOWN_FIELD');
+  refused(
+    { fields: 'cargos.id', deep: '{"cargos":{"__proto__":{"_limit":1}}}' },
+    'INVALID_VALUE',
+    'shipments',
+  );
+  refused({ fields: 'cargos.id', deep: '{"__proto__":{"_limit":1}}' }, 'INVALID_VALUE', 'shipments');
+});
+
 test.run();
