@@ -138,7 +138,7 @@ for (const [target, reads] of suitePerBackend<Context>(
       { filter: { temperature: { _gt: 'warm' } } },
       { filter: { nothing: { _eq: 1 } } },
       { sort: ['nothing'] },
-      // Directus's relational and aggregate parameters are refused rather than ignored (README).
+      // `deep` on a relation `fields` does not expand, and `aggregate`, are refused rather than ignored.
       { deep: { nothing: { _limit: 1 } } },
     ]) {
       await sdkError(operator.request(readItems('cargos', query as never)), 400, 'INVALID_QUERY');
