@@ -31,7 +31,7 @@ export const MAX_SEARCH_LENGTH = 256;
  * asked (items instead of an aggregate), so they are refused; any other unknown parameter is ignored,
  * since clients send extras (`access_token`, `export`, cache busters).
  */
-const UNSUPPORTED_PARAMETERS = ['aggregate', 'groupBy', 'alias'] as const;
+const UNSUPPORTED_PARAMETERS = ['alias'] as const;
 
 /** The options of a `deep[<relation>]` entry (Directus's names). */
 const DEEP_OPTIONS = new Set(['_filter', '_sort', '_limit', '_offset']);

@@ -51,6 +51,9 @@ class RecordingItemStore implements ItemStore {
     this.keys.push(request);
     return ['{}'];
   }
+  async aggregate(): Promise<never> {
+    throw new Error('not asked for here');
+  }
   write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
     return work({ getMany: (request: ItemKeysRequest) => this.getMany(request) } as ItemWriter);
   }

@@ -76,6 +76,20 @@ function listParameters({ limitDefault, limitMax }: QueryLimits) {
         "Comma list of what to add: `total_count`, `filter_count`, `*` (both), `estimated_total_count`, `estimated_filter_count` (the planner's estimates), `next` (the cursor of the next page).",
       )
       .optional(),
+    aggregate: z
+      .string()
+      .meta({ examples: ['{"count":["*"]}', '{"avg":["temperature"],"max":["date_created"]}'] })
+      .describe(
+        'Groups instead of items (docs/api.md §4b): a JSON object of function → fields (`count`, `countDistinct`, `countAll`, `sum`, `sumDistinct`, `avg`, `avgDistinct`, `min`, `max`; `*` counts rows); the bracket form `aggregate[count]=*` works too. Not with `fields`, `meta` or `after`.',
+      )
+      .optional(),
+    groupBy: z
+      .string()
+      .meta({ examples: ['site', 'year(date_created),site'] })
+      .describe(
+        'Comma list of fields, or date parts of date/time fields (`year`, `month`, `week`, `day`, `weekday`, `hour`, `minute`, `second`: `year(date_created)`, answered as `date_created_year`), to group by.',
+      )
+      .optional(),
     after: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/)

@@ -1,4 +1,5 @@
 import type {
+  ItemAggregateRequest,
   ItemGetRequest,
   ItemKeysRequest,
   ItemListRequest,
@@ -13,6 +14,7 @@ import type { ScalarValue } from '../../../domain/query/filter.ts';
 import type { SortField } from '../../../domain/query/item-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
+import { aggregateRows } from './in-memory-aggregates.ts';
 import {
   arrayBytes,
   assertWithinBudget,
@@ -75,6 +77,10 @@ export class InMemoryItemStore implements ItemStore {
 
   async getMany(request: ItemKeysRequest): Promise<string[]> {
     return itemsWithKeys(this.table(request.collection).rows, request);
+  }
+
+  async aggregate(request: ItemAggregateRequest): Promise<string> {
+    return aggregateRows(this.table(request.collection).rows, request);
   }
 
   /**
