@@ -12,6 +12,7 @@ import type { BoundFilterNode } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
 import { jsonValueOf } from './json-value-sql.ts';
+import { columnOf, type RowScope, tableOf, topScope } from './row-scope.ts';
 
 /** The groups as JSON array text, null when `bytes` (its size) is over the budget. */
 export type AggregateRow = { items: string | null; bytes: string };
@@ -38,10 +39,13 @@ const EXTRACT_FIELD: Readonly<Record<DatePart, string>> = {
  */
 export function itemAggregateQuery(request: ItemAggregateRequest, schema: string): RawBuilder<AggregateRow> {
   const { collection } = request;
+  const scope = topScope(schema);
   const columns = [
-    ...request.groupBy.map((term, index) => sql`${groupValue(term, collection)} as ${sql.id(`g${index}`)}`),
+    ...request.groupBy.map(
+      (term, index) => sql`${groupValue(term, collection, scope)} as ${sql.id(`g${index}`)}`,
+    ),
     ...request.aggregates.map(
-      (term, index) => sql`${aggregateValue(term, collection)} as ${sql.id(`a${index}`)}`,
+      (term, index) => sql`${aggregateValue(term, collection, scope)} as ${sql.id(`a${index}`)}`,
     ),
   ];
   const groupBy =
@@ -58,7 +62,7 @@ export function itemAggregateQuery(request: ItemAggregateRequest, schema: string
           }),
         )}`;
   const groups = sql`select ${sql.join(columns)}
-    from ${sql.id(schema, collection.name)} ${conjunction([request.visible, request.filter], collection)}
+    from ${tableOf(scope, collection.name)} ${conjunction([request.visible, request.filter], collection, scope)}
     ${groupBy} ${orderBy}
     ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
   const maxBytes = sql`${request.maxBytes ?? Number.MAX_SAFE_INTEGER}::int8`;
@@ -104,10 +108,10 @@ function answer(request: ItemAggregateRequest): RawBuilder<unknown> {
  * A groupBy entry's value: the column as it compares (an enum as its label's text, so groups order as
  * text), or an integer date part — in UTC for timestamptz, null for ±infinity (which has no parts).
  */
-function groupValue(term: GroupTerm, collection: CollectionSchema): RawBuilder<unknown> {
+function groupValue(term: GroupTerm, collection: CollectionSchema, scope: RowScope): RawBuilder<unknown> {
   const field = fieldOrThrow(collection, term.field);
-  if (term.part === null) return comparable(field);
-  const column = sql.id(field.name);
+  if (term.part === null) return comparable(field, scope);
+  const column = columnOf(scope, field.name);
   const source = field.type === 'dateTime' ? sql`(${column} at time zone 'UTC')` : column;
   const part = sql`extract(${sql.raw(EXTRACT_FIELD[term.part])} from ${source})`;
   // Seconds keep their fraction in EXTRACT; Directus's second() is the whole second.
@@ -121,50 +125,55 @@ function groupValue(term: GroupTerm, collection: CollectionSchema): RawBuilder<u
  * twin does); averages float8; min and max of booleans through bool_and/bool_or, of uuids through their
  * text (the same order), of the rest as the column compares.
  */
-function aggregateValue(term: AggregateTerm, collection: CollectionSchema): RawBuilder<unknown> {
+function aggregateValue(
+  term: AggregateTerm,
+  collection: CollectionSchema,
+  scope: RowScope,
+): RawBuilder<unknown> {
   if (term.field === null) return sql`count(*)`;
   const field = fieldOrThrow(collection, term.field);
-  const column = sql.id(field.name);
+  const column = columnOf(scope, field.name);
   switch (term.fn) {
     case 'count':
     case 'countAll':
       return sql`count(${column})`;
     case 'countDistinct':
-      return sql`count(distinct ${comparable(field)})`;
+      return sql`count(distinct ${comparable(field, scope)})`;
     case 'sum':
-      return sql`sum(${numeric(field)})`;
+      return sql`sum(${numeric(field, scope)})`;
     case 'sumDistinct':
-      return sql`sum(distinct ${numeric(field)})`;
+      return sql`sum(distinct ${numeric(field, scope)})`;
     case 'avg':
-      return sql`avg(${numeric(field)})::float8`;
+      return sql`avg(${numeric(field, scope)})::float8`;
     case 'avgDistinct':
-      return sql`avg(distinct ${numeric(field)})::float8`;
+      return sql`avg(distinct ${numeric(field, scope)})::float8`;
     case 'min':
     case 'max':
-      return extreme(term.fn, field);
+      return extreme(term.fn, field, scope);
   }
 }
 
-function numeric(field: FieldSchema): RawBuilder<unknown> {
-  const column = sql.id(field.name);
+function numeric(field: FieldSchema, scope: RowScope): RawBuilder<unknown> {
+  const column = columnOf(scope, field.name);
   return field.type === 'float' ? sql`${column}::float8` : sql`${column}::numeric`;
 }
 
-function extreme(fn: 'min' | 'max', field: FieldSchema): RawBuilder<unknown> {
-  const column = sql.id(field.name);
+function extreme(fn: 'min' | 'max', field: FieldSchema, scope: RowScope): RawBuilder<unknown> {
+  const column = columnOf(scope, field.name);
   if (field.type === 'boolean') return fn === 'min' ? sql`bool_and(${column})` : sql`bool_or(${column})`;
   if (field.type === 'uuid') return sql`${sql.raw(fn)}(${column}::text)::uuid`;
-  return sql`${sql.raw(fn)}(${comparable(field)})`;
+  return sql`${sql.raw(fn)}(${comparable(field, scope)})`;
 }
 
 function conjunction(
   filters: ReadonlyArray<BoundFilterNode | null>,
   collection: CollectionSchema,
+  scope: RowScope,
 ): RawBuilder<unknown> {
   const present = filters.filter((filter) => filter !== null);
   if (present.length === 0) return sql``;
   return sql`where ${sql.join(
-    present.map((filter) => filterSql(filter, collection)),
+    present.map((filter) => filterSql(filter, collection, scope)),
     sql` and `,
   )}`;
 }
