@@ -8,6 +8,7 @@ import {
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { comparable, fieldOrThrow, filterSql } from '../postgres/filter-sql.ts';
+import { topScope } from '../postgres/row-scope.ts';
 import type { SystemDatabase } from './system-database.ts';
 import type { SystemTables } from './system-tables.ts';
 
@@ -33,16 +34,21 @@ export async function runSystemQuery<Row>(
   listOrder: ReadonlyArray<string>,
   query: SystemQuery,
 ): Promise<SystemRows<Row>> {
-  const where: RawBuilder<boolean> = query.filter ? filterSql(query.filter, collection) : sql<boolean>`true`;
+  // The items' SQL qualifies columns by the row's alias, `t0` at the top; system collections have no
+  // relations, so the scope's schema is never used.
+  const scope = topScope('');
+  const where: RawBuilder<boolean> = query.filter
+    ? filterSql(query.filter, collection, scope)
+    : sql<boolean>`true`;
   const order = sql.join([
     ...query.sort.map(
       ({ field, direction }) =>
-        sql`${comparable(fieldOrThrow(collection, field))} ${direction === 'desc' ? sql`desc` : sql`asc`}`,
+        sql`${comparable(fieldOrThrow(collection, field), scope)} ${direction === 'desc' ? sql`desc` : sql`asc`}`,
     ),
     ...listOrder.map((column) => sql.ref(column)),
   ]);
   const row = await database.run((db) => {
-    const matching = () => db.selectFrom(source(db).as('source')).where(where);
+    const matching = () => db.selectFrom(source(db).as('t0')).where(where);
     let page = matching().selectAll().orderBy(order).offset(query.offset);
     if (query.limit !== null) page = page.limit(query.limit);
     const columns: Array<AliasedSelectQueryBuilder<{ rows: string }, string>> = [
@@ -53,10 +59,7 @@ export async function runSystemQuery<Row>(
     ];
     if (query.count.total) {
       columns.push(
-        db
-          .selectFrom(source(db).as('source'))
-          .select(sql<string>`count(*)::text`.as('rows'))
-          .as('total_count'),
+        db.selectFrom(source(db).as('t0')).select(sql<string>`count(*)::text`.as('rows')).as('total_count'),
       );
     }
     if (query.count.filtered) {
