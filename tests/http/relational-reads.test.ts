@@ -122,6 +122,19 @@ for (const profile of ['plain', 'directus']) {
       );
     });
 
+    test('aggregates count the rows a filter across relations picks', async (context) => {
+      const acme = await read(
+        context,
+        '/items/cargos?aggregate[count]=*&filter[shipment][customer][name][_eq]=ACME',
+      );
+      assert.equal(acme, [{ count: 2 }]);
+      const heavy = await read(
+        context,
+        '/items/shipments?aggregate[count]=*&filter[cargos][_some][weight][_gt]=5',
+      );
+      assert.equal(heavy, [{ count: 2 }]);
+    });
+
     test('sort through many-to-one hops: nulls last ascending, first descending, ties by key', async (context) => {
       const ids = async (sort: string) =>
         ((await read(context, `/items/cargos?fields=id&sort=${sort}`)) as Array<{ id: number }>).map(

@@ -204,6 +204,27 @@ const MATRIX: Row[] = [
   },
   { role: 'someCargos', path: '/items/customers?fields=shipments.cargos.label&sort=id', never: ['cables'] },
 
+  {
+    role: 'someCargos',
+    path: '/items/shipments?aggregate[count]=*&filter[cargos][_some][weight][_gt]=10',
+    body: [{ count: 0 }],
+  },
+  {
+    role: 'someShipments',
+    path: '/items/cargos?aggregate[count]=*&filter[shipment][number][_eq]=S-2',
+    body: [{ count: 0 }],
+  },
+  {
+    role: 'masked',
+    path: '/items/shipments?aggregate[count]=*&filter[cargos][secret][_eq]=c1',
+    forbidden: 'cargos.secret',
+  },
+  {
+    role: 'noCustomers',
+    path: '/items/shipments?aggregate[count]=*&filter[customer][name][_eq]=ACME',
+    forbidden: 'customer',
+  },
+
   // Field masks at a hop: `*` narrows, a named hidden field is refused wherever it is named.
   {
     role: 'masked',

@@ -1,6 +1,6 @@
 import type { CollectionSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
-import type { FilterNode } from './filter.ts';
+import { crossesRelation } from './crosses-relation.ts';
 import { DEFAULT_MAX_RELATIONAL_DEPTH, hopOf, type RelationalContext } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import type { FieldSelection, ItemQuery, NestedPage, QuerySortField, SelectedName } from './item-query.ts';
@@ -93,11 +93,6 @@ export function parseItemQuery(
     meta: parseMeta(param(raw, 'meta')),
     ...(relational ? { relational } : {}),
   };
-}
-
-function crossesRelation(node: FilterNode): boolean {
-  if (node.kind === 'relation') return true;
-  return node.kind !== 'condition' && node.nodes.some(crossesRelation);
 }
 
 /** `fields` and `deep` together: `deep` pages the one-to-many relations `fields` expands. */
