@@ -71,6 +71,7 @@ const EXCEPTIONS = {
   // filter means the same on a system collection as on an item collection.
   'persistence/mikro-orm/': [
     '^src/adapters/persistence/postgres/filter-sql[.]ts$',
+    '^src/adapters/persistence/postgres/row-scope[.]ts$',
     '^src/adapters/persistence/postgres/postgres-collections[.]ts$',
     '^src/adapters/persistence/postgres/open-replica-routing[.]ts$',
   ],
