@@ -66,10 +66,7 @@ export function parseItemQuery(
       throw invalidQuery(`The "${name}" parameter is not supported.`, { reason: 'UNSUPPORTED_PARAMETER' });
     }
   }
-  const relations: RelationalContext | undefined = schema && {
-    schema,
-    maxHops: limits.maxRelationalDepth ?? DEFAULT_MAX_RELATIONAL_DEPTH,
-  };
+  const relations = schema && relationalContext(schema, limits);
   const limit = parseLimit('limit', param(raw, 'limit'), limits);
   const after = parseAfter(param(raw, 'after'));
   if (after !== null && (param(raw, 'offset') !== undefined || param(raw, 'page') !== undefined)) {
@@ -105,14 +102,7 @@ function parseSelection(
 ): FieldSelection {
   const fields = parseFields(rawFields, collection, relations);
   const deep = rawDeep === undefined ? undefined : parseDeep(rawDeep);
-  // A column is never a one-to-many alias (one-field-names.ts), so only other names are looked up.
-  const expands = (entry: SelectedName) =>
-    typeof entry === 'string' &&
-    entry !== '*' &&
-    (entry.includes('.') ||
-      (!fieldOf(collection, entry) &&
-        hopOf(relations!.schema, collection, entry)?.direction === 'one-to-many'));
-  if (!relations || (deep === undefined && !fields.some(expands))) {
+  if (!relations || (deep === undefined && !expandsAny(fields, collection, relations))) {
     if (deep !== undefined && Object.keys(deep).length > 0) {
       throw invalidQuery('"deep" needs "fields" expanding the relations it names.', {
         reason: 'INVALID_VALUE',
@@ -123,6 +113,39 @@ function parseSelection(
   return parseFieldSelection(fields, collection, relations, deep, (options, hop) =>
     parseNestedPage(options, hop, limits, relations),
   );
+}
+
+/** Whether `fields` names a path or a one-to-many alias (a loop: the flat path allocates nothing here). */
+function expandsAny(
+  fields: ReadonlyArray<SelectedName>,
+  collection: CollectionSchema,
+  relations: RelationalContext,
+): boolean {
+  for (const entry of fields) {
+    if (typeof entry !== 'string' || entry === '*') continue;
+    if (entry.includes('.')) return true;
+    // A column is never a one-to-many alias (one-field-names.ts), so only other names are looked up.
+    if (
+      !fieldOf(collection, entry) &&
+      hopOf(relations.schema, collection, entry)?.direction === 'one-to-many'
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const contexts = new WeakMap<SchemaSnapshot, RelationalContext>();
+
+/** One context per snapshot (and depth setting), so that a flat query allocates none. */
+function relationalContext(schema: SchemaSnapshot, limits: QueryLimits): RelationalContext {
+  const maxHops = limits.maxRelationalDepth ?? DEFAULT_MAX_RELATIONAL_DEPTH;
+  let context = contexts.get(schema);
+  if (context?.maxHops !== maxHops) {
+    context = { schema, maxHops };
+    contexts.set(schema, context);
+  }
+  return context;
 }
 
 /** `deep`: JSON text or the bracket form's object. */
