@@ -144,6 +144,25 @@ for (const profile of ['plain', 'directus']) {
       assert.equal(await ids('shipment.number'), [1, 2, 3, 4, 5]);
     });
 
+    test('SEARCH takes deep in its JSON body', async ({ app, tokens }) => {
+      const response = await app.request('SEARCH', '/items/shipments', {
+        token: tokens.admin,
+        body: {
+          query: {
+            fields: ['id', 'cargos'],
+            deep: { cargos: { _sort: ['-weight'], _limit: 1 } },
+            sort: ['id'],
+          },
+        },
+      });
+      assert.is(response.status, 200, response.text);
+      assert.equal(payload(profile, response.body), [
+        { id: 1, cargos: [2] },
+        { id: 2, cargos: [3] },
+        { id: 3, cargos: [] },
+      ]);
+    });
+
     test('a write answers its nested fields', async (context) => {
       const response = await context.app.request('POST', '/items/cargos?fields=label,shipment.number', {
         token: context.tokens.admin,

@@ -56,6 +56,8 @@ const ROLES: Record<string, ReadonlyArray<ShippingGrant>> = {
     { collection: 'cargos', permissions: { weight: { _gte: 5 } }, fields: ['id', 'label', 'weight'] },
   ],
   full: ALL,
+  /** Creates cargos and reads cargos and shipments, not customers: what a write answers is read as a read is. */
+  writer: [{ collection: 'shipments' }, { collection: 'cargos' }, { collection: 'cargos', action: 'create' }],
 };
 
 type Row = {
@@ -353,6 +355,28 @@ for (const [target, test] of suitePerBackend<Context>(
     await dropShippingCollections(schemaEditor, schema.current().collections);
     await app.close();
     await target.dispose();
+  });
+
+  test('a write answers nested fields with the same rules, and refuses a forbidden path before writing', async ({
+    app,
+    tokens,
+  }) => {
+    const refused = await app.request('POST', '/items/cargos?fields=id,shipment.customer.name', {
+      token: tokens.writer,
+      body: { id: 10, label: 'gears', weight: 4, secret: 'c10', shipment: 1 },
+    });
+    assertError(refused, 403, 'FORBIDDEN', 'shipment.customer');
+    const none = await app.request('GET', '/items/cargos/10', { token: tokens.admin });
+    assert.is(none.status, 404, none.text);
+    const answered = await app.request('POST', '/items/cargos?fields=id,*.*.*', {
+      token: tokens.writer,
+      body: { id: 10, label: 'gears', weight: 4, secret: 'c10', shipment: 1 },
+    });
+    assert.is(answered.status, 200, answered.text);
+    assert.not.ok(answered.text.includes('ACME'), answered.text);
+    assert.equal((answered.body as { shipment: { customer: unknown } }).shipment.customer, 1);
+    const deleted = await app.request('DELETE', '/items/cargos/10', { token: tokens.admin });
+    assert.is(deleted.status, 204, deleted.text);
   });
 
   for (const row of MATRIX) {

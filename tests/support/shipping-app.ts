@@ -3,9 +3,10 @@ import { borrowed, type PersistenceTarget } from './databases.ts';
 import { createShippingSchema, SHIPPING_COLLECTIONS, SHIPPING_ROWS } from './shipping-schema.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
-/** One read permission of a role: on `collection`, with its row filter and fields (`*` when not given). */
+/** One permission of a role (read unless said): on `collection`, with its row filter and fields (`*` when not given). */
 export type ShippingGrant = {
   readonly collection: 'customers' | 'shipments' | 'cargos';
+  readonly action?: 'read' | 'create';
   readonly permissions?: Record<string, unknown>;
   readonly fields?: string[];
 };
@@ -47,11 +48,11 @@ export async function startShippingApp(
   const tokens: Record<string, string> = { admin };
   for (const [name, grants] of Object.entries(roles)) {
     const role = await app.createRole({ name });
-    for (const { collection, permissions = null, fields = ['*'] } of grants) {
+    for (const { collection, action = 'read', permissions = null, fields = ['*'] } of grants) {
       await asAdmin('POST', '/permissions', {
         role: role.id,
         collection,
-        action: 'read',
+        action,
         permissions,
         fields,
       });
