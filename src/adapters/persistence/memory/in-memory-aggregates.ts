@@ -13,7 +13,8 @@ import type { ScalarValue } from '../../../domain/query/filter.ts';
 import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../../domain/schema/field-type.ts';
-import { arrayBytes, assertWithinBudget, fieldOrThrow, matches } from './in-memory-item-json.ts';
+import { arrayBytes, assertWithinBudget, fieldOrThrow } from './in-memory-item-json.ts';
+import type { RelatedRows } from './in-memory-related-rows.ts';
 import type { StoredRow } from './in-memory-schema.ts';
 
 type Value = ScalarValue | null;
@@ -26,10 +27,15 @@ type Result = { readonly values: ReadonlyArray<Value>; readonly aggregates: Read
  * formats — sums of integers and decimals exact, averages as doubles — and PostgreSQL's order, nulls
  * last ascending and first descending.
  */
-export function aggregateRows(rows: ReadonlyArray<StoredRow>, request: ItemAggregateRequest): string {
+export function aggregateRows(
+  rows: ReadonlyArray<StoredRow>,
+  request: ItemAggregateRequest,
+  related: RelatedRows,
+): string {
   const { collection } = request;
   const selected = rows.filter(
-    (row) => matches(request.visible, row, collection) && matches(request.filter, row, collection),
+    (row) =>
+      related.matches(request.visible, row, collection) && related.matches(request.filter, row, collection),
   );
   const groupFields = request.groupBy.map((term) => groupField(term, collection));
   const results = groupsOf(selected, request.groupBy, groupFields).map(
