@@ -93,6 +93,7 @@ export function buildContainer(
   constant<QueryLimits>(TYPES.QueryLimits, {
     limitDefault: config.query.limitDefault,
     limitMax: config.query.limitMax,
+    maxRelationalDepth: config.query.maxRelationalDepth,
   });
   constant<Date>(TYPES.StartedAt, new Date());
   constant<Readiness>(TYPES.Readiness, readiness);

@@ -138,7 +138,7 @@ for (const [target, reads] of suitePerBackend<Context>(
       { filter: { temperature: { _gt: 'warm' } } },
       { filter: { nothing: { _eq: 1 } } },
       { sort: ['nothing'] },
-      // Directus's relational parameters are refused rather than ignored (README).
+      // `deep` on a relation `fields` does not expand is refused rather than ignored (docs/api.md §4).
       { deep: { nothing: { _limit: 1 } } },
     ]) {
       await sdkError(operator.request(readItems('cargos', query as never)), 400, 'INVALID_QUERY');

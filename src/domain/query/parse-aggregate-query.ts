@@ -1,4 +1,4 @@
-import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
+import type { CollectionSchema, FieldSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import {
   AGGREGATE_FUNCTIONS,
@@ -36,12 +36,13 @@ const DATE_PART_CALL = /^([A-Za-z]+)\((.*)\)$/;
 /**
  * Parses `aggregate` and `groupBy` (docs/api.md §4b) with `filter`, `search` and the paging parameters
  * of a list, and `sort` over the groupBy entries and the aggregates asked for. Every refusal is
- * INVALID_QUERY naming what is wrong.
+ * INVALID_QUERY naming what is wrong. With `schema`, `filter` may cross relations, as a list's may.
  */
 export function parseAggregateQuery(
   raw: RawItemQuery,
   collection: CollectionSchema,
   limits: QueryLimits,
+  schema?: SchemaSnapshot,
 ): AggregateQuery {
   for (const name of REFUSED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
@@ -54,7 +55,7 @@ export function parseAggregateQuery(
   for (const name of SHARED_PARAMETERS) {
     if (param(raw, name) !== undefined) shared[name] = param(raw, name);
   }
-  const rows = parseItemQuery(shared, collection, limits);
+  const rows = parseItemQuery(shared, collection, limits, schema);
   const aggregates = parseAggregates(param(raw, 'aggregate'), collection);
   const groupBy = parseGroupBy(param(raw, 'groupBy'), collection, aggregates);
   if (aggregates.length + groupBy.length > MAX_AGGREGATE_TERMS) {
