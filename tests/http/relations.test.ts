@@ -292,6 +292,16 @@ const readRows: Row[] = [
     expectedStatus: 400,
     expectedCode: 'INVALID_QUERY',
   },
+  ...['aggregate[count]=*', 'groupBy[]=collection', 'deep[x][_limit]=1', 'fields=schema.on_delete'].map(
+    (query): Row => ({
+      name: `${query}: relations have no aggregates nor relations of their own → 400 INVALID_QUERY`,
+      method: 'GET',
+      path: `/relations?${query}`,
+      as: 'admin',
+      expectedStatus: 400,
+      expectedCode: 'INVALID_QUERY',
+    }),
+  ),
   {
     name: 'a limit above the maximum → 400 INVALID_QUERY',
     method: 'GET',

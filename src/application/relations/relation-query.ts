@@ -40,6 +40,13 @@ export const RELATIONS_COLLECTION: CollectionSchema = {
   fields: [text('collection'), text('field'), text('related_collection'), json('schema'), json('meta')],
 };
 
+/**
+ * Item parameters /relations does not answer: aggregates and relational reads (relations have no relations
+ * to follow). Named here, not left to the items' parser, so that they are refused rather than ignored
+ * (ignoring would answer another question than the one asked), whatever the items learn.
+ */
+const UNSUPPORTED_PARAMETERS = ['aggregate', 'groupBy', 'deep', 'alias'] as const;
+
 /** One page of relations and the counts `meta` asked for. */
 export type RelationPage = {
   readonly data: ReadonlyArray<Record<string, unknown>>;
@@ -62,6 +69,13 @@ export function queryRelations(
   now: Date,
   limits: QueryLimits,
 ): RelationPage {
+  for (const name of UNSUPPORTED_PARAMETERS) {
+    if (Object.hasOwn(raw, name)) {
+      throw invalidQuery(`The "${name}" parameter is not supported on /relations.`, {
+        reason: 'UNSUPPORTED_PARAMETER',
+      });
+    }
+  }
   const query = parseItemQuery(raw, RELATIONS_COLLECTION, limits);
   if (query.after !== null || query.meta.next) {
     throw invalidQuery('Cursor pages ("after", "meta=next") are for items; use "offset" or "page".', {
