@@ -91,6 +91,24 @@ const relationChange = z
     oneField: meta?.one_field,
   }));
 
+/**
+ * The list parameters of the items less what /relations refuses (keyset cursors, aggregates, `deep`), with
+ * `fields` naming the relation's own members: the document offers nothing the server answers 400 to.
+ */
+function relationQueryParameters(limits: QueryLimits) {
+  const fields = z
+    .string()
+    .meta({ examples: ['collection,field,related_collection', 'field,json(schema, on_delete)'] })
+    .describe(
+      'Comma list of `collection`, `field`, `related_collection`, `schema`, `meta`; `*` is all of them; `json(schema, on_delete)` a value inside.',
+    )
+    .optional();
+  const query = itemQueryParameters(limits)
+    .list.omit({ after: true, aggregate: true, groupBy: true, deep: true })
+    .extend({ fields });
+  return { query, single: z.object({ fields }) };
+}
+
 const collectionName = z.string().describe('The collection holding the foreign key.');
 const fieldName = z.string().describe('The foreign-key field.');
 
@@ -133,7 +151,7 @@ export const relationsModule = new ContainerModule((options) => {
     const createRelation = get(CreateRelationHandler);
     const updateRelation = get(UpdateRelationHandler);
     const deleteRelation = get(DeleteRelationHandler);
-    const limits = get<QueryLimits>(TYPES.QueryLimits);
+    const { query, single } = relationQueryParameters(get<QueryLimits>(TYPES.QueryLimits));
     return {
       register(router, { readBody, authenticated, respond }) {
         const sendPage = (ctx: Parameters<typeof respond.send>[0], page: RelationPage) =>
@@ -209,8 +227,6 @@ export const relationsModule = new ContainerModule((options) => {
         );
       },
       api: () => {
-        const query = itemQueryParameters(limits).list.omit({ after: true });
-        const single = itemQueryParameters(limits).single;
         const relations = { tag: 'relations' } as const;
         const collection = { pathParameters: { collection: collectionName } };
         const field = { pathParameters: { collection: collectionName, field: fieldName } };
