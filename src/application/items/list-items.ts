@@ -3,7 +3,6 @@ import {
   assertFieldsQueryable,
   assertFilterQueryable,
   projectFields,
-  queryableFields,
 } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
@@ -12,9 +11,7 @@ import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery, SortField } from '../../domain/query/item-query.ts';
 import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import { searchFilter } from '../../domain/query/search-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
-import { TEXTUAL_TYPES } from '../../domain/schema/field-type.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ItemListResult, ItemStore, SelectedField, SortKey } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
@@ -22,6 +19,7 @@ import { collectionFor } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
+import { searchCondition } from './row-conditions.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type ListItemsQuery = { collection: string; query: RawItemQuery };
@@ -79,14 +77,7 @@ export class ListItemsHandler {
         );
       }
     }
-    if (query.search !== null) {
-      // Search covers the text columns shown on every visible row; a conditionally shown one would leak.
-      const queryable = new Set(queryableFields(rule));
-      const searchable = collection.fields.filter(
-        (field) => TEXTUAL_TYPES.has(field.type) && queryable.has(field.name),
-      );
-      conditions.push(searchFilter(query.search, searchable));
-    }
+    if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
     const cursorQuery = this.cursorQuery(query, collection);
     const after =
       cursorQuery && query.after !== null

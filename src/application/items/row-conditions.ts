@@ -26,12 +26,19 @@ export function rowConditions(
       bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection),
     );
   }
-  if (query.search !== null) {
-    const queryable = new Set(queryableFields(rule));
-    const searchable = collection.fields.filter(
-      (field) => TEXTUAL_TYPES.has(field.type) && queryable.has(field.name),
-    );
-    conditions.push(searchFilter(query.search, searchable));
-  }
+  if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
   return conditions.length === 0 ? null : allOf(conditions);
+}
+
+/** `search` over the text fields readable on every row the rule shows (see rowConditions). */
+export function searchCondition(
+  rule: ReadRule,
+  collection: CollectionSchema,
+  search: string,
+): BoundFilterNode {
+  const queryable = new Set(queryableFields(rule));
+  const searchable = collection.fields.filter(
+    (field) => TEXTUAL_TYPES.has(field.type) && queryable.has(field.name),
+  );
+  return searchFilter(search, searchable);
 }

@@ -269,3 +269,17 @@ function conditionValues(condition: Condition<ScalarValue>, key: string[], value
 function escapeLike(value: ScalarValue): string {
   return String(value).replace(/[\\%_]/g, (char) => `\\${char}`);
 }
+
+/** `where a and b` over the present filters, or nothing. */
+export function conjunction(
+  filters: ReadonlyArray<BoundFilterNode | null>,
+  collection: CollectionSchema,
+  scope: RowScope,
+): RawBuilder<unknown> {
+  const present = filters.filter((filter) => filter !== null);
+  if (present.length === 0) return sql``;
+  return sql`where ${sql.join(
+    present.map((filter) => filterSql(filter, collection, scope)),
+    sql` and `,
+  )}`;
+}

@@ -8,9 +8,8 @@ import {
   type DatePart,
   type GroupTerm,
 } from '../../../domain/query/aggregate-query.ts';
-import type { BoundFilterNode } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
-import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { comparable, conjunction, fieldOrThrow } from './filter-sql.ts';
 import { jsonValueOf } from './json-value-sql.ts';
 import { columnOf, type RowScope, tableOf, topScope } from './row-scope.ts';
 
@@ -163,17 +162,4 @@ function extreme(fn: 'min' | 'max', field: FieldSchema, scope: RowScope): RawBui
   if (field.type === 'boolean') return fn === 'min' ? sql`bool_and(${column})` : sql`bool_or(${column})`;
   if (field.type === 'uuid') return sql`${sql.raw(fn)}(${column}::text)::uuid`;
   return sql`${sql.raw(fn)}(${comparable(field, scope)})`;
-}
-
-function conjunction(
-  filters: ReadonlyArray<BoundFilterNode | null>,
-  collection: CollectionSchema,
-  scope: RowScope,
-): RawBuilder<unknown> {
-  const present = filters.filter((filter) => filter !== null);
-  if (present.length === 0) return sql``;
-  return sql`where ${sql.join(
-    present.map((filter) => filterSql(filter, collection, scope)),
-    sql` and `,
-  )}`;
 }

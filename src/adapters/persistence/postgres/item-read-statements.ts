@@ -5,11 +5,9 @@ import type {
   ItemListRequest,
 } from '../../../application/ports/item-store.ts';
 import { responseTooLarge } from '../../../domain/errors.ts';
-import type { BoundFilterNode } from '../../../domain/query/filter.ts';
-import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
-import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { comparable, conjunction, fieldOrThrow, filterSql } from './filter-sql.ts';
 import { orderBy } from './order-by-sql.ts';
 import { primaryKeyOf, projection } from './projection-sql.ts';
 import { type RowScope, rowAlias, tableOf, topScope } from './row-scope.ts';
@@ -162,18 +160,4 @@ export function itemsWithinBudget(rows: ReadonlyArray<ItemRow>, maxBytes: number
   const last = rows.at(-1);
   if (last) assertWithinBudget(last.bytes, maxBytes);
   return rows.map((row) => row.item!);
-}
-
-/** `where a and b` over the present filters, or nothing. */
-function conjunction(
-  filters: ReadonlyArray<BoundFilterNode | null>,
-  collection: CollectionSchema,
-  scope: RowScope,
-): RawBuilder<unknown> {
-  const present = filters.filter((filter) => filter !== null);
-  if (present.length === 0) return sql``;
-  return sql`where ${sql.join(
-    present.map((filter) => filterSql(filter, collection, scope)),
-    sql` and `,
-  )}`;
 }
