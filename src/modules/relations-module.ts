@@ -27,6 +27,18 @@ const action = z
 /** Directus bookkeeping for relations we do not have (junctions, sorting, many-to-any): only null fits. */
 const unsupported = z.null().optional();
 
+/** Directus's relation `meta`: the one-to-many name is ours to keep; its junction and sort members are not. */
+const relationMeta = z
+  .object({
+    one_field: z.string().nullable().optional(),
+    junction_field: unsupported,
+    sort_field: unsupported,
+    one_collection_field: unsupported,
+    one_allowed_collections: unsupported,
+  })
+  .nullable()
+  .optional();
+
 const newRelation = z
   .object({
     collection: z.string(),
@@ -43,16 +55,7 @@ const newRelation = z
       })
       .nullable()
       .optional(),
-    meta: z
-      .object({
-        one_field: z.string().nullable().optional(),
-        junction_field: unsupported,
-        sort_field: unsupported,
-        one_collection_field: unsupported,
-        one_allowed_collections: unsupported,
-      })
-      .nullable()
-      .optional(),
+    meta: relationMeta,
   })
   .transform(({ collection, field, related_collection, schema, meta }) => ({
     collection,
@@ -71,16 +74,7 @@ const relationChange = z
     field: z.string().optional(),
     related_collection: z.string().optional(),
     schema: z.object({ on_delete: action.optional(), on_update: action.optional() }).nullable().optional(),
-    meta: z
-      .object({
-        one_field: z.string().nullable().optional(),
-        junction_field: unsupported,
-        sort_field: unsupported,
-        one_collection_field: unsupported,
-        one_allowed_collections: unsupported,
-      })
-      .nullable()
-      .optional(),
+    meta: relationMeta,
   })
   .transform(({ collection, field, related_collection, schema, meta }) => ({
     collection,
