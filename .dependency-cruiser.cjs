@@ -66,8 +66,12 @@ const EXCEPTIONS = {
   ],
   // The PostgreSQL persistence opens the item store (kysely) on the connection MikroORM opened for the
   // system tables: one database, one pool, two query builders; and the item store's read replicas
-  // beside it (their pools are kysely's own).
+  // beside it (their pools are kysely's own). The system tables' list queries (/users, /roles,
+  // /permissions) compile filters and sorts with the items' own SQL (kysely, no driver), so that a
+  // filter means the same on a system collection as on an item collection.
   'persistence/mikro-orm/': [
+    '^src/adapters/persistence/postgres/filter-sql[.]ts$',
+    '^src/adapters/persistence/postgres/row-scope[.]ts$',
     '^src/adapters/persistence/postgres/postgres-collections[.]ts$',
     '^src/adapters/persistence/postgres/open-replica-routing[.]ts$',
   ],

@@ -42,6 +42,7 @@ try {
       return '{}';
     },
     getMany: () => Promise.reject(new Error('the plan records list and get only')),
+    aggregate: () => Promise.reject(new Error('the plan records list and get only')),
     write: () => Promise.reject(new Error('the plan only reads')),
   };
   const container = buildContainer(config, { ...persistence, items: recorder });

@@ -275,6 +275,22 @@ const COUNT_ESTIMATED = 'count_estimated';
 /** Deep pages: page DEEP_PAGE of PAGE_SIZE against page 1, by offset and by keyset cursor. */
 const PAGE_SIZE = 100;
 const DEEP_CASES = ['page_1', 'page_deep', 'page_deep_cursor'];
+/**
+ * Relational reads (issue 15) on the sample's cargos → shipments → customers, admin static token: each is
+ * probed first, so a server or sample without relations skips them with a line in the report.
+ */
+const RELATIONAL_READS = [
+  {
+    name: 'list_m2o',
+    path: '/items/cargos?limit=100&fields=id,description,temperature,shipment.number,shipment.customer.name',
+    note: 'list 100 with a many-to-one expansion (two hops), admin static token',
+  },
+  {
+    name: 'list_o2m_deep_limit',
+    path: '/items/shipments?limit=100&fields=id,number,cargos.id,cargos.temperature&deep[cargos][_limit]=10',
+    note: 'list 100 shipments, each with its first 10 cargos (one-to-many, deep _limit=10), admin static token',
+  },
+];
 /** The reads served by one datagate process (RSS target: each under 200 MB). */
 const READ_CASES = new Set([
   'list_admin_static',
@@ -287,6 +303,7 @@ const READ_CASES = new Set([
   COUNT_ONLY,
   COUNT_ESTIMATED,
   ...DEEP_CASES,
+  ...RELATIONAL_READS.map(({ name }) => name),
   'list_replica',
 ]);
 
@@ -427,6 +444,12 @@ async function benchSize(rows: number): Promise<SizeReport> {
       }
     }
   }
+  for (const { name: caseName, path } of RELATIONAL_READS) {
+    if (!wanted(caseName)) continue;
+    const probe = await http('GET', `${base}${path}`, { token: staticToken });
+    if (probe.status === 200) reads.push({ name: caseName, path, token: staticToken, optional: true });
+    else skipped.push(`${caseName}: skipped — this server or sample does not answer it (${probe.status})`);
+  }
   for (const line of skipped) log(line);
 
   // The floor's statements, built by datagate's own code (bench/plan.ts).
@@ -548,6 +571,7 @@ async function benchSize(rows: number): Promise<SizeReport> {
     'page_deep_cursor',
     `page ${DEEP_PAGE.toLocaleString('en')} by keyset cursor (after=<the next of page ${DEEP_PAGE - 1}>)`,
   );
+  for (const { name: caseName, note } of RELATIONAL_READS) await readCase(caseName, caseName, note);
   if (wanted('list_replica')) {
     const {
       replica,

@@ -31,6 +31,7 @@ import { collectionsModule } from './modules/collections-module.ts';
 import { httpModule } from './modules/http-module.ts';
 import { itemsModule } from './modules/items-module.ts';
 import { permissionsModule } from './modules/permissions-module.ts';
+import { relationsModule } from './modules/relations-module.ts';
 import { rolesModule } from './modules/roles-module.ts';
 import { serverModule } from './modules/server-module.ts';
 import { TYPES } from './modules/service-identifiers.ts';
@@ -52,6 +53,7 @@ const AREAS = [
   rolesModule,
   permissionsModule,
   collectionsModule,
+  relationsModule,
   serverModule,
   itemsModule,
 ];
@@ -91,6 +93,7 @@ export function buildContainer(
   constant<QueryLimits>(TYPES.QueryLimits, {
     limitDefault: config.query.limitDefault,
     limitMax: config.query.limitMax,
+    maxRelationalDepth: config.query.maxRelationalDepth,
   });
   constant<Date>(TYPES.StartedAt, new Date());
   constant<Readiness>(TYPES.Readiness, readiness);

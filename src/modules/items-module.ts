@@ -5,6 +5,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { itemsApi } from '../adapters/http/openapi/item-operations.ts';
+import { AggregateItemsHandler } from '../application/items/aggregate-items.ts';
 import { CreateItemsHandler } from '../application/items/create-items.ts';
 import { DeleteItemsHandler } from '../application/items/delete-items.ts';
 import { GetItemHandler } from '../application/items/get-item.ts';
@@ -36,6 +37,11 @@ function searchQuery({ query }: z.output<typeof searchBody>): RawItemQuery {
   return Array.isArray(fields) && fields.length === 0 ? rest : query;
 }
 
+/** docs/api.md §4b: a list with `aggregate` or `groupBy` answers groups instead of rows. */
+function asksForAggregate(query: RawItemQuery): boolean {
+  return Object.hasOwn(query, 'aggregate') || Object.hasOwn(query, 'groupBy');
+}
+
 /**
  * /items/:collection: reading and writing the rows of the user's tables, within the caller's permissions.
  * The read and write rules are bound here; the server module's API description uses them too.
@@ -61,6 +67,18 @@ export const itemsModule = new ContainerModule((options) => {
         get(TYPES.QueryLimits),
         responseMaxBytes(get),
         new ItemCursors(get<AppConfig>(TYPES.Config).auth.secret),
+      ),
+  );
+  bind(
+    AggregateItemsHandler,
+    (get) =>
+      new AggregateItemsHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.ItemStore),
+        get(TYPES.Clock),
+        get(TYPES.QueryLimits),
+        responseMaxBytes(get),
       ),
   );
   bind(
@@ -116,6 +134,7 @@ export const itemsModule = new ContainerModule((options) => {
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
     const listItems = get(ListItemsHandler);
+    const aggregateItems = get(AggregateItemsHandler);
     const getItem = get(GetItemHandler);
     const createItems = get(CreateItemsHandler);
     const updateItems = get(UpdateItemsHandler);
@@ -123,6 +142,14 @@ export const itemsModule = new ContainerModule((options) => {
     return {
       register(router, { readBody, authenticated, respond }) {
         const list = async (ctx: HttpContext, caller: Accountability, query: RawItemQuery) => {
+          if (asksForAggregate(query)) {
+            const groups = await aggregateItems.execute(caller, {
+              collection: ctx.params.collection!,
+              query,
+            });
+            respond.sendJson(ctx, groups);
+            return;
+          }
           const result = await listItems.execute(caller, { collection: ctx.params.collection!, query });
           respond.sendJson(ctx, result.json, {
             total_count: result.totalCount,

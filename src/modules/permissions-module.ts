@@ -1,15 +1,19 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
 import { GetPermissionHandler } from '../application/permissions/get-permission.ts';
 import { ListPermissionsHandler } from '../application/permissions/list-permissions.ts';
 import { PermissionValidator } from '../application/permissions/permission-validator.ts';
+import { QueryPermissionsHandler } from '../application/permissions/query-permissions.ts';
 import { UpdatePermissionHandler } from '../application/permissions/update-permission.ts';
 import { parseFilter } from '../domain/query/parse-filter.ts';
+import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
@@ -34,7 +38,6 @@ const createPermissionBody = z.strictObject({
 const updatePermissionBody = createPermissionBody.partial();
 
 const permissionId = z.uuid().describe("The permission's id.");
-const permissionList = z.array(permissionAnswer);
 
 /** /permissions, for admins: who may do what to which rows and fields of a collection. */
 export const permissionsModule = new ContainerModule((options) => {
@@ -44,7 +47,15 @@ export const permissionsModule = new ContainerModule((options) => {
     (get) => new PermissionValidator(get(TYPES.RoleRepository), get(TYPES.SchemaCatalog), parseFilter),
   );
   bind(ListPermissionsHandler, (get) => new ListPermissionsHandler(get(TYPES.PermissionRepository)));
-  bind(GetPermissionHandler, (get) => new GetPermissionHandler(get(TYPES.PermissionRepository)));
+  bind(
+    QueryPermissionsHandler,
+    (get) =>
+      new QueryPermissionsHandler(get(TYPES.PermissionRepository), get(TYPES.Clock), get(TYPES.QueryLimits)),
+  );
+  bind(
+    GetPermissionHandler,
+    (get) => new GetPermissionHandler(get(TYPES.PermissionRepository), get(TYPES.QueryLimits)),
+  );
   bind(
     CreatePermissionHandler,
     (get) => new CreatePermissionHandler(get(TYPES.PermissionRepository), get(PermissionValidator)),
@@ -56,7 +67,8 @@ export const permissionsModule = new ContainerModule((options) => {
   bind(DeletePermissionHandler, (get) => new DeletePermissionHandler(get(TYPES.PermissionRepository)));
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
-    const listPermissions = get(ListPermissionsHandler);
+    const limits = get<QueryLimits>(TYPES.QueryLimits);
+    const queryPermissions = get(QueryPermissionsHandler);
     const getPermission = get(GetPermissionHandler);
     const createPermission = get(CreatePermissionHandler);
     const updatePermission = get(UpdatePermissionHandler);
@@ -65,7 +77,10 @@ export const permissionsModule = new ContainerModule((options) => {
       register(router, { readBody, authenticated, respond }) {
         router.get(
           '/permissions',
-          authenticated(async (ctx, caller) => respond.send(ctx, await listPermissions.execute(caller))),
+          authenticated(async (ctx, caller) => {
+            const { data, meta } = await queryPermissions.execute(caller, { query: itemQuery(ctx) });
+            respond.sendJson(ctx, JSON.stringify(data), meta);
+          }),
         );
         router.post(
           '/permissions',
@@ -77,7 +92,10 @@ export const permissionsModule = new ContainerModule((options) => {
         router.get(
           '/permissions/:id',
           authenticated(async (ctx, caller) =>
-            respond.send(ctx, await getPermission.execute(caller, { id: ctx.params.id! })),
+            respond.send(
+              ctx,
+              await getPermission.execute(caller, { id: ctx.params.id!, query: itemQuery(ctx) }),
+            ),
           ),
         );
         router.patch(
@@ -96,6 +114,7 @@ export const permissionsModule = new ContainerModule((options) => {
         );
       },
       api: () => {
+        const query = systemQueryParameters(limits);
         const permission = { status: 200, description: 'The permission.', body: permissionAnswer };
         const admin = { tag: 'permissions', audience: 'admin' } as const;
         const byId = { ...admin, path: '/permissions/:id', pathParameters: { id: permissionId } } as const;
@@ -114,8 +133,16 @@ export const permissionsModule = new ContainerModule((options) => {
               path: '/permissions',
               operationId: 'listPermissions',
               summary: 'List permissions',
-              answers: [{ status: 200, description: 'Every permission.', body: permissionList }],
-              errors: [401, 403],
+              query: query.list,
+              answers: [
+                {
+                  status: 200,
+                  description: 'The permissions the query selects, every field unless `fields` narrows them.',
+                  body: permissionAnswer,
+                  form: 'list',
+                },
+              ],
+              errors: [400, 401, 403],
             },
             {
               ...admin,
@@ -132,8 +159,9 @@ export const permissionsModule = new ContainerModule((options) => {
               method: 'get',
               operationId: 'readPermission',
               summary: 'Read a permission',
+              query: query.single,
               answers: [permission],
-              errors: [401, 403, 404],
+              errors: [400, 401, 403, 404],
             },
             {
               ...byId,

@@ -1,13 +1,17 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { roleAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { CreateRoleHandler } from '../application/roles/create-role.ts';
 import { DeleteRoleHandler } from '../application/roles/delete-role.ts';
 import { GetRoleHandler } from '../application/roles/get-role.ts';
 import { ListRolesHandler } from '../application/roles/list-roles.ts';
+import { QueryRolesHandler } from '../application/roles/query-roles.ts';
 import { UpdateRoleHandler } from '../application/roles/update-role.ts';
+import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
@@ -20,19 +24,23 @@ const createRoleBody = z.strictObject({
 const updateRoleBody = createRoleBody.partial();
 
 const roleId = z.uuid().describe("The role's id.");
-const roleList = z.array(roleAnswer);
 
 /** /roles, for admins. The last-admin guard is bound by the users module. */
 export const rolesModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   bind(ListRolesHandler, (get) => new ListRolesHandler(get(TYPES.RoleRepository)));
-  bind(GetRoleHandler, (get) => new GetRoleHandler(get(TYPES.RoleRepository)));
+  bind(
+    QueryRolesHandler,
+    (get) => new QueryRolesHandler(get(TYPES.RoleRepository), get(TYPES.Clock), get(TYPES.QueryLimits)),
+  );
+  bind(GetRoleHandler, (get) => new GetRoleHandler(get(TYPES.RoleRepository), get(TYPES.QueryLimits)));
   bind(CreateRoleHandler, (get) => new CreateRoleHandler(get(TYPES.RoleRepository)));
   bind(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
   bind(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
-    const listRoles = get(ListRolesHandler);
+    const limits = get<QueryLimits>(TYPES.QueryLimits);
+    const queryRoles = get(QueryRolesHandler);
     const getRole = get(GetRoleHandler);
     const createRole = get(CreateRoleHandler);
     const updateRole = get(UpdateRoleHandler);
@@ -41,7 +49,10 @@ export const rolesModule = new ContainerModule((options) => {
       register(router, { readBody, authenticated, respond }) {
         router.get(
           '/roles',
-          authenticated(async (ctx, caller) => respond.send(ctx, await listRoles.execute(caller))),
+          authenticated(async (ctx, caller) => {
+            const { data, meta } = await queryRoles.execute(caller, { query: itemQuery(ctx) });
+            respond.sendJson(ctx, JSON.stringify(data), meta);
+          }),
         );
         router.post(
           '/roles',
@@ -53,7 +64,7 @@ export const rolesModule = new ContainerModule((options) => {
         router.get(
           '/roles/:id',
           authenticated(async (ctx, caller) =>
-            respond.send(ctx, await getRole.execute(caller, { id: ctx.params.id! })),
+            respond.send(ctx, await getRole.execute(caller, { id: ctx.params.id!, query: itemQuery(ctx) })),
           ),
         );
         router.patch(
@@ -72,6 +83,7 @@ export const rolesModule = new ContainerModule((options) => {
         );
       },
       api: () => {
+        const query = systemQueryParameters(limits);
         const role = { status: 200, description: 'The role.', body: roleAnswer };
         const admin = { tag: 'roles', audience: 'admin' } as const;
         const byId = { ...admin, path: '/roles/:id', pathParameters: { id: roleId } } as const;
@@ -85,8 +97,16 @@ export const rolesModule = new ContainerModule((options) => {
               path: '/roles',
               operationId: 'listRoles',
               summary: 'List roles',
-              answers: [{ status: 200, description: 'Every role.', body: roleList }],
-              errors: [401, 403],
+              query: query.list,
+              answers: [
+                {
+                  status: 200,
+                  description: 'The roles the query selects, every field unless `fields` narrows them.',
+                  body: roleAnswer,
+                  form: 'list',
+                },
+              ],
+              errors: [400, 401, 403],
             },
             {
               ...admin,
@@ -103,8 +123,9 @@ export const rolesModule = new ContainerModule((options) => {
               method: 'get',
               operationId: 'readRole',
               summary: 'Read a role',
+              query: query.single,
               answers: [role],
-              errors: [401, 403, 404],
+              errors: [400, 401, 403, 404],
             },
             {
               ...byId,

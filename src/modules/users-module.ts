@@ -1,7 +1,9 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { userAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { UUID_PATTERN } from '../adapters/http/uuid.ts';
 import { requireUser } from '../application/access.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
@@ -11,12 +13,14 @@ import { DeleteUserHandler } from '../application/users/delete-user.ts';
 import { GetCurrentUserHandler } from '../application/users/get-current-user.ts';
 import { GetUserHandler } from '../application/users/get-user.ts';
 import { ListUsersHandler } from '../application/users/list-users.ts';
+import { QueryUsersHandler } from '../application/users/query-users.ts';
 import { RevokeUserTokensHandler } from '../application/users/revoke-user-tokens.ts';
 import { SetStaticTokenHandler } from '../application/users/set-static-token.ts';
 import { UpdateCurrentUserHandler } from '../application/users/update-current-user.ts';
 import { UpdateUserHandler } from '../application/users/update-user.ts';
 import { DomainError } from '../domain/errors.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.ts';
+import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { USER_STATUSES } from '../domain/user.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -24,7 +28,6 @@ import { TYPES } from './service-identifiers.ts';
 const optionalName = z.string().nullable().optional();
 
 const userId = z.uuid().describe("The user's id.");
-const userList = z.array(userAnswer);
 
 // Lengths and formats (e-mail, password, token) are domain rules and answer FAILED_VALIDATION from
 // the handlers; this schema only refuses what is not the wire shape (INVALID_PAYLOAD).
@@ -56,7 +59,11 @@ export const usersModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   bind(LastAdminGuard, (get) => new LastAdminGuard(get(TYPES.UserRepository), get(TYPES.RoleRepository)));
   bind(ListUsersHandler, (get) => new ListUsersHandler(get(TYPES.UserRepository)));
-  bind(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository)));
+  bind(
+    QueryUsersHandler,
+    (get) => new QueryUsersHandler(get(TYPES.UserRepository), get(TYPES.Clock), get(TYPES.QueryLimits)),
+  );
+  bind(GetUserHandler, (get) => new GetUserHandler(get(TYPES.UserRepository), get(TYPES.QueryLimits)));
   bind(
     CreateUserHandler,
     (get) =>
@@ -80,7 +87,10 @@ export const usersModule = new ContainerModule((options) => {
       ),
   );
   bind(DeleteUserHandler, (get) => new DeleteUserHandler(get(TYPES.UserRepository), get(LastAdminGuard)));
-  bind(GetCurrentUserHandler, (get) => new GetCurrentUserHandler(get(TYPES.UserRepository)));
+  bind(
+    GetCurrentUserHandler,
+    (get) => new GetCurrentUserHandler(get(TYPES.UserRepository), get(TYPES.QueryLimits)),
+  );
   bind(
     UpdateCurrentUserHandler,
     (get) =>
@@ -108,7 +118,8 @@ export const usersModule = new ContainerModule((options) => {
   );
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
-    const listUsers = get(ListUsersHandler);
+    const limits = get<QueryLimits>(TYPES.QueryLimits);
+    const queryUsers = get(QueryUsersHandler);
     const getUser = get(GetUserHandler);
     const createUser = get(CreateUserHandler);
     const updateUser = get(UpdateUserHandler);
@@ -119,7 +130,10 @@ export const usersModule = new ContainerModule((options) => {
       register(router, { readBody, authenticated, respond }) {
         router.get(
           '/users',
-          authenticated(async (ctx, caller) => respond.send(ctx, await listUsers.execute(caller))),
+          authenticated(async (ctx, caller) => {
+            const { data, meta } = await queryUsers.execute(caller, { query: itemQuery(ctx) });
+            respond.sendJson(ctx, JSON.stringify(data), meta);
+          }),
         );
         router.post(
           '/users',
@@ -131,7 +145,9 @@ export const usersModule = new ContainerModule((options) => {
         // Registered before /users/:id so that "me" is never taken for an id.
         router.get(
           '/users/me',
-          authenticated(async (ctx, caller) => respond.send(ctx, await getCurrentUser.execute(caller))),
+          authenticated(async (ctx, caller) =>
+            respond.send(ctx, await getCurrentUser.execute(caller, { query: itemQuery(ctx) })),
+          ),
         );
         router.patch(
           '/users/me',
@@ -154,7 +170,7 @@ export const usersModule = new ContainerModule((options) => {
         router.get(
           '/users/:id',
           authenticated(async (ctx, caller) =>
-            respond.send(ctx, await getUser.execute(caller, { id: ctx.params.id! })),
+            respond.send(ctx, await getUser.execute(caller, { id: ctx.params.id!, query: itemQuery(ctx) })),
           ),
         );
         router.patch(
@@ -173,6 +189,7 @@ export const usersModule = new ContainerModule((options) => {
         );
       },
       api: () => {
+        const query = systemQueryParameters(limits);
         const user = { status: 200, description: 'The user.', body: userAnswer };
         const byId = { pathParameters: { id: userId }, tag: 'users', audience: 'admin' } as const;
         const me = { path: '/users/me', tag: 'users', audience: 'user' } as const;
@@ -187,8 +204,16 @@ export const usersModule = new ContainerModule((options) => {
               summary: 'List users',
               tag: 'users',
               audience: 'admin',
-              answers: [{ status: 200, description: 'Every user.', body: userList }],
-              errors: [401, 403],
+              query: query.list,
+              answers: [
+                {
+                  status: 200,
+                  description: 'The users the query selects, every field unless `fields` narrows them.',
+                  body: userAnswer,
+                  form: 'list',
+                },
+              ],
+              errors: [400, 401, 403],
             },
             {
               method: 'post',
@@ -206,8 +231,9 @@ export const usersModule = new ContainerModule((options) => {
               method: 'get',
               operationId: 'readMe',
               summary: 'The user the token belongs to',
+              query: query.single,
               answers: [{ ...user, description: 'The current user.' }],
-              errors: [401],
+              errors: [400, 401],
             },
             {
               ...me,
@@ -224,8 +250,9 @@ export const usersModule = new ContainerModule((options) => {
               path: '/users/:id',
               operationId: 'readUser',
               summary: 'Read a user',
+              query: query.single,
               answers: [user],
-              errors: [401, 403, 404],
+              errors: [400, 401, 403, 404],
             },
             {
               ...byId,

@@ -28,9 +28,12 @@ test('administration needs an admin: anonymous callers are UNAUTHENTICATED, othe
 test('a user is shown without password and with the static token masked', async () => {
   const f = authFixture();
   const created = await f.user({ token: TOKEN });
-  const shown = await new GetUserHandler(f.persistence.users).execute(SYSTEM_ACCOUNTABILITY, {
-    id: created.id,
-  });
+  const shown = await new GetUserHandler(f.persistence.users, { limitDefault: 100, limitMax: 1000 }).execute(
+    SYSTEM_ACCOUNTABILITY,
+    {
+      id: created.id,
+    },
+  );
   assert.is(shown.token, MASKED_TOKEN);
   assert.not.ok('password' in shown || 'passwordHash' in shown || 'password_hash' in shown);
   const cleared = await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, {

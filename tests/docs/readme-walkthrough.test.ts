@@ -139,6 +139,17 @@ walkthrough('every command of the walk-through prints what the README shows', as
   const shells = shellsOf(walkthroughBlocks().slice(1));
   const steps = shells.flatMap((shell) => shell.steps);
   assert.ok(steps.filter((step) => step.expected).length >= 10, 'the walk-through lost its # → lines');
+  // Issue 15's "done when": the walk-through shows relations at work.
+  for (const shown of [
+    'fields=*,shipment.number,shipment.customer.name',
+    'filter[shipment][customer][name]',
+    'aggregate[avg]=temperature&groupBy[]=shipment',
+  ]) {
+    assert.ok(
+      steps.some((step) => step.commands.includes(shown)),
+      `the walk-through lost its step with ${shown}`,
+    );
+  }
   assert.ok(
     shells.some((shell) => shell.cli),
     'the walk-through lost its command-line recovery (bin/datagate.mjs)',

@@ -214,10 +214,10 @@ wire.run();
 // ---------------------------------------------------------------------------------------------
 const failures = suite('unexpected failures and logs');
 
-/** The real repository, except that listing fails the way a database driver might. */
+/** The real repository, except that listing (GET /users) fails the way a database driver might. */
 function listFailing(real: UserRepository): UserRepository {
   return Object.assign(Object.create(real) as UserRepository, {
-    list: async () => {
+    query: async () => {
       throw new Error('relation "datagate_users" does not exist: SELECT password_hash FROM datagate_users');
     },
   });

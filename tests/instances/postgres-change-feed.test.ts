@@ -63,6 +63,20 @@ feed('without an event trigger, a table created by hand is noticed by the finger
   await eventually(async () => context.heard.some((change) => change.kind === 'schema'), 3000);
 });
 
+feed('without an event trigger, a foreign key added or changed by hand is noticed too', async (context) => {
+  await context.database.query('create table "referred" ("id" integer primary key)');
+  await context.database.query('create table "referring" ("id" integer, "referred" integer)');
+  await eventually(async () => context.heard.some((change) => change.kind === 'schema'), 3000);
+  for (const change of [
+    'alter table "referring" add constraint "referring_referred_foreign" foreign key ("referred") references "referred" ("id")',
+    `comment on constraint "referring_referred_foreign" on "referring" is '{"one_field":"referrers"}'`,
+  ]) {
+    context.heard.length = 0;
+    await context.database.query(change);
+    await eventually(async () => context.heard.some((heard) => heard.kind === 'schema'), 3000);
+  }
+});
+
 feed('a dropped listening connection is reported, dropped caches, and comes back', async (context) => {
   const before = context.lost;
   await context.database.query(

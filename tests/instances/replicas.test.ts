@@ -67,6 +67,15 @@ replicas('an item list by a caller who has not written is read from the replica'
   assert.ok((sessions[0] as { n: number }).n >= 1, 'the replica holds the serving connection');
 });
 
+replicas('an aggregate is a read like a list: served by the replica', async (state) => {
+  const before = readsServed(state);
+  const response = await state.app.request('GET', '/items/notes?aggregate[count]=*', { token: state.other });
+  assert.is(response.status, 200, response.text);
+  const after = readsServed(state);
+  assert.is(after[1], before[1]! + 1, 'served by the replica');
+  assert.is(after[0], before[0], 'not by the primary');
+});
+
 replicas('a caller reads their own write while the replica has not replayed it', async (state) => {
   await onServer(state.pair.replicaUrl, 'select pg_wal_replay_pause()');
   try {

@@ -352,7 +352,7 @@ for (const [target, test] of suitePerBackend<{ arena: Arena }>(
     await assertIntact(arena, 'collection names');
   });
 
-  test('SQL in schema names (/collections, /fields paths and bodies, the DDL side) → 4xx, nothing dropped or created', async ({
+  test('SQL in schema names (/collections, /fields, /relations paths and bodies, the DDL side) → 4xx, nothing dropped or created', async ({
     arena,
   }) => {
     const token = arena.admin;
@@ -387,6 +387,23 @@ for (const [target, test] of suitePerBackend<{ arena: Arena }>(
         ['POST', '/fields/cargos', { field: payload, type: 'text' }],
         ['POST', '/fields/cargos', { field: 'extra', type: 'string', schema: { max_length: payload } }],
         ['POST', `/fields/${name}`, { field: 'extra', type: 'text' }],
+        ['GET', `/relations/${name}`, undefined],
+        ['GET', `/relations/cargos/${name}`, undefined],
+        ['PATCH', `/relations/cargos/${name}`, { schema: { on_delete: 'CASCADE' } }],
+        ['DELETE', `/relations/cargos/${name}`, undefined],
+        ['POST', '/relations', { collection: payload, field: 'id', related_collection: 'cargos' }],
+        ['POST', '/relations', { collection: 'cargos', field: payload, related_collection: 'cargos' }],
+        ['POST', '/relations', { collection: 'cargos', field: 'id', related_collection: payload }],
+        [
+          'POST',
+          '/relations',
+          { collection: 'cargos', field: 'id', related_collection: 'cargos', schema: { on_delete: payload } },
+        ],
+        [
+          'POST',
+          '/relations',
+          { collection: 'cargos', field: 'id', related_collection: 'cargos', meta: { one_field: payload } },
+        ],
         ['POST', '/permissions', { role: null, collection: payload, action: 'read', fields: ['*'] }],
         ['POST', '/permissions', { role: null, collection: 'cargos', action: payload, fields: ['*'] }],
         ['POST', '/permissions', { role: null, collection: 'cargos', action: 'read', fields: [payload] }],

@@ -249,7 +249,7 @@ headers.before(async (context) => {
       const real = container.get<UserRepository>(TYPES.UserRepository);
       container.rebind<UserRepository>(TYPES.UserRepository).toConstantValue(
         Object.assign(Object.create(real) as UserRepository, {
-          list: async () => {
+          query: async () => {
             throw new Error('connection terminated');
           },
         }),

@@ -7,6 +7,7 @@ import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import type {
+  ItemAggregateRequest,
   ItemGetRequest,
   ItemKeysRequest,
   ItemListRequest,
@@ -62,6 +63,10 @@ class HeldReads implements ItemStore {
 
   getMany(request: ItemKeysRequest): Promise<string[]> {
     return this.inner.getMany(request);
+  }
+
+  aggregate(request: ItemAggregateRequest): Promise<string> {
+    return this.inner.aggregate(request);
   }
 
   write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import * as assert from 'uvu/assert';
-import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
-import { backends, borrowed, databaseBackends } from '../support/databases.ts';
+import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { backends, borrowed } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../support/test-app.ts';
 import { expectError } from './attack-kit.ts';
@@ -207,32 +206,45 @@ for (const [target, test] of suitePerBackend<Context>(
 }
 
 /**
- * Foreign keys exist only on tables made outside the API, so only the database backends have them. The
- * clerk may delete any dock but `Locked`, and reads the berths that are not hidden: a dock a hidden berth
- * still refers to must answer as the locked one does, not as one a visible berth refers to.
+ * Foreign keys, on every backend (the in-memory twin enforces them as PostgreSQL does). The clerk may
+ * delete any dock but `Locked`, and reads the berths that are not hidden: a dock a hidden berth still
+ * refers to must answer as the locked one does, not as one a visible berth refers to.
  */
 const DOCKS = 'oracle_docks';
 const BERTHS = 'oracle_berths';
 
-type ReferencesContext = { app: TestApp; admin: string; clerk: string; orm: MikroOrmPersistence['orm'] };
+type ReferencesContext = { app: TestApp; admin: string; clerk: string; persistence: Persistence };
 
-for (const [target, test] of suitePerBackend<ReferencesContext, MikroOrmPersistence>(
-  databaseBackends(),
+for (const [target, test] of suitePerBackend<ReferencesContext>(
+  backends(),
   (backend) =>
     `write oracle on ${backend}: a refused delete says nothing about referring rows the caller cannot read`,
 )) {
   test.before(async (context) => {
     const persistence = await target.fresh();
-    context.orm = persistence.orm;
-    const db = persistence.orm.em.fork().getKysely();
-    await sql`drop table if exists ${sql.id(BERTHS)}, ${sql.id(DOCKS)}`.execute(db);
-    await sql`create table ${sql.id(DOCKS)} (id integer primary key, name text not null)`.execute(db);
-    await sql`create table ${sql.id(BERTHS)} (id integer primary key,
-      dock bigint references ${sql.id(DOCKS)} (id), is_hidden boolean not null default false)`.execute(db);
-    await sql`insert into ${sql.id(DOCKS)} values (1, 'Seen'), (2, 'Hidden'), (3, 'Locked'), (4, 'Free')`.execute(
-      db,
-    );
-    await sql`insert into ${sql.id(BERTHS)} values (1, 1, false), (2, 2, true), (3, 3, false)`.execute(db);
+    context.persistence = persistence;
+    const editor = persistence.schemaEditor;
+    const docks = await editor.createCollection(DOCKS, [
+      { field: 'id', type: 'integer', isPrimaryKey: true },
+      { field: 'name', type: 'text', isNullable: false },
+    ]);
+    const berths = await editor.createCollection(BERTHS, [
+      { field: 'id', type: 'integer', isPrimaryKey: true },
+      { field: 'dock', type: 'integer' },
+      { field: 'is_hidden', type: 'boolean', isNullable: false, defaultValue: false },
+    ]);
+    await editor.createRelation({ collection: BERTHS, field: 'dock', relatedCollection: DOCKS });
+    await persistence.items.write(async (writer) => {
+      await writer.insert(
+        docks,
+        ['Seen', 'Hidden', 'Locked', 'Free'].map((name, index) => ({ id: index + 1, name })),
+      );
+      await writer.insert(berths, [
+        { id: 1, dock: 1, is_hidden: false },
+        { id: 2, dock: 2, is_hidden: true },
+        { id: 3, dock: 3, is_hidden: false },
+      ]);
+    });
     const app = await startTestApp({ persistence: borrowed(persistence) });
     context.app = app;
     context.admin = (await app.login(await app.seedAdmin())).access_token;
@@ -249,8 +261,9 @@ for (const [target, test] of suitePerBackend<ReferencesContext, MikroOrmPersiste
     await grant({ collection: BERTHS, action: 'read', permissions: { is_hidden: { _eq: false } } });
     context.clerk = (await app.login(await app.createUser({ role: clerk.id }))).access_token;
   });
-  test.after(async ({ app, orm }) => {
-    await sql`drop table if exists ${sql.id(BERTHS)}, ${sql.id(DOCKS)}`.execute(orm.em.fork().getKysely());
+  test.after(async ({ app, persistence }) => {
+    await persistence.schemaEditor.dropCollection(BERTHS);
+    await persistence.schemaEditor.dropCollection(DOCKS);
     await app.close();
     await target.dispose();
   });

@@ -289,6 +289,13 @@ export const configSchema = z
           .min(-1)
           .default(1000)
           .describe('Largest `limit` a read may ask for; -1: no maximum, and `limit=-1` reads all items.'),
+        maxRelationalDepth: integer
+          .min(1)
+          .max(10)
+          .default(3)
+          .describe(
+            'Most relations one path of a read may cross (`fields=shipment.customer.name` crosses 2, `*.*.*` 2); deeper is 400 `INVALID_QUERY`.',
+          ),
         batchMax: integer
           .min(1)
           .default(1000)
@@ -420,6 +427,7 @@ export const ENV_KEYS: Record<string, string> = {
   LOGIN_THROTTLE_REMEMBER_LOGIN: 'auth.throttle.rememberLogin',
   QUERY_LIMIT_DEFAULT: 'query.limitDefault',
   QUERY_LIMIT_MAX: 'query.limitMax',
+  QUERY_MAX_RELATIONAL_DEPTH: 'query.maxRelationalDepth',
   QUERY_BATCH_MAX: 'query.batchMax',
   QUERY_RESPONSE_MAX_BYTES: 'query.responseMaxBytes',
   PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',

@@ -1,5 +1,10 @@
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
-import type { NewField, NewRelation, SchemaEditor } from '../../application/ports/schema-catalog.ts';
+import type {
+  NewField,
+  NewRelation,
+  RelationChange,
+  SchemaEditor,
+} from '../../application/ports/schema-catalog.ts';
 
 /**
  * Announces every schema change made through this instance once it is committed (the editor commits
@@ -34,6 +39,10 @@ export class AnnouncingSchemaEditor implements SchemaEditor {
 
   dropRelation(collection: string, field: string) {
     return this.announced(this.inner.dropRelation(collection, field));
+  }
+
+  updateRelation(collection: string, field: string, change: RelationChange) {
+    return this.announced(this.inner.updateRelation(collection, field, change));
   }
 
   /** Announced even when the change failed half-way: a re-read costs little, a missed one misleads. */

@@ -1,5 +1,6 @@
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
+import type { SystemQuery } from '../../application/ports/system-query.ts';
 import type { Permission, PermissionAction } from '../../domain/permissions/permission.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
 
@@ -33,6 +34,11 @@ export class CachingPermissionRepository implements PermissionRepository {
 
   list() {
     return this.inner.list();
+  }
+
+  /** List queries read through: they are rare, admin-only, and any cached copy could be stale. */
+  query(query: SystemQuery) {
+    return this.inner.query(query);
   }
 
   /** The permissions are shared with the cache: readers must not change them. */

@@ -1,5 +1,6 @@
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
+import type { SystemQuery } from '../../application/ports/system-query.ts';
 import { Role } from '../../domain/role.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
@@ -59,6 +60,11 @@ export class CachingRoleRepository implements RoleRepository {
 
   list() {
     return this.inner.list();
+  }
+
+  /** List queries read through: they are rare, admin-only, and any cached copy could be stale. */
+  query(query: SystemQuery) {
+    return this.inner.query(query);
   }
 
   async save(role: Role) {

@@ -1,4 +1,5 @@
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
+import type { SystemQuery } from '../../application/ports/system-query.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
 import { User } from '../../domain/user.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
@@ -88,6 +89,11 @@ export class CachingUserRepository implements UserRepository {
 
   list() {
     return this.inner.list();
+  }
+
+  /** List queries read through: they are rare, admin-only, and any cached copy could be stale. */
+  query(query: SystemQuery) {
+    return this.inner.query(query);
   }
 
   async save(user: User) {

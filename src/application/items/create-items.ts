@@ -51,7 +51,7 @@ export class CreateItemsHandler {
     const now = this.clock.now();
     const grants = await this.grants.for(caller, collection, 'create', now);
     requireWritable(collection);
-    const plan = await this.readBack.plan(caller, collection, command.query, now);
+    const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
     const presets = presetsOf(grants);
     const auto = autoFields(collection, 'create', { user: caller.user, now });
     const drafts = raws.map((raw) => {

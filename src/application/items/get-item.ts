@@ -9,6 +9,7 @@ import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import type { ReadRules } from './read-rules.ts';
+import { RelationalRead, selectionOf } from './relational-read.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type GetItemQuery = { collection: string; id: string; query: RawItemQuery };
@@ -34,9 +35,12 @@ export class GetItemHandler {
 
   private async read(caller: Accountability, request: GetItemQuery): Promise<string> {
     const collection = collectionFor(this.catalog, caller, request.collection);
-    const rule = await this.rules.for(caller, collection, this.clock.now());
-    const { fields } = parseItemQuery({ fields: request.query.fields }, collection, this.limits);
-    const select = projectFields(caller, rule, fields);
+    const now = this.clock.now();
+    const rule = await this.rules.for(caller, collection, now);
+    const query = parseItemQuery(selectionOf(request.query), collection, this.limits, this.catalog.current());
+    const select = query.relational
+      ? (await RelationalRead.start(this.rules, caller, query, now)).select(rule, query)
+      : projectFields(caller, rule, query.fields);
     const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
     const id = keyField ? coerceKey(keyField, request.id) : null;
     if (id === null) throw notFound();

@@ -3,7 +3,6 @@ import {
   assertFieldsQueryable,
   assertFilterQueryable,
   projectFields,
-  queryableFields,
 } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
@@ -12,15 +11,15 @@ import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery, SortField } from '../../domain/query/item-query.ts';
 import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import { searchFilter } from '../../domain/query/search-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
-import { TEXTUAL_TYPES } from '../../domain/schema/field-type.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { ItemListResult, ItemStore } from '../ports/item-store.ts';
+import type { ItemListResult, ItemStore, SelectedField, SortKey } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
 import type { ReadRules } from './read-rules.ts';
+import { RelationalRead } from './relational-read.ts';
+import { searchCondition } from './row-conditions.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type ListItemsQuery = { collection: string; query: RawItemQuery };
@@ -55,29 +54,30 @@ export class ListItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = parseItemQuery(request.query, collection, this.limits);
-    const select = projectFields(caller, rule, query.fields);
-    if (query.filter) assertFilterQueryable(caller, rule, query.filter);
-    assertFieldsQueryable(
-      caller,
-      rule,
-      query.sort.map((sort) => sort.field),
-    );
-
+    const query = parseItemQuery(request.query, collection, this.limits, this.catalog.current());
     const conditions: BoundFilterNode[] = [];
-    if (query.filter) {
-      conditions.push(
-        bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection),
+    let select: ReadonlyArray<SelectedField>;
+    let sort: ReadonlyArray<SortKey> = query.sort;
+    if (query.relational) {
+      const relational = await RelationalRead.start(this.rules, caller, query, now);
+      select = relational.select(rule, query);
+      if (query.filter) conditions.push(relational.filter(rule, collection, query.filter));
+      sort = relational.sort(rule, query.sort);
+    } else {
+      select = projectFields(caller, rule, query.fields);
+      if (query.filter) assertFilterQueryable(caller, rule, query.filter);
+      assertFieldsQueryable(
+        caller,
+        rule,
+        query.sort.map((sort) => sort.field),
       );
+      if (query.filter) {
+        conditions.push(
+          bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection),
+        );
+      }
     }
-    if (query.search !== null) {
-      // Search covers the text columns shown on every visible row; a conditionally shown one would leak.
-      const queryable = new Set(queryableFields(rule));
-      const searchable = collection.fields.filter(
-        (field) => TEXTUAL_TYPES.has(field.type) && queryable.has(field.name),
-      );
-      conditions.push(searchFilter(query.search, searchable));
-    }
+    if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
     const cursorQuery = this.cursorQuery(query, collection);
     const after =
       cursorQuery && query.after !== null
@@ -88,7 +88,7 @@ export class ListItemsHandler {
       select,
       visible: rule.rows,
       filter: conditions.length === 0 ? null : allOf(conditions),
-      sort: query.sort,
+      sort,
       limit: query.limit,
       offset: query.offset,
       ...(after ? { after } : {}),
@@ -109,6 +109,11 @@ export class ListItemsHandler {
   /** What a cursor of this query is made for, when the query uses one (`after` or `meta=next`). */
   private cursorQuery(query: ItemQuery, collection: CollectionSchema): CursorQuery | null {
     if (query.after === null && !query.meta.next) return null;
+    if (query.sort.some((sort) => sort.hops !== undefined)) {
+      throw invalidQuery('A sort across relations cannot be paged by cursor; use "offset" or "page".', {
+        reason: 'INVALID_CURSOR',
+      });
+    }
     const keyset = keysetOf(query.sort, collection);
     if (keyset === null) {
       throw invalidQuery(

@@ -3,9 +3,10 @@ import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { projectFields } from '../../domain/permissions/readable-fields.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import type { ItemWriter, SelectedField } from '../ports/item-store.ts';
 import type { ReadRules } from './read-rules.ts';
+import { RelationalRead, selectionOf } from './relational-read.ts';
 
 /** How the written items will be read back; null when the caller may read nothing of the collection. */
 export type ReadBackPlan = {
@@ -34,18 +35,23 @@ export class ReadBack {
     private readonly responseMaxBytes: number,
   ) {}
 
+  /** `schema`: the snapshot `collection` belongs to, whose relations `fields` may expand. */
   async plan(
     caller: Accountability,
     collection: CollectionSchema,
     query: RawItemQuery,
     now: Date,
+    schema?: SchemaSnapshot,
   ): Promise<ReadBackPlan> {
-    const { fields } = parseItemQuery({ fields: query.fields }, collection, this.limits);
+    const parsed = parseItemQuery(selectionOf(query), collection, this.limits, schema);
     // Items are read back by key: a collection without one has nothing to answer with.
     if (collection.primaryKey === null) return null;
     const rule = await this.rules.optional(caller, collection, now);
     if (rule === null) return null;
-    return { collection, rule, select: projectFields(caller, rule, fields) };
+    const select = parsed.relational
+      ? (await RelationalRead.start(this.rules, caller, parsed, now)).select(rule, parsed)
+      : projectFields(caller, rule, parsed.fields);
+    return { collection, rule, select };
   }
 
   /** `writer`: the write's own transaction, which has not committed yet. */

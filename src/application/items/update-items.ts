@@ -63,7 +63,7 @@ export class UpdateItemsHandler {
     const grants = await this.grants.for(caller, collection, 'update', now);
     requireWritable(collection);
     const keyField = keyFieldOf(collection);
-    const plan = await this.readBack.plan(caller, collection, command.query, now);
+    const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
     const auto = autoFields(collection, 'update', { user: caller.user, now });
 
     const single = command.key !== undefined;

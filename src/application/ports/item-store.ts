@@ -1,3 +1,4 @@
+import type { AggregateOrder, AggregateTerm, GroupTerm } from '../../domain/query/aggregate-query.ts';
 import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
 import type { RelationalHop } from '../../domain/query/relational-hop.ts';
@@ -183,7 +184,32 @@ export interface ItemStore {
    * throws, and the error passed on.
    */
   write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T>;
+  /**
+   * The groups of the visible rows matching `filter`, each with its aggregates, as a JSON array text of
+   * objects (docs/api.md §4b): the groupBy keys, then each function once — a number under its name for
+   * `*`, else an object of field → result. Without groupBy, one group of all the rows (even none). One
+   * statement on PostgreSQL.
+   */
+  aggregate(request: ItemAggregateRequest): Promise<string>;
 }
+
+/** One aggregate read, fully decided by the application as a list is. */
+export type ItemAggregateRequest = {
+  readonly collection: CollectionSchema;
+  readonly aggregates: ReadonlyArray<AggregateTerm>;
+  readonly groupBy: ReadonlyArray<GroupTerm>;
+  /** Rows the caller may see (permission rule); null = all. */
+  readonly visible: BoundFilterNode | null;
+  /** The caller's filter and search, on top of `visible`; null = none. */
+  readonly filter: BoundFilterNode | null;
+  /** A total order of the groups (every groupBy entry appears in it). */
+  readonly sort: ReadonlyArray<AggregateOrder>;
+  /** Of groups; null = no limit. */
+  readonly limit: number | null;
+  readonly offset: number;
+  /** The response byte budget (see `ItemStore`); absent, none. */
+  readonly maxBytes?: number;
+};
 
 /**
  * Thrown by a store when the database no longer has a table or column of the snapshot it was given

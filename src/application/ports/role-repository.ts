@@ -1,9 +1,12 @@
 import type { Role } from '../../domain/role.ts';
+import type { SystemPage, SystemQuery } from './system-query.ts';
 
 export interface RoleRepository {
   findById(id: string): Promise<Role | null>;
   findByName(name: string): Promise<Role | null>;
   list(): Promise<Role[]>;
+  /** The roles a list query selects, in one statement where there is a database (system-query.ts). */
+  query(query: SystemQuery): Promise<SystemPage<Role>>;
   /** Inserts or updates by id. Throws `DomainError` RECORD_NOT_UNIQUE (field `name`) on a taken name. */
   save(role: Role): Promise<void>;
   /** Users holding the role are left with no role. Returns false when there was no such role. */

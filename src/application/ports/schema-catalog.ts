@@ -1,9 +1,19 @@
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import type { NewRelation } from '../../domain/schema/new-relation.ts';
-import type { Relation } from '../../domain/schema/relation.ts';
+import type { ReferentialAction, Relation } from '../../domain/schema/relation.ts';
 
 export type { NewField, NewRelation };
+
+/**
+ * What may change in a relation; an absent member stays as it is. `oneField`: the one-to-many name chosen
+ * for it, or null for the default name (one-field-names.ts).
+ */
+export type RelationChange = {
+  readonly onDelete?: ReferentialAction;
+  readonly onUpdate?: ReferentialAction;
+  readonly oneField?: string | null;
+};
 
 /** The collections as the database has them. Served from memory; `refresh()` re-reads the database. */
 export interface SchemaCatalog {
@@ -22,9 +32,16 @@ export interface SchemaEditor {
   /**
    * Declares a foreign key (docs/api.md §7a). Throws DomainError COLLECTION_NOT_FOUND for a missing
    * collection, FAILED_VALIDATION naming the field when it is no field, already a relation, of another
-   * type than the field referred to, or when existing rows point nowhere.
+   * type than the field referred to, or when existing rows point nowhere (`one_field` for a one-to-many
+   * name that is malformed or taken).
    */
   createRelation(relation: NewRelation): Promise<Relation>;
   /** Drops the foreign key of `collection.field`; NOT_FOUND when there is none. */
   dropRelation(collection: string, field: string): Promise<void>;
+  /**
+   * Changes what the foreign key of `collection.field` does on delete and update (the constraint is made
+   * again, under its name, in one transaction) or its one-to-many name; NOT_FOUND when there is none,
+   * FAILED_VALIDATION naming `one_field` for a name that is malformed or taken.
+   */
+  updateRelation(collection: string, field: string, change: RelationChange): Promise<Relation>;
 }

@@ -1,4 +1,5 @@
 import type { User } from '../../domain/user.ts';
+import type { SystemPage, SystemQuery } from './system-query.ts';
 
 export interface UserRepository {
   findById(id: string): Promise<User | null>;
@@ -6,6 +7,8 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | null>;
   findByTokenDigest(digest: string): Promise<User | null>;
   list(): Promise<User[]>;
+  /** The users a list query selects, in one statement where there is a database (system-query.ts). */
+  query(query: SystemQuery): Promise<SystemPage<User>>;
   /**
    * Inserts or updates by id. Throws `DomainError` RECORD_NOT_UNIQUE (field `email` or `token`)
    * when another user already has that e-mail or static token.

@@ -1,17 +1,29 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { invalidToken } from '../../domain/errors.ts';
+import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { requireUser } from '../access.ts';
 import type { Handler } from '../handler.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
-import { type UserView, viewUser } from './user-view.ts';
+import { type SystemRecord, selectFields } from '../system-queries/select-fields.ts';
+import { USERS_COLLECTION } from '../system-queries/system-collections.ts';
+import { parseSystemFields } from '../system-queries/system-list-query.ts';
+import { viewUser } from './user-view.ts';
 
-export class GetCurrentUserHandler implements Handler<void, UserView> {
-  constructor(private readonly users: UserRepository) {}
+/** `query`: the query string; only its `fields` applies (docs/api.md §3a). */
+export type GetCurrentUserRequest = { readonly query?: RawItemQuery };
 
-  async execute(caller: Accountability): Promise<UserView> {
-    const user = await this.users.findById(requireUser(caller));
+export class GetCurrentUserHandler implements Handler<GetCurrentUserRequest, SystemRecord> {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly limits: QueryLimits,
+  ) {}
+
+  async execute(caller: Accountability, { query }: GetCurrentUserRequest = {}): Promise<SystemRecord> {
+    const userId = requireUser(caller);
+    const fields = parseSystemFields(query, USERS_COLLECTION, this.limits);
+    const user = await this.users.findById(userId);
     // Deleted between token check and now: the token no longer names anyone.
     if (!user) throw invalidToken();
-    return viewUser(user);
+    return selectFields(viewUser(user), fields);
   }
 }

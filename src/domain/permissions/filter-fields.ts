@@ -1,4 +1,4 @@
-import type { FilterNode } from '../query/filter.ts';
+import type { FilterNode, RelationCondition } from '../query/filter.ts';
 
 /**
  * Every field of the filtered collection its conditions name, depth first, repeats included. A condition
@@ -21,4 +21,17 @@ export function* fieldsNamedBy(filter: FilterNode): Generator<string> {
 export function namesAnyOf(filter: FilterNode, fields: ReadonlySet<string>): boolean {
   for (const field of fieldsNamedBy(filter)) if (fields.has(field)) return true;
   return false;
+}
+
+/**
+ * The conditions on related rows a filter holds at its own level, depth first: not those inside them,
+ * which are the related collection's to judge.
+ */
+export function* relationsNamedBy(filter: FilterNode): Generator<RelationCondition> {
+  if (filter.kind === 'condition') return;
+  if (filter.kind === 'relation') {
+    yield filter;
+    return;
+  }
+  for (const node of filter.nodes) yield* relationsNamedBy(node);
 }

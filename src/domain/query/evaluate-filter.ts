@@ -4,6 +4,16 @@ import { TEXTUAL_TYPES } from '../schema/field-type.ts';
 import { compareValues } from './compare-values.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from './filter.ts';
 import { invalidQuery } from './invalid-query.ts';
+import type { RelationalHop } from './relational-hop.ts';
+
+/**
+ * The rows at the other end of `hop` from `item` (the one row it points at, or the rows pointing at it),
+ * as canonical values: supplied by a store that holds them, so that this module knows no store.
+ */
+export type RelatedRowsOf = (
+  hop: RelationalHop,
+  item: Readonly<Record<string, unknown>>,
+) => ReadonlyArray<Readonly<Record<string, unknown>>>;
 
 /**
  * Whether an item matches a bound filter, with PostgreSQL's semantics on canonical values (filter.ts):
@@ -15,19 +25,31 @@ import { invalidQuery } from './invalid-query.ts';
  * element type's equality, as PostgreSQL's `@>` and `&&` do; an empty array is `_empty`.
  *
  * The item must hold canonical values (coerceValue's output) or null; missing fields read as null.
+ *
+ * A condition across a relation is evaluated on the rows `related` finds (`some`: one of them matches,
+ * `none`: none does), as PostgreSQL's `exists` would; without `related` it cannot be, and throws — the
+ * filters evaluated without a store (permission rules, write checks) never hold one.
  */
 export function matchesFilter(
   node: BoundFilterNode,
   item: Readonly<Record<string, unknown>>,
   collection: CollectionSchema,
+  related?: RelatedRowsOf,
 ): boolean {
   switch (node.kind) {
     case 'and':
-      return node.nodes.every((child) => matchesFilter(child, item, collection));
+      return node.nodes.every((child) => matchesFilter(child, item, collection, related));
     case 'or':
-      return node.nodes.some((child) => matchesFilter(child, item, collection));
-    case 'relation':
-      throw new Error('A condition across a relation needs the related rows: not evaluated in process');
+      return node.nodes.some((child) => matchesFilter(child, item, collection, related));
+    case 'relation': {
+      if (!related) {
+        throw new Error('A condition across a relation needs the related rows: not evaluated in process');
+      }
+      const found = related(node.hop, item).some((row) =>
+        matchesFilter(node.node, row, node.hop.collection, related),
+      );
+      return node.quantifier === 'some' ? found : !found;
+    }
     default:
       return matchesCondition(node, item, collection);
   }

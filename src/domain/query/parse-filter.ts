@@ -12,8 +12,10 @@ import {
   MATCH_NONE,
   type OperandValue,
 } from './filter.ts';
+import { hopOf, type RelationalContext } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import { supportsOperator } from './operator-support.ts';
+import type { RelationalHop } from './relational-hop.ts';
 
 /** docs/api.md §4a: limits no caller can lift. */
 export type FilterLimits = {
@@ -34,14 +36,22 @@ const INDEX_KEY = /^(?:0|[1-9]\d{0,5})$/;
  * fields or operators in one object meaning AND, `_and`/`_or` taking lists. Accepts the JSON text of
  * `?filter={…}` and the nested object of the bracket form (`?filter[a][_eq]=1`, values as strings).
  * Every refusal is INVALID_QUERY; dynamic values stay unresolved (see bindDynamicValues).
+ *
+ * With `relations`, a condition may cross relations (docs/api.md §4, filters across relations): on a
+ * many-to-one field, operator keys test the column itself and any other key is a filter on the related
+ * row (`{"shipment":{"customer":{"name":{"_eq":"ACME"}}}}`); on a one-to-many alias, `_some` / `_none`
+ * take a filter on the related rows, and a bare filter means `_some` (as in Directus). Each hop counts one
+ * level of `maxDepth`, and a path may take at most `relations.maxHops` hops. Without `relations` every
+ * path is an unknown field, as permission rules and write filters need.
  */
 export function parseFilter(
   raw: unknown,
   collection: CollectionSchema,
   limits: Partial<FilterLimits> = {},
+  relations?: RelationalContext,
 ): FilterNode {
-  const parser = new FilterParser(collection, { ...DEFAULT_FILTER_LIMITS, ...limits });
-  return parser.group(typeof raw === 'string' ? parseJson(raw) : raw, 1);
+  const parser = new FilterParser({ ...DEFAULT_FILTER_LIMITS, ...limits }, relations);
+  return parser.group(typeof raw === 'string' ? parseJson(raw) : raw, 1, collection, 0);
 }
 
 function parseJson(text: string): unknown {
@@ -68,11 +78,12 @@ class FilterParser {
   private conditions = 0;
 
   constructor(
-    private readonly collection: CollectionSchema,
     private readonly limits: FilterLimits,
+    private readonly relations: RelationalContext | undefined,
   ) {}
 
-  group(raw: unknown, depth: number): FilterNode {
+  /** `hops`: how many relations were crossed to reach `collection`. */
+  group(raw: unknown, depth: number, collection: CollectionSchema, hops: number): FilterNode {
     if (depth > this.limits.maxDepth) {
       throw invalidQuery(`The filter is nested deeper than ${this.limits.maxDepth} levels.`, {
         reason: 'MAX_DEPTH',
@@ -87,30 +98,47 @@ class FilterParser {
     const nodes: FilterNode[] = [];
     for (const key of keys) {
       const value = raw[key];
-      if (key === '_and' || key === '_or') nodes.push(this.logical(key, value, depth));
-      else nodes.push(this.fieldConditions(key, value));
+      if (key === '_and' || key === '_or') nodes.push(this.logical(key, value, depth, collection, hops));
+      else nodes.push(this.fieldConditions(key, value, depth, collection, hops));
     }
     return allOf(nodes);
   }
 
-  private logical(key: '_and' | '_or', raw: unknown, depth: number): FilterNode {
+  private logical(
+    key: '_and' | '_or',
+    raw: unknown,
+    depth: number,
+    collection: CollectionSchema,
+    hops: number,
+  ): FilterNode {
     const list = asList(raw);
     if (list === null) throw invalidQuery(`"${key}" takes a list of filters.`, { reason: 'INVALID_VALUE' });
     if (list.length === 0) {
       this.count();
       return key === '_and' ? MATCH_ALL : MATCH_NONE;
     }
-    const nodes = list.map((item) => this.group(item, depth + 1));
+    const nodes = list.map((item) => this.group(item, depth + 1, collection, hops));
     return key === '_and' ? allOf(nodes) : { kind: 'or', nodes };
   }
 
-  private fieldConditions(name: string, raw: unknown): FilterNode {
+  private fieldConditions(
+    name: string,
+    raw: unknown,
+    depth: number,
+    collection: CollectionSchema,
+    hops: number,
+  ): FilterNode {
     if (OPERATORS.has(name)) {
       throw invalidQuery(`Operator "${name}" needs a field: { "field": { "${name}": … } }.`, {
         reason: 'INVALID_VALUE',
       });
     }
-    const field = fieldOf(this.collection, name);
+    const field = fieldOf(collection, name);
+    const hop = this.relations && hopOf(this.relations.schema, collection, name);
+    if (hop && isRecord(raw) && Object.keys(raw).length > 0) {
+      const crosses = hop.direction === 'one-to-many' || Object.keys(raw).some((key) => !OPERATORS.has(key));
+      if (crosses) return this.acrossRelation(hop, field, raw, depth, hops);
+    }
     if (!field) {
       throw invalidQuery(`Unknown field ${describeInput(name)} in filter.`, {
         field: name.slice(0, 64),
@@ -124,6 +152,52 @@ class FilterParser {
       });
     }
     return allOf(Object.keys(raw).map((operator) => this.condition(field, operator, raw[operator])));
+  }
+
+  /**
+   * A condition on related rows. Many-to-one: operator keys still test the foreign-key column itself;
+   * one-to-many: `_some`, `_none`, or a bare filter meaning `_some`.
+   */
+  private acrossRelation(
+    hop: RelationalHop,
+    column: FieldSchema | undefined,
+    raw: Record<string, unknown>,
+    depth: number,
+    hops: number,
+  ): FilterNode {
+    const maxHops = this.relations?.maxHops ?? 0;
+    if (hops + 1 > maxHops) {
+      throw invalidQuery(`The filter crosses more than ${maxHops} relations in a row.`, {
+        field: hop.key,
+        reason: 'MAX_DEPTH',
+      });
+    }
+    const related = (filter: unknown, quantifier: 'some' | 'none'): FilterNode => ({
+      kind: 'relation',
+      hop,
+      quantifier,
+      node: this.group(filter, depth + 1, hop.collection, hops + 1),
+    });
+    const nodes: FilterNode[] = [];
+    // Entries, not assignments: a key named `__proto__` must stay a key (and be refused as a field).
+    const path: Array<[string, unknown]> = [];
+    for (const key of Object.keys(raw)) {
+      if (hop.direction === 'one-to-many' && (key === '_some' || key === '_none')) {
+        nodes.push(related(raw[key], key === '_some' ? 'some' : 'none'));
+      } else if (OPERATORS.has(key)) {
+        if (!column) {
+          throw invalidQuery(
+            `"${hop.key}" is a one-to-many relation: use _some or _none with a filter on its rows.`,
+            { field: hop.key, reason: 'UNSUPPORTED_OPERATOR' },
+          );
+        }
+        nodes.push(this.condition(column, key, raw[key]));
+      } else {
+        path.push([key, raw[key]]);
+      }
+    }
+    if (path.length > 0) nodes.push(related(Object.fromEntries(path), 'some'));
+    return allOf(nodes);
   }
 
   private condition(field: FieldSchema, operatorName: string, raw: unknown): FilterNode {

@@ -1,16 +1,27 @@
-import type { CollectionSchema } from '../schema/collection-schema.ts';
+import type { CollectionSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import { crossesRelation } from './crosses-relation.ts';
+import { DEFAULT_MAX_RELATIONAL_DEPTH, hopOf, type RelationalContext } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
-import type { ItemQuery, SelectedName, SortField } from './item-query.ts';
+import type { FieldSelection, ItemQuery, NestedPage, QuerySortField, SelectedName } from './item-query.ts';
 import { isJsonCall, parseJsonSelection } from './json-path.ts';
 import { isSortable } from './operator-support.ts';
+import { parseFieldSelection } from './parse-field-selection.ts';
 import { parseFilter } from './parse-filter.ts';
+import type { RelationalHop } from './relational-hop.ts';
 
 /** The query string as `qs` parsed it: strings, arrays of strings, nested objects (bracket form). */
 export type RawItemQuery = Readonly<Record<string, unknown>>;
 
-/** `query.limitDefault` / `query.limitMax` (docs/api.md §8); -1 means "no limit". */
-export type QueryLimits = { readonly limitDefault: number; readonly limitMax: number };
+/**
+ * `query.limitDefault` / `query.limitMax` (docs/api.md §8); -1 means "no limit". `maxRelationalDepth`
+ * (`query.maxRelationalDepth`, default 3): the most relations one path of a query may cross.
+ */
+export type QueryLimits = {
+  readonly limitDefault: number;
+  readonly limitMax: number;
+  readonly maxRelationalDepth?: number;
+};
 
 /** docs/api.md §4a. Counted in code points, so an emoji is one character as a user would count it. */
 export const MAX_SEARCH_LENGTH = 256;
@@ -20,7 +31,10 @@ export const MAX_SEARCH_LENGTH = 256;
  * asked (items instead of an aggregate), so they are refused; any other unknown parameter is ignored,
  * since clients send extras (`access_token`, `export`, cache busters).
  */
-const UNSUPPORTED_PARAMETERS = ['aggregate', 'groupBy', 'deep', 'alias'] as const;
+const UNSUPPORTED_PARAMETERS = ['alias'] as const;
+
+/** The options of a `deep[<relation>]` entry (Directus's names). */
+const DEEP_OPTIONS = new Set(['_filter', '_sort', '_limit', '_offset']);
 
 const META_VALUES = new Set([
   'total_count',
@@ -37,32 +51,147 @@ const CURSOR_TEXT = /^[A-Za-z0-9_-]+$/;
 /**
  * Parses the list/read parameters of docs/api.md §4 against a collection. Every refusal is INVALID_QUERY —
  * including a scalar parameter given twice (`limit=1&limit=2`), which `qs` turns into an array.
+ *
+ * With `schema`, the query may cross the relations it declares (nested `fields`, `deep`, filters and
+ * sorts across relations); without, every path is refused as an unknown field.
  */
 export function parseItemQuery(
   raw: RawItemQuery,
   collection: CollectionSchema,
   limits: QueryLimits,
+  schema?: SchemaSnapshot,
 ): ItemQuery {
   for (const name of UNSUPPORTED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
       throw invalidQuery(`The "${name}" parameter is not supported.`, { reason: 'UNSUPPORTED_PARAMETER' });
     }
   }
-  const limit = parseLimit(param(raw, 'limit'), limits);
+  const relations = schema && relationalContext(schema, limits);
+  const limit = parseLimit('limit', param(raw, 'limit'), limits);
   const after = parseAfter(param(raw, 'after'));
   if (after !== null && (param(raw, 'offset') !== undefined || param(raw, 'page') !== undefined)) {
     throw invalidQuery('Use either "after" or "offset"/"page", not both.', { reason: 'INVALID_VALUE' });
   }
+  const selection = parseSelection(param(raw, 'fields'), param(raw, 'deep'), collection, limits, relations);
+  const filter = parseOptionalFilter(param(raw, 'filter'), collection, relations);
+  const sort = parseSort(param(raw, 'sort'), collection, relations);
+  const relational =
+    selection.relations !== undefined ||
+    (filter !== null && crossesRelation(filter)) ||
+    sort.some((entry) => entry.hops !== undefined);
   return {
-    fields: parseFields(param(raw, 'fields'), collection),
-    filter: parseOptionalFilter(param(raw, 'filter'), collection),
-    sort: parseSort(param(raw, 'sort'), collection),
+    ...selection,
+    filter,
+    sort,
     limit,
     offset: parseOffset(param(raw, 'offset'), param(raw, 'page'), limit),
     after,
     search: parseSearch(param(raw, 'search')),
     meta: parseMeta(param(raw, 'meta')),
+    ...(relational ? { relational } : {}),
   };
+}
+
+/** `fields` and `deep` together: `deep` pages the one-to-many relations `fields` expands. */
+function parseSelection(
+  rawFields: unknown,
+  rawDeep: unknown,
+  collection: CollectionSchema,
+  limits: QueryLimits,
+  relations: RelationalContext | undefined,
+): FieldSelection {
+  const fields = parseFields(rawFields, collection, relations);
+  const deep = rawDeep === undefined ? undefined : parseDeep(rawDeep);
+  if (!relations || (deep === undefined && !expandsAny(fields, collection, relations))) {
+    if (deep !== undefined && Object.keys(deep).length > 0) {
+      throw invalidQuery('"deep" needs "fields" expanding the relations it names.', {
+        reason: 'INVALID_VALUE',
+      });
+    }
+    return { fields: fields.length === 1 && fields[0] === '*' ? '*' : fields };
+  }
+  return parseFieldSelection(fields, collection, relations, deep, (options, hop) =>
+    parseNestedPage(options, hop, limits, relations),
+  );
+}
+
+/** Whether `fields` names a path or a one-to-many alias (a loop: the flat path allocates nothing here). */
+function expandsAny(
+  fields: ReadonlyArray<SelectedName>,
+  collection: CollectionSchema,
+  relations: RelationalContext,
+): boolean {
+  for (const entry of fields) {
+    if (typeof entry !== 'string' || entry === '*') continue;
+    if (entry.includes('.')) return true;
+    // A column is never a one-to-many alias (one-field-names.ts), so only other names are looked up.
+    if (
+      !fieldOf(collection, entry) &&
+      hopOf(relations.schema, collection, entry)?.direction === 'one-to-many'
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const contexts = new WeakMap<SchemaSnapshot, RelationalContext>();
+
+/** One context per snapshot (and depth setting), so that a flat query allocates none. */
+function relationalContext(schema: SchemaSnapshot, limits: QueryLimits): RelationalContext {
+  const maxHops = limits.maxRelationalDepth ?? DEFAULT_MAX_RELATIONAL_DEPTH;
+  let context = contexts.get(schema);
+  if (context?.maxHops !== maxHops) {
+    context = { schema, maxHops };
+    contexts.set(schema, context);
+  }
+  return context;
+}
+
+/** `deep`: JSON text or the bracket form's object. */
+function parseDeep(raw: unknown): Readonly<Record<string, unknown>> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw invalidQuery('"deep" is not valid JSON.', { reason: 'INVALID_VALUE' });
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidQuery('"deep" must be a JSON object, given once.', { reason: 'INVALID_VALUE' });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** One one-to-many relation's page: `_filter`, `_sort`, `_limit`, `_offset`, with a list's defaults. */
+function parseNestedPage(
+  options: Readonly<Record<string, unknown>>,
+  hop: RelationalHop,
+  limits: QueryLimits,
+  relations: RelationalContext,
+): NestedPage {
+  for (const name of Object.keys(options)) {
+    if (!DEEP_OPTIONS.has(name)) {
+      throw invalidQuery(`Unknown "deep" option ${describeInput(name)} on "${hop.key}".`, {
+        reason: 'INVALID_VALUE',
+      });
+    }
+  }
+  const rawFilter = options._filter;
+  const rawSort = options._sort;
+  const rawOffset = options._offset;
+  return {
+    filter: rawFilter === undefined ? null : parseOptionalFilter(rawFilter, hop.collection, relations),
+    sort: parseSort(rawSort, hop.collection, relations),
+    limit: parseLimit('_limit', options._limit, limits),
+    offset: rawOffset === undefined ? 0 : nonNegative('_offset', integerParam('_offset', rawOffset)),
+  };
+}
+
+function nonNegative(name: string, value: number): number {
+  if (value < 0) throw invalidQuery(`"${name}" must be 0 or more.`, { reason: 'INVALID_VALUE' });
+  return value;
 }
 
 /** Own properties only: a parameter named like an Object.prototype member must not read the prototype. */
@@ -76,8 +205,12 @@ function param(raw: RawItemQuery, name: string): unknown {
  * `json(field, path)` entries (their comma is not a separator) answer a value inside a json field under
  * Directus's key for it; two entries may not answer under the same key.
  */
-function parseFields(raw: unknown, collection: CollectionSchema): ItemQuery['fields'] {
-  if (raw === undefined) return '*';
+function parseFields(
+  raw: unknown,
+  collection: CollectionSchema,
+  relations: RelationalContext | undefined,
+): ReadonlyArray<SelectedName> {
+  if (raw === undefined) return ['*'];
   const selected: SelectedName[] = [];
   const names = new Set<string>();
   const keys = new Map<string, string>();
@@ -96,62 +229,115 @@ function parseFields(raw: unknown, collection: CollectionSchema): ItemQuery['fie
       keys.set(json.key, identity);
       selected.push(json);
     } else if (!names.has(entry)) {
-      if (entry !== '*') assertField('fields', entry, collection);
+      // Paths and one-to-many aliases are checked against the relations, in parse-field-selection.ts.
+      if (
+        entry !== '*' &&
+        !fieldOf(collection, entry) &&
+        !(relations && (entry.includes('.') || hopOf(relations.schema, collection, entry)))
+      ) {
+        assertField('fields', entry, collection);
+      }
       names.add(entry);
       selected.push(entry);
     }
   }
-  return selected.length === 1 && selected[0] === '*' ? '*' : selected;
+  return selected;
 }
 
 /** `filter`: JSON text or the bracket form's object; `{}` is no filter. */
-function parseOptionalFilter(raw: unknown, collection: CollectionSchema) {
+function parseOptionalFilter(
+  raw: unknown,
+  collection: CollectionSchema,
+  relations: RelationalContext | undefined,
+) {
   if (raw === undefined) return null;
   if (typeof raw !== 'string' && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     throw invalidQuery('"filter" must be a JSON object, given once.', { reason: 'INVALID_VALUE' });
   }
-  const filter = parseFilter(raw, collection);
+  const filter = parseFilter(raw, collection, {}, relations);
   return filter.kind === 'and' && filter.nodes.length === 0 ? null : filter;
 }
 
-/** `sort`: comma list, `-` prefix for descending. A field sorted twice is a mistake worth reporting. */
-function parseSort(raw: unknown, collection: CollectionSchema): ReadonlyArray<SortField> {
+/**
+ * `sort`: comma list, `-` prefix for descending. A field sorted twice is a mistake worth reporting. With
+ * relations, a path through many-to-one relations (`-shipment.customer.name`) sorts by the related row's
+ * field; a one-to-many relation has no single value to sort by.
+ */
+function parseSort(
+  raw: unknown,
+  collection: CollectionSchema,
+  relations: RelationalContext | undefined,
+): ReadonlyArray<QuerySortField> {
   if (raw === undefined) return [];
-  const sort: SortField[] = [];
+  const sort: QuerySortField[] = [];
+  const seen = new Set<string>();
   for (const entry of listParam('sort', raw)) {
     const descending = entry.startsWith('-');
     const name = descending ? entry.slice(1) : entry;
-    const field = assertField('sort', name, collection);
+    const direction = descending ? 'desc' : 'asc';
+    const { field, hops } =
+      relations && name.includes('.')
+        ? sortPath(name, collection, relations)
+        : {
+            field: assertField('sort', name, collection),
+            hops: [],
+          };
     if (!isSortable(field.type)) {
       throw invalidQuery(`Field "${name}" (${field.type}) cannot be sorted on.`, {
         field: name,
         reason: 'INVALID_VALUE',
       });
     }
-    if (sort.some((existing) => existing.field === name)) {
+    if (seen.has(name)) {
       throw invalidQuery(`Field "${name}" appears twice in "sort".`, {
         field: name,
         reason: 'INVALID_VALUE',
       });
     }
-    sort.push({ field: name, direction: descending ? 'desc' : 'asc' });
+    seen.add(name);
+    sort.push(hops.length === 0 ? { field: field.name, direction } : { field: field.name, direction, hops });
   }
   return sort;
 }
 
+function sortPath(name: string, collection: CollectionSchema, relations: RelationalContext) {
+  const segments = name.split('.');
+  const last = segments.pop()!;
+  if (segments.length > relations.maxHops) {
+    throw invalidQuery(`Sort ${describeInput(name)} goes deeper than ${relations.maxHops} relations.`, {
+      reason: 'MAX_DEPTH',
+    });
+  }
+  const hops: RelationalHop[] = [];
+  let current = collection;
+  for (const segment of segments) {
+    const hop = hopOf(relations.schema, current, segment);
+    if (hop?.direction !== 'many-to-one') {
+      const why = hop ? 'is a one-to-many relation, with no single value to sort by' : 'is not a relation';
+      throw invalidQuery(`Sort ${describeInput(name)}: "${segment}" ${why}.`, {
+        field: segment.slice(0, 64),
+        reason: hop ? 'INVALID_VALUE' : 'UNKNOWN_FIELD',
+      });
+    }
+    hops.push(hop);
+    current = hop.collection;
+  }
+  return { field: assertField('sort', last, current), hops };
+}
+
 /** `limit`: null = no limit, allowed only when the operator set `query.limitMax` to -1. Never clamped. */
-function parseLimit(raw: unknown, limits: QueryLimits): number | null {
+function parseLimit(name: string, raw: unknown, limits: QueryLimits): number | null {
   if (raw === undefined) return limits.limitDefault === -1 ? null : limits.limitDefault;
-  const limit = integerParam('limit', raw);
+  const limit = integerParam(name, raw);
   if (limit === -1) {
     if (limits.limitMax === -1) return null;
-    throw invalidQuery(`"limit=-1" (no limit) is not allowed here; the maximum is ${limits.limitMax}.`, {
+    throw invalidQuery(`"${name}=-1" (no limit) is not allowed here; the maximum is ${limits.limitMax}.`, {
       reason: 'LIMIT_ABOVE_MAX',
     });
   }
-  if (limit < 0) throw invalidQuery('"limit" must be 0 or more, or -1.', { reason: 'INVALID_VALUE' });
+  if (limit < 0) throw invalidQuery(`"${name}" must be 0 or more, or -1.`, { reason: 'INVALID_VALUE' });
   if (limits.limitMax !== -1 && limit > limits.limitMax) {
-    throw invalidQuery(`"limit" may be at most ${limits.limitMax}.`, { reason: 'LIMIT_ABOVE_MAX' });
+    throw invalidQuery(`"${name}" may be at most ${limits.limitMax}.`, { reason: 'LIMIT_ABOVE_MAX' });
   }
   return limit;
 }

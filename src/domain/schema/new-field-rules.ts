@@ -8,7 +8,7 @@ import { DEFAULT_STRING_LENGTH, type NewField } from './new-field.ts';
  * (no folding, at most 63 bytes), types the API knows, lengths PostgreSQL accepts. Names of existing
  * tables and columns are not held to this: introspection shows whatever the database has.
  */
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+export const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** PostgreSQL's limit for varchar(n). */
 const MAX_VARCHAR_LENGTH = 10_485_760;

@@ -5,9 +5,11 @@ import {
   isSystemCollection,
   type SchemaSnapshot,
 } from './collection-schema.ts';
+import { NAME } from './new-field-rules.ts';
 import { constraintNameOf, type NewRelation } from './new-relation.ts';
+import type { UnnamedRelation } from './one-field-names.ts';
 import type { Relation } from './relation.ts';
-import { manyToOneOf } from './relations-of.ts';
+import { manyToOneOf, oneToManyOf } from './relations-of.ts';
 
 /** Types a foreign key can join on: scalars with an equality the two ends share. */
 const JOINABLE = new Set([
@@ -29,7 +31,7 @@ const JOINABLE = new Set([
  * of the same field type (PostgreSQL would join an integer to a bigint), so that a relation never compares
  * values of two types.
  */
-export function checkNewRelation(relation: NewRelation, snapshot: SchemaSnapshot): Relation {
+export function checkNewRelation(relation: NewRelation, snapshot: SchemaSnapshot): UnnamedRelation {
   const many = collectionOrThrow(snapshot, relation.collection);
   const one = collectionOrThrow(snapshot, relation.relatedCollection);
   if (many.readOnly) throw failedValidation('collection', 'A view cannot hold a foreign key.');
@@ -53,16 +55,42 @@ export function checkNewRelation(relation: NewRelation, snapshot: SchemaSnapshot
       `Field "${field.name}" (${field.type}) cannot refer to "${relatedName}" (${related.type}).`,
     );
   }
+  if (relation.oneField !== undefined) checkOneField(relation.oneField, one, snapshot);
   return {
     constraint: constraintNameOf(many.name, field.name),
     collection: many.name,
     field: field.name,
     relatedCollection: one.name,
     relatedField: related.name,
-    oneField: null,
     onDelete: relation.onDelete ?? 'no action',
     onUpdate: relation.onUpdate ?? 'no action',
+    ...(relation.oneField === undefined ? {} : { chosenOneField: relation.oneField }),
   };
+}
+
+/**
+ * A one-to-many name chosen for a relation to `one`: named like a field, and taken by no field of `one` and
+ * by no other relation's one-to-many name there (`self`, when renaming, may keep its own).
+ */
+export function checkOneField(
+  name: string,
+  one: CollectionSchema,
+  snapshot: SchemaSnapshot,
+  self?: Relation,
+): void {
+  if (!NAME.test(name)) {
+    throw failedValidation(
+      'one_field',
+      'A field name is 1–63 letters, digits or "_", not starting with a digit.',
+    );
+  }
+  if (fieldOf(one, name)) {
+    throw failedValidation('one_field', `Collection "${one.name}" has a field "${name}".`);
+  }
+  const other = oneToManyOf(snapshot, one.name, name);
+  if (other && other !== self) {
+    throw failedValidation('one_field', `Collection "${one.name}" already reads a relation as "${name}".`);
+  }
 }
 
 function collectionOrThrow(snapshot: SchemaSnapshot, name: string): CollectionSchema {

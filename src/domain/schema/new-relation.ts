@@ -9,6 +9,8 @@ export type NewRelation = {
   readonly relatedField?: string;
   readonly onDelete?: ReferentialAction;
   readonly onUpdate?: ReferentialAction;
+  /** The one-to-many name asked for (Directus's `meta.one_field`); the default name when absent. */
+  readonly oneField?: string;
 };
 
 /** Directus's name for the constraint of `collection.field` (`<collection>_<field>_foreign`). */

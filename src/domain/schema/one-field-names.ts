@@ -2,14 +2,21 @@ import type { CollectionSchema } from './collection-schema.ts';
 import type { Relation } from './relation.ts';
 
 /**
- * Names each relation's one-to-many side (`Relation.oneField`), from the database alone: the referring
- * collection's name (`shipments` reads its `cargos`), or `<collection>_<field>` when that collection refers
- * to the same one by several foreign keys (`cargos_origin`, `cargos_destination`). A name that is taken —
+ * A relation before its one-to-many side is named, with the name an admin chose for it, if any (kept with
+ * the constraint itself: docs/decisions/0026).
+ */
+export type UnnamedRelation = Omit<Relation, 'oneField'> & { readonly chosenOneField?: string | null };
+
+/**
+ * Names each relation's one-to-many side (`Relation.oneField`), from the database alone: the name chosen
+ * for it when created (`chosenOneField`), else the referring collection's name (`shipments` reads its
+ * `cargos`), or `<collection>_<field>` when that collection refers to the same one by several foreign keys
+ * (`cargos_origin`, `cargos_destination`). A name that is taken —
  * by a column of the referred collection, or by another relation's name — is given to none of them
  * (null): an ambiguous name must not pick one at random, and a column always keeps its own name.
  */
 export function withOneFields(
-  relations: ReadonlyArray<Omit<Relation, 'oneField'>>,
+  relations: ReadonlyArray<UnnamedRelation>,
   collections: ReadonlyMap<string, CollectionSchema>,
 ): Relation[] {
   const referrers = new Map<string, number>();
@@ -17,10 +24,12 @@ export function withOneFields(
     const pair = `${relation.relatedCollection}\u0000${relation.collection}`;
     referrers.set(pair, (referrers.get(pair) ?? 0) + 1);
   }
-  const proposed = relations.map((relation) =>
-    referrers.get(`${relation.relatedCollection}\u0000${relation.collection}`) === 1
-      ? relation.collection
-      : `${relation.collection}_${relation.field}`,
+  const proposed = relations.map(
+    (relation) =>
+      relation.chosenOneField ??
+      (referrers.get(`${relation.relatedCollection}\u0000${relation.collection}`) === 1
+        ? relation.collection
+        : `${relation.collection}_${relation.field}`),
   );
   const uses = new Map<string, number>();
   relations.forEach((relation, index) => {
@@ -32,6 +41,7 @@ export function withOneFields(
     const taken =
       uses.get(`${relation.relatedCollection}\u0000${name}`)! > 1 ||
       (collections.get(relation.relatedCollection)?.fields.some((field) => field.name === name) ?? true);
-    return { ...relation, oneField: taken ? null : name };
+    const { chosenOneField: _chosen, ...named } = relation;
+    return { ...named, oneField: taken ? null : name };
   });
 }

@@ -50,7 +50,7 @@ async function fixture() {
     roles,
     permissions,
     list: new ListPermissionsHandler(permissions),
-    get: new GetPermissionHandler(permissions),
+    get: new GetPermissionHandler(permissions, { limitDefault: 100, limitMax: 1000 }),
     create: new CreatePermissionHandler(permissions, validator),
     update: new UpdatePermissionHandler(permissions, validator),
     remove: new DeletePermissionHandler(permissions),

@@ -117,6 +117,16 @@ export const serverInfoAnswer: z.ZodType<ServerInfo> = z.object({
   node: z.string().describe('The Node.js version.'),
 });
 
+/**
+ * One group of an aggregate read (docs/api.md §4b): its groupBy keys (`site`, `date_created_year`), then
+ * each function asked for, a number for `*` (`count`) or an object of field → result (`avg`).
+ */
+export const aggregateGroupAnswer = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'With `aggregate` or `groupBy`: one group, its groupBy keys and then each function — a number for `*` (`"count": 3`), else an object of field → result (`"avg": {"temperature": 12.5}`).',
+  );
+
 /** respond.tokenPair: what `expires` means depends on the profile (docs/api.md §1). */
 export function tokenPairAnswer(profile: HttpSettings['profile']) {
   return TOKEN_PAIRS[profile];

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { type ZodType, z } from 'zod';
 import type { DescribedCollection, DescribedField } from '../../../application/server/describe-api.ts';
+import { aggregateGroupAnswer } from './answer-schemas.ts';
 import type { Answer, ApiContext, ApiOperation, ApiPart } from './api-operation.ts';
 import { columnSchema, noted, nullableWhen } from './column-schema.ts';
 import { componentNames } from './component-names.ts';
@@ -118,6 +119,7 @@ class CollectionApi {
   private readonly create?: ZodType;
   private readonly update?: z.ZodObject;
   private readonly key: ZodType | null;
+  private groups?: ZodType;
   readonly operations: ApiOperation[];
 
   constructor(
@@ -154,8 +156,17 @@ class CollectionApi {
         method: 'get',
         path,
         summary: `List ${name}`,
+        description:
+          'The items you may see; with `aggregate` or `groupBy`, the groups of them instead (docs/api.md §4b).',
         query: this.query.list,
-        answers: [{ status: 200, description: 'The items you may see.', body: item, form: 'list' }],
+        answers: [
+          {
+            status: 200,
+            description: 'The items you may see, or their groups.',
+            body: this.listBody(item),
+            form: 'list',
+          },
+        ],
         errors: [400, 401, 403],
       });
       add('get', {
@@ -231,6 +242,12 @@ class CollectionApi {
       });
     }
     return operations;
+  }
+
+  /** Made once per collection, so that its written schema is found again (profile-shapes.ts). */
+  private listBody(item: ZodType): ZodType {
+    this.groups ??= z.union([item, aggregateGroupAnswer]);
+    return this.groups;
   }
 
   private named<S extends ZodType>(kind: string, schema: S): S {

@@ -1,34 +1,32 @@
-import type {
-  ItemGetRequest,
-  ItemKeysRequest,
-  ItemListRequest,
-  ItemListResult,
-  ItemStore,
-  ItemWriter,
-  StoredItem,
+import {
+  type ItemAggregateRequest,
+  type ItemGetRequest,
+  type ItemKeysRequest,
+  type ItemListRequest,
+  type ItemListResult,
+  type ItemStore,
+  type ItemWriter,
+  StaleSchemaError,
+  type StoredItem,
 } from '../../../application/ports/item-store.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
-import { compareValues } from '../../../domain/query/compare-values.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
-import type { SortField } from '../../../domain/query/item-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
-import {
-  arrayBytes,
-  assertWithinBudget,
-  fieldOrThrow,
-  itemsWithKeys,
-  matches,
-  rowJson,
-} from './in-memory-item-json.ts';
+import { missingReference } from '../postgres/write-refusals.ts';
+import { aggregateRows } from './in-memory-aggregates.ts';
+import { danglingReference } from './in-memory-foreign-keys.ts';
+import { arrayBytes, assertWithinBudget, itemsWithKeys, rowJson } from './in-memory-item-json.ts';
 import { assertUnique, completeRow, InMemoryItemWriter, storedValue } from './in-memory-item-writer.ts';
+import { RelatedRows } from './in-memory-related-rows.ts';
+import { sortRows } from './in-memory-row-order.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
 
 /**
  * ItemStore over the rows InMemorySchema keeps, evaluating each request with the domain's own filter
- * semantics (matchesFilter) — the reference the SQL store is tested against. Sorting is PostgreSQL's:
- * nulls last ascending and first descending; ties end on the primary key, as the SQL store orders them
- * (a table without one keeps insertion order). Text orders by code point, PostgreSQL's "C" collation.
+ * semantics (matchesFilter) — the reference the SQL store is tested against. Sorting is PostgreSQL's
+ * (in-memory-row-order.ts). Relations (nested reads, filters and sorts across them) read the other
+ * tables' rows as the same call finds them, as one SQL statement would.
  */
 export class InMemoryItemStore implements ItemStore {
   /** Settles when the running write transaction has ended. */
@@ -38,19 +36,21 @@ export class InMemoryItemStore implements ItemStore {
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
     const { collection } = request;
+    const related = this.related();
     const visibleRows = this.table(collection).rows.filter((row) =>
-      matches(request.visible, row, collection),
+      related.matches(request.visible, row, collection),
     );
-    const filtered = visibleRows.filter((row) => matches(request.filter, row, collection));
+    const filtered = visibleRows.filter((row) => related.matches(request.filter, row, collection));
     const after = request.after ?? null;
     const sorted = sortRows(
-      after ? filtered.filter((row) => matches(after, row, collection)) : filtered,
+      after ? filtered.filter((row) => related.matches(after, row, collection)) : filtered,
       request.sort,
       collection,
+      related,
     );
     const end = request.limit === null ? undefined : request.offset + request.limit;
     const rows = sorted.slice(request.offset, end);
-    const items = rows.map((row) => rowJson(row, request.select, collection));
+    const items = rows.map((row) => rowJson(row, request.select, collection, related));
     assertWithinBudget(arrayBytes(items), request.maxBytes);
     const { count } = request;
     return {
@@ -67,14 +67,22 @@ export class InMemoryItemStore implements ItemStore {
   async get(request: ItemGetRequest): Promise<string | null> {
     // The budget is checked on the item alone, as PostgreSQL measures it.
     const { maxBytes, ...unbounded } = request;
-    const [item] = itemsWithKeys(this.table(request.collection).rows, { ...unbounded, keys: [request.id] });
+    const [item] = itemsWithKeys(
+      this.table(request.collection).rows,
+      { ...unbounded, keys: [request.id] },
+      this.related(),
+    );
     if (item === undefined) return null;
     assertWithinBudget(Buffer.byteLength(item), maxBytes);
     return item;
   }
 
   async getMany(request: ItemKeysRequest): Promise<string[]> {
-    return itemsWithKeys(this.table(request.collection).rows, request);
+    return itemsWithKeys(this.table(request.collection).rows, request, this.related());
+  }
+
+  async aggregate(request: ItemAggregateRequest): Promise<string> {
+    return aggregateRows(this.table(request.collection).rows, request, this.related());
   }
 
   /**
@@ -104,7 +112,8 @@ export class InMemoryItemStore implements ItemStore {
    * Adds rows for tests and seeding, given as a client would write them (numbers or digit strings for
    * int8, JSON values for json, any accepted date spelling); they are stored canonical. All or nothing:
    * an unknown field is INVALID_PAYLOAD, a value that does not fit its column FAILED_VALIDATION, a
-   * duplicate in a unique column RECORD_NOT_UNIQUE. Missing fields take their default, an identity
+   * duplicate in a unique column RECORD_NOT_UNIQUE, a foreign key pointing nowhere FAILED_VALIDATION
+   * naming it (the rows given may point at each other). Missing fields take their default, an identity
    * key counts up, anything else is null.
    */
   insert(collection: string, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
@@ -121,8 +130,22 @@ export class InMemoryItemStore implements ItemStore {
       return completeRow(table.schema, table.defaults, given, identity);
     });
     assertUnique(table.schema, [...table.rows, ...stored]);
+    const rowsOf = (name: string) => (name === collection ? [...table.rows, ...stored] : this.liveRows(name));
+    const dangling = danglingReference(this.schema.current(), collection, stored, rowsOf);
+    if (dangling) throw missingReference(dangling.field);
     table.rows.push(...stored);
     table.nextIdentity = identity.next;
+  }
+
+  /** Related rows as the live tables hold them now: a read runs without awaiting, so it sees one state. */
+  private related(): RelatedRows {
+    return new RelatedRows((name) => this.liveRows(name));
+  }
+
+  private liveRows(name: string): ReadonlyArray<StoredRow> {
+    const table = this.schema.table(name);
+    if (!table) throw new StaleSchemaError();
+    return table.rows;
   }
 
   private table(collection: CollectionSchema): MemoryTable {
@@ -142,35 +165,4 @@ function lastRowOf(
   const last = rows.at(-1);
   if (last === undefined || limit === null || rows.length < limit) return null;
   return Object.fromEntries(fields.map((field) => [field, last[field] ?? null]));
-}
-
-/** Ties end on the primary key ascending, as on PostgreSQL, so that keyset pages are well defined. */
-function sortRows(
-  rows: StoredRow[],
-  sort: ReadonlyArray<SortField>,
-  collection: CollectionSchema,
-): StoredRow[] {
-  const { primaryKey } = collection;
-  const order =
-    primaryKey !== null && !sort.some(({ field }) => field === primaryKey)
-      ? [...sort, { field: primaryKey, direction: 'asc' as const }]
-      : sort;
-  const keys = order.map(({ field, direction }) => ({
-    field: fieldOrThrow(collection, field),
-    sign: direction === 'asc' ? 1 : -1,
-  }));
-  return [...rows].sort((a, b) => {
-    for (const { field, sign } of keys) {
-      const valueA = a[field.name] ?? null;
-      const valueB = b[field.name] ?? null;
-      if (valueA === null || valueB === null) {
-        if (valueA === valueB) continue;
-        // Null sorts as the largest value: last ascending, first descending.
-        return (valueA === null ? 1 : -1) * sign;
-      }
-      const order = compareValues(field.type, valueA, valueB);
-      if (order !== 0) return order * sign;
-    }
-    return 0;
-  });
 }

@@ -9,7 +9,6 @@ import { DomainError } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
-import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
@@ -20,7 +19,14 @@ import {
   uniqueViolation,
   valueTooLong,
 } from '../postgres/write-refusals.ts';
+import {
+  enforceForeignKeys,
+  type ForeignKeyTables,
+  type RowChange,
+  type WriteStatement,
+} from './in-memory-foreign-keys.ts';
 import { itemsWithKeys } from './in-memory-item-json.ts';
+import { RelatedRows } from './in-memory-related-rows.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
 
 /** A table as one transaction sees it: a private copy of the row list, made when first touched. */
@@ -36,9 +42,10 @@ type WorkingTable = {
  * ItemWriter of one in-memory transaction. Writes go to copies of the touched tables (rows are never
  * changed in place: an update replaces the row object, so the live table keeps its own); `commit`
  * publishes every copy at once, and a transaction that throws is simply dropped. Each statement checks
- * what PostgreSQL would — not-null, varchar length, unique columns and the primary key — with the same
- * refusals as translated database errors (write-refusals.ts). Serializing the transactions, which stands in
- * for row locks, is InMemoryItemStore's job.
+ * what PostgreSQL would — not-null, varchar length, unique columns, the primary key and foreign keys
+ * with their referential actions (in-memory-foreign-keys.ts) — with the same refusals as translated
+ * database errors (write-refusals.ts). Serializing the transactions, which stands in for row locks, is
+ * InMemoryItemStore's job.
  *
  * Like PostgreSQL against a stale snapshot, a collection or field the live schema no longer has is a
  * StaleSchemaError, and so is a schema change between a table's first touch and the commit.
@@ -84,7 +91,7 @@ export class InMemoryItemWriter implements ItemWriter {
   /** InMemoryItemStore.getMany over this transaction's copies: it sees the rows written so far. */
   async getMany(request: ItemKeysRequest): Promise<string[]> {
     const rows = this.statement(() => this.touch(request.collection).rows);
-    return itemsWithKeys(rows, request);
+    return itemsWithKeys(rows, request, new RelatedRows((name) => this.touchNamed(name).rows));
   }
 
   private insertRows(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): ScalarValue[] {
@@ -94,6 +101,10 @@ export class InMemoryItemWriter implements ItemWriter {
     );
     assertUnique(table.schema, [...table.rows, ...added]);
     table.rows.push(...added);
+    this.enforceForeignKeys(
+      { statement: 'insert', collection: table.schema.name, values: rows },
+      added.map((after) => ({ before: null, after })),
+    );
     const key = table.schema.primaryKey;
     return key === null ? [] : added.map((row) => row[key]!);
   }
@@ -117,7 +128,8 @@ export class InMemoryItemWriter implements ItemWriter {
 
   private rowsMatching(collection: CollectionSchema, filter: BoundFilterNode | null): StoredItem[] {
     const table = this.touch(collection);
-    const matching = table.rows.filter((row) => filter === null || matchesFilter(filter, row, table.schema));
+    const related = new RelatedRows((name) => this.touchNamed(name).rows);
+    const matching = table.rows.filter((row) => related.matches(filter, row, table.schema));
     const key = table.schema.primaryKey === null ? null : primaryKeyOf(table.schema);
     if (key) matching.sort((a, b) => compareValues(key.type, a[key.name]!, b[key.name]!));
     return matching.map((row) => modelled(table.schema, row));
@@ -135,18 +147,47 @@ export class InMemoryItemWriter implements ItemWriter {
       if (value === null && !fieldOf(table.schema, name)!.nullable) throw notNullViolation(name);
     }
     const targets = new Set(keys.map(String));
-    const rows = table.rows.map((row) =>
-      targets.has(String(row[key.name])) ? Object.assign(Object.create(null), row, changes) : row,
-    );
+    const changed: RowChange[] = [];
+    const rows = table.rows.map((row) => {
+      if (!targets.has(String(row[key.name]))) return row;
+      const after: StoredRow = Object.assign(Object.create(null), row, changes);
+      changed.push({ before: row, after });
+      return after;
+    });
     assertUnique(table.schema, rows);
     table.rows = rows;
+    this.enforceForeignKeys(
+      { statement: 'update', collection: table.schema.name, values: [values] },
+      changed,
+    );
   }
 
   private deleteRows(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): void {
     const table = this.touch(collection);
     const key = primaryKeyOf(table.schema);
     const targets = new Set(keys.map(String));
-    table.rows = table.rows.filter((row) => !targets.has(String(row[key.name])));
+    const removed: RowChange[] = [];
+    table.rows = table.rows.filter((row) => {
+      const kept = !targets.has(String(row[key.name]));
+      if (!kept) removed.push({ before: row, after: null });
+      return kept;
+    });
+    this.enforceForeignKeys({ statement: 'delete', collection: table.schema.name, values: [] }, removed);
+  }
+
+  private enforceForeignKeys(statement: WriteStatement, changes: ReadonlyArray<RowChange>): void {
+    const { relations } = this.schema.current();
+    if (relations.length === 0 || changes.length === 0) return;
+    const tables: ForeignKeyTables = {
+      schemaOf: (name) => this.touchNamed(name).schema,
+      rowsOf: (name) => this.touchNamed(name).rows,
+      replace: (name, rows) => {
+        this.touchNamed(name).rows = rows;
+      },
+      defaultOf: (name, field) => this.touchNamed(name).live.defaults.get(field) ?? null,
+      assertUnique: (name, rows) => assertUnique(this.touchNamed(name).schema, rows),
+    };
+    enforceForeignKeys(relations, tables, statement, changes);
   }
 
   /**
@@ -180,9 +221,13 @@ export class InMemoryItemWriter implements ItemWriter {
   }
 
   private touch(collection: CollectionSchema): WorkingTable {
-    const existing = this.working.get(collection.name);
+    return this.touchNamed(collection.name);
+  }
+
+  private touchNamed(name: string): WorkingTable {
+    const existing = this.working.get(name);
     if (existing) return existing;
-    const live = this.schema.table(collection.name);
+    const live = this.schema.table(name);
     if (!live) throw new StaleSchemaError();
     const table = {
       live,
@@ -190,7 +235,7 @@ export class InMemoryItemWriter implements ItemWriter {
       rows: [...live.rows],
       identity: { next: live.nextIdentity },
     };
-    this.working.set(collection.name, table);
+    this.working.set(name, table);
     return table;
   }
 }

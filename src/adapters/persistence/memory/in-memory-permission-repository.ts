@@ -1,6 +1,10 @@
 import type { PermissionRepository } from '../../../application/ports/permission-repository.ts';
+import type { SystemQuery } from '../../../application/ports/system-query.ts';
+import { PERMISSIONS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { Permission, type PermissionAction } from '../../../domain/permissions/permission.ts';
+import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import type { InMemoryRoleRepository } from './in-memory-role-repository.ts';
+import { answerSystemQuery, type CanonicalRecord } from './in-memory-system-query.ts';
 
 /** Deep copies both ways, as a database would: a caller changing a filter object changes nothing stored. */
 const copy = (permission: Permission) => new Permission(structuredClone({ ...permission }));
@@ -10,6 +14,20 @@ const byCollectionActionId = (a: Permission, b: Permission) =>
   compare(a.collection, b.collection) || compare(a.action, b.action) || compare(a.id, b.id);
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The json fields as their jsonb text, which is how filters compare them (coerce-value.ts). */
+const canonicalPermission = (permission: Permission): CanonicalRecord => ({
+  id: permission.id,
+  role: permission.role,
+  collection: permission.collection,
+  action: permission.action,
+  permissions: jsonText(permission.permissions),
+  validation: jsonText(permission.validation),
+  presets: jsonText(permission.presets),
+  fields: jsonText(permission.fields),
+});
+
+const jsonText = (value: unknown) => (value === null ? null : canonicalJson(value));
 
 export class InMemoryPermissionRepository implements PermissionRepository {
   private readonly permissions = new Map<string, Permission>();
@@ -29,6 +47,12 @@ export class InMemoryPermissionRepository implements PermissionRepository {
 
   async list() {
     return [...this.permissions.values()].sort(byCollectionActionId).map(copy);
+  }
+
+  async query(query: SystemQuery) {
+    const sorted = [...this.permissions.values()].sort(byCollectionActionId);
+    const page = answerSystemQuery(sorted, canonicalPermission, PERMISSIONS_COLLECTION, query);
+    return { ...page, records: page.records.map(copy) };
   }
 
   async listFor(role: string | null, collection: string, action: PermissionAction) {

@@ -1,8 +1,22 @@
 import type { RoleRepository } from '../../../application/ports/role-repository.ts';
+import type { SystemQuery } from '../../../application/ports/system-query.ts';
+import { ROLES_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { recordNotUnique } from '../../../domain/errors.ts';
+import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { Role } from '../../../domain/role.ts';
+import { answerSystemQuery, type CanonicalRecord } from './in-memory-system-query.ts';
 
 const copy = (role: Role) => new Role({ ...role });
+
+/** The database's list order: by name, then id. */
+const byName = (a: Role, b: Role) => compareCodePoints(a.name, b.name) || compareCodePoints(a.id, b.id);
+
+const canonicalRole = (role: Role): CanonicalRecord => ({
+  id: role.id,
+  name: role.name,
+  description: role.description,
+  admin_access: role.adminAccess,
+});
 
 export class InMemoryRoleRepository implements RoleRepository {
   private readonly roles = new Map<string, Role>();
@@ -20,6 +34,12 @@ export class InMemoryRoleRepository implements RoleRepository {
 
   async list() {
     return [...this.roles.values()].map(copy);
+  }
+
+  async query(query: SystemQuery) {
+    const sorted = [...this.roles.values()].sort(byName);
+    const page = answerSystemQuery(sorted, canonicalRole, ROLES_COLLECTION, query);
+    return { ...page, records: page.records.map(copy) };
   }
 
   async save(role: Role) {

@@ -1,4 +1,9 @@
-import type { NewRelation, SchemaCatalog, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type {
+  NewRelation,
+  RelationChange,
+  SchemaCatalog,
+  SchemaEditor,
+} from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
@@ -15,8 +20,8 @@ import {
   checkNewField,
   checkNewFields,
 } from '../../../domain/schema/new-field-rules.ts';
-import { checkNewRelation } from '../../../domain/schema/new-relation-rules.ts';
-import { withOneFields } from '../../../domain/schema/one-field-names.ts';
+import { checkNewRelation, checkOneField } from '../../../domain/schema/new-relation-rules.ts';
+import { type UnnamedRelation, withOneFields } from '../../../domain/schema/one-field-names.ts';
 import type { Relation } from '../../../domain/schema/relation.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { columnTypeOf } from '../postgres/column-types.ts';
@@ -52,7 +57,7 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   private readonly tables = new Map<string, MemoryTable>();
   private snapshot: SchemaSnapshot = { collections: new Map(), relations: [] };
   /** The foreign keys, in creation order; `oneField` is named afresh on every change, as introspection does. */
-  private relations: Relation[] = [];
+  private relations: UnnamedRelation[] = [];
 
   current(): SchemaSnapshot {
     return this.snapshot;
@@ -148,6 +153,31 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     this.relations.push(checked);
     this.publish();
     return manyToOneOf(this.snapshot, checked.collection, checked.field)!;
+  }
+
+  async updateRelation(collection: string, field: string, change: RelationChange): Promise<Relation> {
+    const current = manyToOneOf(this.snapshot, collection, field);
+    if (!current) throw notFound('Relation');
+    if (typeof change.oneField === 'string') {
+      checkOneField(
+        change.oneField,
+        this.snapshot.collections.get(current.relatedCollection)!,
+        this.snapshot,
+        current,
+      );
+    }
+    this.relations = this.relations.map((relation) =>
+      relation.collection === collection && relation.field === field
+        ? {
+            ...relation,
+            onDelete: change.onDelete ?? relation.onDelete,
+            onUpdate: change.onUpdate ?? relation.onUpdate,
+            chosenOneField: change.oneField === undefined ? relation.chosenOneField : change.oneField,
+          }
+        : relation,
+    );
+    this.publish();
+    return manyToOneOf(this.snapshot, collection, field)!;
   }
 
   async dropRelation(collection: string, field: string): Promise<void> {

@@ -1,10 +1,29 @@
+import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import type { UserRepository } from '../../../application/ports/user-repository.ts';
+import { USERS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { recordNotUnique } from '../../../domain/errors.ts';
+import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { User } from '../../../domain/user.ts';
 import type { InMemoryRefreshTokenRepository } from './in-memory-refresh-token-repository.ts';
 import type { InMemoryRoleRepository } from './in-memory-role-repository.ts';
+import { answerSystemQuery, type CanonicalRecord } from './in-memory-system-query.ts';
 
 const copy = (user: User) => new User({ ...user });
+
+/** The database's list order: by creation, then id (uuids compare as their lowercase text). */
+const byCreation = (a: User, b: User) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || compareCodePoints(a.id, b.id);
+
+/** `token` is the digest: filters only ever test it for null (system-collections.ts). */
+const canonicalUser = (user: User): CanonicalRecord => ({
+  id: user.id,
+  email: user.email,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  role: user.roleId,
+  status: user.status,
+  token: user.tokenDigest,
+});
 
 export class InMemoryUserRepository implements UserRepository {
   private readonly users = new Map<string, User>();
@@ -33,6 +52,12 @@ export class InMemoryUserRepository implements UserRepository {
 
   async list() {
     return [...this.users.values()].map(copy);
+  }
+
+  async query(query: SystemQuery) {
+    const sorted = [...this.users.values()].sort(byCreation);
+    const page = answerSystemQuery(sorted, canonicalUser, USERS_COLLECTION, query);
+    return { ...page, records: page.records.map(copy) };
   }
 
   async save(user: User) {

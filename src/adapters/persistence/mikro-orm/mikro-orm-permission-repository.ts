@@ -1,9 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { PermissionRepository } from '../../../application/ports/permission-repository.ts';
+import type { SystemQuery } from '../../../application/ports/system-query.ts';
+import { PERMISSIONS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { Permission, type PermissionAction } from '../../../domain/permissions/permission.ts';
 import type { SystemDatabase } from './system-database.ts';
+import { runSystemQuery, type SystemSource } from './system-query-statement.ts';
 import type { SystemTables } from './system-tables.ts';
 import { isUuid } from './uuid.ts';
+
+const PERMISSIONS: SystemSource = (db) => db.selectFrom('datagate_permissions').selectAll();
 
 export class MikroOrmPermissionRepository implements PermissionRepository {
   constructor(private readonly database: SystemDatabase) {}
@@ -27,6 +32,17 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
         .execute(),
     );
     return rows.map(toPermission);
+  }
+
+  async query(query: SystemQuery) {
+    const { rows, ...counts } = await runSystemQuery<Selectable<SystemTables['datagate_permissions']>>(
+      this.database,
+      PERMISSIONS,
+      PERMISSIONS_COLLECTION,
+      ['collection', 'action', 'id'],
+      query,
+    );
+    return { records: rows.map(toPermission), ...counts };
   }
 
   async listFor(role: string | null, collection: string, action: PermissionAction) {

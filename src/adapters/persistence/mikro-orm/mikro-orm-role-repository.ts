@@ -1,9 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { RoleRepository } from '../../../application/ports/role-repository.ts';
+import type { SystemQuery } from '../../../application/ports/system-query.ts';
+import { ROLES_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { Role } from '../../../domain/role.ts';
 import type { SystemDatabase } from './system-database.ts';
+import { runSystemQuery, type SystemSource } from './system-query-statement.ts';
 import type { SystemTables } from './system-tables.ts';
 import { isUuid } from './uuid.ts';
+
+const ROLES: SystemSource = (db) => db.selectFrom('datagate_roles').selectAll();
 
 const UNIQUE = { datagate_roles_name_unique: 'name' };
 
@@ -30,6 +35,17 @@ export class MikroOrmRoleRepository implements RoleRepository {
       db.selectFrom('datagate_roles').selectAll().orderBy('name').execute(),
     );
     return rows.map(toRole);
+  }
+
+  async query(query: SystemQuery) {
+    const { rows, ...counts } = await runSystemQuery<Selectable<SystemTables['datagate_roles']>>(
+      this.database,
+      ROLES,
+      ROLES_COLLECTION,
+      ['name', 'id'],
+      query,
+    );
+    return { records: rows.map(toRole), ...counts };
   }
 
   async save(role: Role) {

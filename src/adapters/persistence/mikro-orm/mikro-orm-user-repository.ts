@@ -1,9 +1,16 @@
 import { type Selectable, sql } from 'kysely';
+import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import type { UserRepository } from '../../../application/ports/user-repository.ts';
+import { USERS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { User } from '../../../domain/user.ts';
 import type { SystemDatabase } from './system-database.ts';
+import { runSystemQuery, type SystemSource } from './system-query-statement.ts';
 import { type SystemTables, toDate } from './system-tables.ts';
 import { isUuid } from './uuid.ts';
+
+/** The users with `token` for the digest: filters only ever test it for null (system-collections.ts). */
+const USERS: SystemSource = (db) =>
+  db.selectFrom('datagate_users').selectAll().select(sql<string | null>`token_digest`.as('token'));
 
 const UNIQUE = { datagate_users_email_unique: 'email', datagate_users_token_digest_unique: 'token' };
 
@@ -28,6 +35,17 @@ export class MikroOrmUserRepository implements UserRepository {
       db.selectFrom('datagate_users').selectAll().orderBy('created_at').orderBy('id').execute(),
     );
     return rows.map(toUser);
+  }
+
+  async query(query: SystemQuery) {
+    const { rows, ...counts } = await runSystemQuery<Selectable<SystemTables['datagate_users']>>(
+      this.database,
+      USERS,
+      USERS_COLLECTION,
+      ['created_at', 'id'],
+      query,
+    );
+    return { records: rows.map(toUser), ...counts };
   }
 
   async save(user: User) {

@@ -35,19 +35,27 @@ const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5000;
 
 /**
- * A cheap digest of the collections' tables and columns: what changes when one is created, altered or
- * dropped by hand, where no event trigger announces it.
+ * A cheap digest of the collections' tables, columns and foreign keys (relations, with their actions and
+ * the one-to-many name kept in their comment): what changes when one is created, altered or dropped by
+ * hand, where no event trigger announces it.
  */
 const FINGERPRINT = `
-  select md5(coalesce(string_agg(
+  select md5(coalesce((select string_agg(
     c.relname || '.' || coalesce(a.attname, '') || ':' || coalesce(a.atttypid::text, '') || ':'
       || coalesce(a.atttypmod::text, '') || ':' || coalesce(a.attnotnull::text, '') || ':'
       || coalesce(a.atthasdef::text, ''),
-    ',' order by c.relname, a.attnum), '')) as fingerprint
+    ',' order by c.relname, a.attnum)
   from pg_class c
   join pg_namespace n on n.oid = c.relnamespace
   left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-  where n.nspname = $1 and c.relkind in ('r', 'p')`;
+  where n.nspname = $1 and c.relkind in ('r', 'p')), '') || '|' || coalesce((select string_agg(
+    c.relname || '.' || con.conname || ':' || con.confrelid::text || ':' || con.confdeltype::text
+      || con.confupdtype::text || ':' || coalesce(obj_description(con.oid, 'pg_constraint'), ''),
+    ',' order by c.relname, con.conname)
+  from pg_constraint con
+  join pg_class c on c.oid = con.conrelid
+  join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = $1 and con.contype = 'f'), '')) as fingerprint`;
 
 /**
  * The change feed on a PostgreSQL server: a connection of its own (not from the pool, which hands

@@ -13,12 +13,15 @@ import type {
   ItemGetRequest,
   ItemKeysRequest,
   ItemListRequest,
+  NestedRead,
   SelectedField,
+  SortKey,
 } from '../../../application/ports/item-store.ts';
 import type { BoundFilterNode } from '../../../domain/query/filter.ts';
-import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { collectionId } from './collection-ids.ts';
 import { filterShape } from './filter-sql.ts';
 import { itemGetQuery, itemKeysQuery, itemListQuery } from './item-read-statements.ts';
+import { hopShape } from './relational-hop-sql.ts';
 
 /**
  * A read statement ready to run: SQL text compiled once per request shape, the request's values, and the
@@ -71,7 +74,7 @@ export class CompiledShapes {
     selection(request.select, key, values);
     values.push(...visibleValues, ...filterValues);
     optionalFilter(request.after ?? null, key, values);
-    for (const { field, direction } of request.sort) key.push(String(field.length), field, direction);
+    sortShape(request.sort, key, values);
     if (request.limit !== null) values.push(request.limit);
     values.push(request.offset);
     key.push(
@@ -132,18 +135,6 @@ function statementName(shape: string, built: CompiledQuery): string {
   return `dg_${createHash('sha256').update(shape).update('\u0000').update(built.sql).digest('base64url').slice(0, 27)}`;
 }
 
-const collectionIds = new WeakMap<CollectionSchema, number>();
-let lastCollectionId = 0;
-
-function collectionId(collection: CollectionSchema): number {
-  let id = collectionIds.get(collection);
-  if (id === undefined) {
-    id = ++lastCollectionId;
-    collectionIds.set(collection, id);
-  }
-  return id;
-}
-
 function optionalFilter(filter: BoundFilterNode | null, key: string[], values: unknown[]): void {
   if (filter === null) key.push('-');
   else filterShape(filter, key, values);
@@ -152,16 +143,63 @@ function optionalFilter(filter: BoundFilterNode | null, key: string[], values: u
 /**
  * A `json` selection adds its key (SQL text: the column's name in the answer) and its path's length to
  * the shape; the path itself is one bound text[] value, bound after the mask's values, as the statement's
- * `case when <mask> then <column> #> <path> end` reads them.
+ * `case when <mask> then <column> #> <path> end` reads them. A nested read's values also come after the
+ * mask's (projection-sql.ts).
  */
 function selection(select: ReadonlyArray<SelectedField>, key: string[], values: unknown[]): void {
   key.push(String(select.length));
-  for (const { field, visibleWhen, json } of select) {
+  for (const { field, visibleWhen, json, nested } of select) {
     key.push(String(field.length), field);
     if (json) key.push('json', String(json.path.length), String(json.key.length), json.key);
+    else if (nested) key.push('nested');
     else key.push('-');
     optionalFilter(visibleWhen, key, values);
     if (json) values.push([...json.path]);
+    if (nested) nestedShape(nested, key, values);
+  }
+}
+
+/**
+ * A nested read: its hop (the related collection by identity, the joined columns), its own selection and
+ * rule and, one-to-many, whether it answers keys, its filter, sort, whether it has a limit; values in the
+ * order of projection-sql.ts's `nestedReadSql`.
+ */
+function nestedShape(nested: NestedRead, key: string[], values: unknown[]): void {
+  hopShape(nested.hop, key);
+  if (nested.hop.direction === 'many-to-one') {
+    selection(nested.select, key, values);
+    optionalFilter(nested.visible, key, values);
+    return;
+  }
+  if (nested.keysOnly) key.push('keys');
+  else {
+    key.push('rows');
+    selection(nested.select, key, values);
+  }
+  optionalFilter(nested.visible, key, values);
+  optionalFilter(nested.filter ?? null, key, values);
+  sortShape(nested.sort ?? [], key, values);
+  if (nested.limit === undefined || nested.limit === null) key.push('all');
+  else {
+    key.push('limit');
+    values.push(nested.limit);
+  }
+  values.push(nested.offset ?? 0);
+}
+
+/**
+ * The sort keys with their hops. A key through hops binds the rules of the hops innermost first, as the
+ * nested subqueries of order-by-sql.ts read them.
+ */
+function sortShape(sort: ReadonlyArray<SortKey>, key: string[], values: unknown[]): void {
+  key.push(String(sort.length));
+  for (const { field, direction, through } of sort) {
+    key.push(String(field.length), field, direction, String(through?.length ?? 0));
+    if (!through) continue;
+    for (const { hop } of through) hopShape(hop, key);
+    for (let index = through.length - 1; index >= 0; index--) {
+      optionalFilter(through[index]!.visible, key, values);
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import type { ItemListRequest } from '../../../application/ports/item-store.ts';
 import type { BoundFilterNode } from '../../../domain/query/filter.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { filterSql } from './filter-sql.ts';
+import { tableOf, topScope } from './row-scope.ts';
 
 /** The estimates `request.count` asks for, in the shape of ItemListResult. */
 export type CountEstimates = { estimatedTotalCount?: number; estimatedFilterCount?: number };
@@ -65,15 +66,16 @@ async function plannedRows(
   collection: CollectionSchema,
   filters: ReadonlyArray<BoundFilterNode>,
 ): Promise<number> {
+  const scope = topScope(schema);
   const where =
     filters.length === 0
       ? sql``
       : sql`where ${sql.join(
-          filters.map((filter) => filterSql(filter, collection)),
+          filters.map((filter) => filterSql(filter, collection, scope)),
           sql` and `,
         )}`;
   const { rows } = await sql<Record<string, unknown>>`explain (format json) select 1
-      from ${sql.id(schema, collection.name)} ${where}`.execute(db);
+      from ${tableOf(scope, collection.name)} ${where}`.execute(db);
   return planRows(Object.values(rows[0] ?? {})[0]);
 }
 

@@ -63,7 +63,7 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
  * - 23502 not-null → FAILED_VALIDATION naming the column; 22001 too long → FAILED_VALIDATION naming the
  *   string field whose written value exceeds its length; other class 22 (out of range, invalid text,
  *   datetime overflow) → FAILED_VALIDATION;
- * - 23514 check, 23503 foreign key → FAILED_VALIDATION, naming the column when the constraint has one;
+ * - 23514 check, 23503 foreign key (23001 for `restrict`) → FAILED_VALIDATION, naming the column when the constraint has one;
  *   rows still referring to a deleted or changed one carry the key's tables and columns (StillReferenced)
  *   for the handler's check that the caller may read them;
  * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION;
@@ -100,6 +100,8 @@ export async function translateWriteError(
       const columns = await lookUp(constraintColumns, db, where);
       return checkViolation(columns.length === 1 ? columns[0] : undefined);
     }
+    // PostgreSQL 16 and later (PGlite among them) report an `on delete/update restrict` as 23001.
+    case '23001':
     case '23503': {
       const columns = await lookUp(constraintColumns, db, where);
       return (

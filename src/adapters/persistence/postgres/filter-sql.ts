@@ -1,5 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { BoundFilterNode, Condition, ScalarValue } from '../../../domain/query/filter.ts';
+import type {
+  BoundFilterNode,
+  Condition,
+  RelationCondition,
+  ScalarValue,
+} from '../../../domain/query/filter.ts';
 import {
   type CollectionSchema,
   elementField,
@@ -8,38 +13,56 @@ import {
 } from '../../../domain/schema/collection-schema.ts';
 import { TEXTUAL_TYPES } from '../../../domain/schema/field-type.ts';
 import { parameterTypeOf } from './column-types.ts';
+import { hopShape, hopSource } from './relational-hop-sql.ts';
+import { columnOf, type RowScope, relatedScope } from './row-scope.ts';
 
 /**
- * A bound filter as a SQL boolean expression over the collection's columns, referenced unqualified (the
- * caller decides which relation they come from). Every identifier goes through `sql.id`, every value is a
+ * A bound filter as a SQL boolean expression over the columns of the scope's row (row-scope.ts), conditions
+ * across relations as `exists` subqueries correlated with it. Every identifier goes through `sql.id`, every value is a
  * bound parameter cast to its field's type, so no caller text ever becomes SQL.
  *
  * Null semantics are SQL's, which is what docs/api.md §4 asks for: a null column makes `=`, `<>`, `like`,
  * `between` and their negations unknown, so it matches nothing but `_null` and `_empty`.
  */
-export function filterSql(node: BoundFilterNode, collection: CollectionSchema): RawBuilder<boolean> {
+export function filterSql(
+  node: BoundFilterNode,
+  collection: CollectionSchema,
+  scope: RowScope,
+): RawBuilder<boolean> {
   switch (node.kind) {
     case 'and':
       // The identities: an empty AND matches everything, an empty OR nothing.
-      return node.nodes.length === 0 ? sql`true` : junction(node.nodes, collection, sql` and `);
+      return node.nodes.length === 0 ? sql`true` : junction(node.nodes, collection, scope, sql` and `);
     case 'or':
-      return node.nodes.length === 0 ? sql`false` : junction(node.nodes, collection, sql` or `);
+      return node.nodes.length === 0 ? sql`false` : junction(node.nodes, collection, scope, sql` or `);
     case 'condition':
-      return conditionSql(node, fieldOrThrow(collection, node.field));
+      return conditionSql(node, fieldOrThrow(collection, node.field), scope);
     case 'relation':
-      throw new Error('Conditions across relations are not translated yet');
+      return relationSql(node, scope);
   }
 }
 
 function junction(
   nodes: ReadonlyArray<BoundFilterNode>,
   collection: CollectionSchema,
+  scope: RowScope,
   separator: RawBuilder<unknown>,
 ): RawBuilder<boolean> {
   return sql`(${sql.join(
-    nodes.map((node) => filterSql(node, collection)),
+    nodes.map((node) => filterSql(node, collection, scope)),
     separator,
   )})`;
+}
+
+/**
+ * Some (`exists`) or none (`not exists`) of the related rows match the node, which already holds the
+ * caller's read rule on them: a row the caller may not read neither matches nor blocks.
+ */
+function relationSql(node: RelationCondition<ScalarValue>, scope: RowScope): RawBuilder<boolean> {
+  const inner = relatedScope(scope);
+  const related = sql<boolean>`exists (select 1 ${hopSource(node.hop, scope, inner)}
+    and ${filterSql(node.node, node.hop.collection, inner)})`;
+  return node.quantifier === 'none' ? sql<boolean>`not ${related}` : related;
 }
 
 /** The application checks every field against the schema; one that slipped through is a bug, not a 400. */
@@ -49,9 +72,13 @@ export function fieldOrThrow(collection: CollectionSchema, name: string): FieldS
   return field;
 }
 
-function conditionSql(condition: Condition<ScalarValue>, field: FieldSchema): RawBuilder<boolean> {
-  if (field.type === 'array') return arrayConditionSql(condition, field);
-  const column = comparable(field);
+function conditionSql(
+  condition: Condition<ScalarValue>,
+  field: FieldSchema,
+  scope: RowScope,
+): RawBuilder<boolean> {
+  if (field.type === 'array') return arrayConditionSql(condition, field, scope);
+  const column = comparable(field, scope);
   switch (condition.operator) {
     case '_null':
       return sql`${column} is null`;
@@ -92,19 +119,19 @@ function conditionSql(condition: Condition<ScalarValue>, field: FieldSchema): Ra
     case '_nbetween':
       return sql`not (${column} between ${parameter(field, condition.values[0])} and ${parameter(field, condition.values[1])})`;
     case '_contains':
-      return like(field, 'like', `%${escapeLike(condition.value)}%`);
+      return like(column, 'like', `%${escapeLike(condition.value)}%`);
     case '_ncontains':
-      return like(field, 'not like', `%${escapeLike(condition.value)}%`);
+      return like(column, 'not like', `%${escapeLike(condition.value)}%`);
     case '_icontains':
-      return like(field, 'ilike', `%${escapeLike(condition.value)}%`);
+      return like(column, 'ilike', `%${escapeLike(condition.value)}%`);
     case '_starts_with':
-      return like(field, 'like', `${escapeLike(condition.value)}%`);
+      return like(column, 'like', `${escapeLike(condition.value)}%`);
     case '_nstarts_with':
-      return like(field, 'not like', `${escapeLike(condition.value)}%`);
+      return like(column, 'not like', `${escapeLike(condition.value)}%`);
     case '_ends_with':
-      return like(field, 'like', `%${escapeLike(condition.value)}`);
+      return like(column, 'like', `%${escapeLike(condition.value)}`);
     case '_nends_with':
-      return like(field, 'not like', `%${escapeLike(condition.value)}`);
+      return like(column, 'not like', `%${escapeLike(condition.value)}`);
     case '_intersects':
     case '_nintersects':
       throw new Error(`Operator "${condition.operator}" applies to arrays only`);
@@ -116,9 +143,13 @@ function conditionSql(condition: Condition<ScalarValue>, field: FieldSchema): Ra
  * type, which compare elements with the element type's equality and skip null elements, as
  * matchesFilter does. An empty array is `_empty`.
  */
-function arrayConditionSql(condition: Condition<ScalarValue>, field: FieldSchema): RawBuilder<boolean> {
-  const column = sql.id(field.name);
-  const elements = comparable(field);
+function arrayConditionSql(
+  condition: Condition<ScalarValue>,
+  field: FieldSchema,
+  scope: RowScope,
+): RawBuilder<boolean> {
+  const column = columnOf(scope, field.name);
+  const elements = comparable(field, scope);
   const element = elementField(field);
   switch (condition.operator) {
     case '_null':
@@ -147,8 +178,8 @@ function arrayConditionSql(condition: Condition<ScalarValue>, field: FieldSchema
  * compares as its label's text (its operands are text, and its order would otherwise be declaration
  * order, which the in-memory twin does not model); an array as an array of its elements' parameter type.
  */
-export function comparable(field: FieldSchema): RawBuilder<unknown> {
-  const column = sql.id(field.name);
+export function comparable(field: FieldSchema, scope: RowScope): RawBuilder<unknown> {
+  const column = columnOf(scope, field.name);
   if (field.type === 'json') return sql`${column}::jsonb`;
   if (field.choices !== undefined) return sql`${column}::text`;
   if (field.type === 'array') return sql`${column}::${sql.raw(parameterTypeOf(elementField(field)))}[]`;
@@ -166,8 +197,8 @@ function arrayParameter(field: FieldSchema, values: ReadonlyArray<ScalarValue>):
 type LikeOperator = 'like' | 'not like' | 'ilike';
 
 /** Substring operators (textual fields only, operator-support.ts): `%`, `_` and `\` in the value are literal. */
-function like(field: FieldSchema, operator: LikeOperator, pattern: string): RawBuilder<boolean> {
-  return sql`${comparable(field)} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
+function like(column: RawBuilder<unknown>, operator: LikeOperator, pattern: string): RawBuilder<boolean> {
+  return sql`${column} ${sql.raw(operator)} ${pattern}::text escape '\\'`;
 }
 
 /**
@@ -188,6 +219,11 @@ export function filterShape(node: BoundFilterNode, key: string[], values: unknow
     case 'condition':
       key.push(String(node.field.length), node.field, node.operator);
       conditionValues(node, key, values);
+      return;
+    case 'relation':
+      key.push('relation', node.quantifier);
+      hopShape(node.hop, key);
+      filterShape(node.node, key, values);
   }
 }
 
@@ -232,4 +268,18 @@ function conditionValues(condition: Condition<ScalarValue>, key: string[], value
 
 function escapeLike(value: ScalarValue): string {
   return String(value).replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** `where a and b` over the present filters, or nothing. */
+export function conjunction(
+  filters: ReadonlyArray<BoundFilterNode | null>,
+  collection: CollectionSchema,
+  scope: RowScope,
+): RawBuilder<unknown> {
+  const present = filters.filter((filter) => filter !== null);
+  if (present.length === 0) return sql``;
+  return sql`where ${sql.join(
+    present.map((filter) => filterSql(filter, collection, scope)),
+    sql` and `,
+  )}`;
 }

@@ -3,16 +3,14 @@ import type {
   ItemGetRequest,
   ItemKeysRequest,
   ItemListRequest,
-  SelectedField,
 } from '../../../application/ports/item-store.ts';
 import { responseTooLarge } from '../../../domain/errors.ts';
-import type { BoundFilterNode } from '../../../domain/query/filter.ts';
-import type { SortField } from '../../../domain/query/item-query.ts';
-import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import { canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
-import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
-import { jsonValueSql } from './json-value-sql.ts';
+import { comparable, conjunction, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { orderBy } from './order-by-sql.ts';
+import { primaryKeyOf, projection } from './projection-sql.ts';
+import { type RowScope, rowAlias, tableOf, topScope } from './row-scope.ts';
 
 /*
  * The read statements of the item store, each of which measures its answer against the request's byte
@@ -52,12 +50,15 @@ function budget(maxBytes: number | undefined): RawBuilder<unknown> {
 
 /** One statement: the page as JSON array text, its size, and the counts `request.count` asks for. */
 export function itemListQuery(request: ItemListRequest, schema: string): RawBuilder<ListRow> {
-  const table = sql.id(schema, request.collection.name);
-  const where = conjunction([request.visible, request.filter], request.collection);
+  const scope = topScope(schema);
+  const table = tableOf(scope, request.collection.name);
+  const where = conjunction([request.visible, request.filter], request.collection, scope);
   const pageWhere = request.after
-    ? conjunction([request.visible, request.filter, request.after], request.collection)
+    ? conjunction([request.visible, request.filter, request.after], request.collection, scope)
     : where;
-  const page = sql`select * from ${table} ${pageWhere} ${orderBy(request.sort, request.collection)}
+  // The page's rows keep the table's alias, so the projection's correlated subqueries (nested reads) read
+  // the same names on either level.
+  const page = sql`select * from ${table} ${pageWhere} ${orderBy(request.sort, request.collection, scope)}
       ${request.limit === null ? sql`` : sql`limit ${request.limit}`} offset ${request.offset}`;
   const maxBytes = budget(request.maxBytes);
   const lastRow = request.lastRowFields && request.limit !== null ? request.lastRowFields : null;
@@ -69,16 +70,16 @@ export function itemListQuery(request: ItemListRequest, schema: string): RawBuil
   // may have an ORDER BY of its own: the planner would sort the input for all of them by it.
   // The formatting runs on the page only: the innermost level sorts and cuts whole rows first.
   const formatted = lastRow
-    ? keysetFormatted(request, lastRow, page)
+    ? keysetFormatted(request, lastRow, page, scope)
     : sql`select row_to_json(item.*)::text as json
-        from (select ${projection(request.select, request.collection)} from (${page}) as source) as item`;
+        from (select ${projection(request.select, request.collection, scope)} from (${page}) as ${rowAlias(scope)}) as item`;
   const measured = sql`select json, ${lastRow ? sql`last_row,` : sql``}
         sum(octet_length(json) + 1) over (rows between unbounded preceding and current row) as through
       from (${formatted}) as formatted`;
   const columns = [sql`page.items`, sql`page.bytes`];
   // Counts are scalar subqueries of the same statement, so they see the same snapshot as the page.
   if (request.count.total) {
-    const visible = conjunction([request.visible], request.collection);
+    const visible = conjunction([request.visible], request.collection, scope);
     columns.push(sql`(select count(*) from ${table} ${visible}) as total_count`);
   }
   if (request.count.filtered) columns.push(sql`(select count(*) from ${table} ${where}) as filter_count`);
@@ -102,51 +103,54 @@ function keysetFormatted(
   request: ItemListRequest,
   fields: ReadonlyArray<string>,
   page: RawBuilder<unknown>,
+  scope: RowScope,
 ): RawBuilder<unknown> {
   const { collection } = request;
   const values = fields.map((name) => canonicalValueSql(fieldOrThrow(collection, name)));
-  return sql`select (select row_to_json(item.*) from (select ${projection(request.select, collection)}) as item)::text as json,
+  return sql`select (select row_to_json(item.*) from (select ${projection(request.select, collection, scope)}) as item)::text as json,
       json_build_array(${sql.join(values)})::text as last_row
-    from (${page}) as source`;
+    from (${page}) as ${rowAlias(scope)}`;
 }
 
 /** One statement: the visible row with the key as JSON object text and its size, or no row. */
 export function itemGetQuery(request: ItemGetRequest, schema: string): RawBuilder<ItemRow> {
   const { collection } = request;
+  const scope = topScope(schema);
   const key = primaryKeyOf(collection);
-  const matchesKey = sql`${comparable(key)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
-  const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+  const matchesKey = sql`${comparable(key, scope)} = ${request.id}::${sql.raw(parameterTypeOf(key))}`;
+  const visible = request.visible ? sql` and ${filterSql(request.visible, collection, scope)}` : sql``;
   return sql<ItemRow>`select case when octet_length(json) <= ${budget(request.maxBytes)} then json end as item,
       octet_length(json) as bytes
     from (select row_to_json(item.*)::text as json
-      from (select ${projection(request.select, collection)} from ${sql.id(schema, collection.name)}
+      from (select ${projection(request.select, collection, scope)} from ${tableOf(scope, collection.name)}
         where ${matchesKey}${visible}) as item) as formatted`;
 }
 
 /**
  * One statement: a row per wanted key that has a visible row, as JSON object text, in the order of the
- * keys. The table is read in its own subquery, so that its columns, referenced unqualified by the
- * projection and the filter, never meet the names of the key list; each row's projection is a
- * correlated subquery so that the key it is joined on is not part of the item.
+ * keys. The table is read in its own subquery, so that its columns never meet the names of the key
+ * list (and the projection and the filter qualify them by the row's alias anyway: row-scope.ts); each
+ * row's projection is a correlated subquery so that the key it is joined on is not part of the item.
  *
  * `bytes` is the size of the JSON array of the items up to this one (`[`, commas and `]` included), so the
  * last row's is the whole answer's; an item past the budget comes back as null.
  */
 export function itemKeysQuery(request: ItemKeysRequest, schema: string): RawBuilder<ItemRow> {
   const { collection } = request;
+  const scope = topScope(schema);
   const key = primaryKeyOf(collection);
   const keyType = sql.raw(parameterTypeOf(key));
   const keys = sql`${[...request.keys]}::${keyType}[]`;
-  const visible = request.visible ? sql` and ${filterSql(request.visible, collection)}` : sql``;
+  const visible = request.visible ? sql` and ${filterSql(request.visible, collection, scope)}` : sql``;
   return sql<ItemRow>`select case when through + 1 <= ${budget(request.maxBytes)} then item end as item,
       through + 1 as bytes
     from (select found.item, wanted.position,
         sum(octet_length(found.item) + 1) over (order by wanted.position rows between unbounded preceding and current row) as through
       from unnest(${keys}) with ordinality as wanted (key, position)
-      join (select ${comparable(key)} as key,
-          (select row_to_json(item.*) from (select ${projection(request.select, collection)}) as item)::text as item
-        from ${sql.id(schema, collection.name)}
-        where ${comparable(key)} = any (${keys})${visible}) as found
+      join (select ${comparable(key, scope)} as key,
+          (select row_to_json(item.*) from (select ${projection(request.select, collection, scope)}) as item)::text as item
+        from ${tableOf(scope, collection.name)}
+        where ${comparable(key, scope)} = any (${keys})${visible}) as found
       on found.key = wanted.key) as measured
     order by position`;
 }
@@ -156,62 +160,4 @@ export function itemsWithinBudget(rows: ReadonlyArray<ItemRow>, maxBytes: number
   const last = rows.at(-1);
   if (last) assertWithinBudget(last.bytes, maxBytes);
   return rows.map((row) => row.item!);
-}
-
-function primaryKeyOf(collection: CollectionSchema): FieldSchema {
-  if (collection.primaryKey === null) {
-    throw new Error(`Collection "${collection.name}" has no single-column primary key to get items by`);
-  }
-  return fieldOrThrow(collection, collection.primaryKey);
-}
-
-/** `where a and b` over the present filters, or nothing. */
-function conjunction(
-  filters: ReadonlyArray<BoundFilterNode | null>,
-  collection: CollectionSchema,
-): RawBuilder<unknown> {
-  const present = filters.filter((filter) => filter !== null);
-  if (present.length === 0) return sql``;
-  return sql`where ${sql.join(
-    present.map((filter) => filterSql(filter, collection)),
-    sql` and `,
-  )}`;
-}
-
-/**
- * The selected fields in `select` order, named as themselves, each formatted for JSON and masked to null
- * where its `visibleWhen` does not hold. An empty selection is legal SQL and yields `{}` per row.
- * A `json` selection is the value at its path (`#>`, on json and jsonb alike: null where the path leads
- * nowhere), named by its key; the path is one bound text[] parameter, never SQL text.
- */
-function projection(select: ReadonlyArray<SelectedField>, collection: CollectionSchema): RawBuilder<unknown> {
-  return sql.join(
-    select.map(({ field, visibleWhen, json }) => {
-      const value = json
-        ? sql`(${sql.id(field)} #> ${[...json.path]}::text[])`
-        : jsonValueSql(fieldOrThrow(collection, field));
-      const shown = visibleWhen
-        ? sql`case when ${filterSql(visibleWhen, collection)} then ${value} end`
-        : value;
-      return sql`${shown} as ${sql.id(json ? json.key : field)}`;
-    }),
-  );
-}
-
-/**
- * The requested order with PostgreSQL's null placement (last ascending, first descending), then the primary
- * key, so that pages never overlap or skip rows with equal sort values.
- */
-function orderBy(sort: ReadonlyArray<SortField>, collection: CollectionSchema): RawBuilder<unknown> {
-  const keys = sort.map(({ field, direction }) => ({ field: fieldOrThrow(collection, field), direction }));
-  const { primaryKey } = collection;
-  if (primaryKey !== null && !sort.some(({ field }) => field === primaryKey)) {
-    keys.push({ field: fieldOrThrow(collection, primaryKey), direction: 'asc' });
-  }
-  if (keys.length === 0) return sql``;
-  return sql`order by ${sql.join(
-    keys.map(
-      ({ field, direction }) => sql`${comparable(field)} ${direction === 'desc' ? sql`desc` : sql`asc`}`,
-    ),
-  )}`;
 }

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type {
+  ItemAggregateRequest,
   ItemGetRequest,
   ItemKeysRequest,
   ItemListRequest,
@@ -13,6 +14,7 @@ import { CompiledShapes, compiler, type ShapeStatement } from './compiled-shapes
 import { type CountEstimates, countEstimates } from './count-estimates.ts';
 import { translateReadError, translateWriteError } from './database-errors.ts';
 import { fieldOrThrow } from './filter-sql.ts';
+import { type AggregateRow, itemAggregateQuery } from './item-aggregate-statements.ts';
 import {
   assertWithinBudget,
   type ItemRow,
@@ -95,6 +97,14 @@ export class PostgresItemStore implements ItemStore {
       await this.query<ItemRow>(this.shapes.getMany(request, this.schema)),
       request.maxBytes,
     );
+  }
+
+  /** One statement, unprepared: aggregate shapes vary too much to be worth a prepared statement each. */
+  async aggregate(request: ItemAggregateRequest): Promise<string> {
+    const { sql: text, parameters } = itemAggregateQuery(request, this.schema).compile(compiler);
+    const row = (await this.query<AggregateRow>({ name: null, text, values: [...parameters] }))[0]!;
+    assertWithinBudget(row.bytes, request.maxBytes);
+    return row.items!;
   }
 
   /**

@@ -16,6 +16,7 @@ import { parameterTypeOf } from './column-types.ts';
 import type { WriteErrorContext } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
 import { itemKeysQuery, itemsWithinBudget } from './item-read-statements.ts';
+import { type RowScope, tableOf, topScope } from './row-scope.ts';
 import { notWritable } from './write-refusals.ts';
 
 /** The wire protocol counts bind parameters in 16 bits: one statement binds at most 65,535 values. */
@@ -93,7 +94,7 @@ export class PostgresItemWriter implements ItemWriter {
   ): Promise<Map<string, StoredItem>> {
     if (keys.length === 0) return new Map();
     const key = primaryKeyOf(collection);
-    const rows = await this.lock(collection, sql`where ${matchesKeys(key, keys)}`);
+    const rows = await this.lock(collection, sql`where ${matchesKeys(key, keys, this.scope)}`);
     return new Map(rows.map((row) => [String(row[key.name]), row]));
   }
 
@@ -102,7 +103,7 @@ export class PostgresItemWriter implements ItemWriter {
     filter: BoundFilterNode | null,
     limit?: number,
   ): Promise<StoredItem[]> {
-    const where = filter === null ? sql`` : sql`where ${filterSql(filter, collection)}`;
+    const where = filter === null ? sql`` : sql`where ${filterSql(filter, collection, this.scope)}`;
     return this.lock(collection, where, limit === undefined ? sql`` : sql`limit ${limit}`);
   }
 
@@ -118,8 +119,8 @@ export class PostgresItemWriter implements ItemWriter {
       return sql`${sql.id(name)} = ${parameter(field, values[name] ?? null)}`;
     });
     await this.run(
-      sql`update ${this.table(collection)} set ${sql.join(assignments)}
-        where ${matchesKeys(primaryKeyOf(collection), keys)}`,
+      sql`update ${this.aliased(collection)} set ${sql.join(assignments)}
+        where ${matchesKeys(primaryKeyOf(collection), keys, this.scope)}`,
       { statement: 'update', collection, values: [values] },
     );
   }
@@ -127,7 +128,7 @@ export class PostgresItemWriter implements ItemWriter {
   async delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void> {
     if (keys.length === 0) return;
     await this.run(
-      sql`delete from ${this.table(collection)} where ${matchesKeys(primaryKeyOf(collection), keys)}`,
+      sql`delete from ${this.aliased(collection)} where ${matchesKeys(primaryKeyOf(collection), keys, this.scope)}`,
       { statement: 'delete', collection, values: [] },
     );
   }
@@ -164,11 +165,11 @@ export class PostgresItemWriter implements ItemWriter {
     const order =
       collection.primaryKey === null
         ? sql``
-        : sql`order by ${comparable(fieldOrThrow(collection, collection.primaryKey))}`;
+        : sql`order by ${comparable(fieldOrThrow(collection, collection.primaryKey), this.scope)}`;
     // An empty field list is legal SQL (`select from`) and reads as `{}`.
     const rows = await this.run<{ item: string }>(
       sql`select row_to_json(item.*)::text as item
-        from (select ${fields.length === 0 ? sql`` : columns} from ${this.table(collection)} ${where} ${order} ${limit} for update) as item`,
+        from (select ${fields.length === 0 ? sql`` : columns} from ${this.aliased(collection)} ${where} ${order} ${limit} for update) as item`,
       { statement: 'lock', collection, values: [] },
     );
     return rows.map(({ item }) => {
@@ -191,6 +192,15 @@ export class PostgresItemWriter implements ItemWriter {
 
   private table(collection: CollectionSchema): RawBuilder<unknown> {
     return sql.id(this.schema, collection.name);
+  }
+
+  /** The table as the filters and key conditions, which qualify their columns, read it (row-scope.ts). */
+  private aliased(collection: CollectionSchema): RawBuilder<unknown> {
+    return tableOf(this.scope, collection.name);
+  }
+
+  private get scope(): RowScope {
+    return topScope(this.schema);
   }
 }
 
@@ -238,8 +248,12 @@ function parameter(field: FieldSchema, value: ScalarValue | null): RawBuilder<un
     from (select ${bound} as value) as bound)`;
 }
 
-function matchesKeys(key: FieldSchema, keys: ReadonlyArray<ScalarValue>): RawBuilder<unknown> {
-  return sql`${comparable(key)} = any (${[...keys]}::${sql.raw(parameterTypeOf(key))}[])`;
+function matchesKeys(
+  key: FieldSchema,
+  keys: ReadonlyArray<ScalarValue>,
+  scope: RowScope,
+): RawBuilder<unknown> {
+  return sql`${comparable(key, scope)} = any (${[...keys]}::${sql.raw(parameterTypeOf(key))}[])`;
 }
 
 /** Writing by key needs a key; the application only addresses collections that have one. */

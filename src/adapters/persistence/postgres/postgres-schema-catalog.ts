@@ -10,6 +10,7 @@ import { withOneFields } from '../../../domain/schema/one-field-names.ts';
 import type { ReferentialAction, Relation } from '../../../domain/schema/relation.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import { elementTypeOf, fieldTypeOf } from './column-types.ts';
+import { chosenOneFieldOf } from './relation-comment.ts';
 
 /** One row per column (or one with null column fields for a table without columns). */
 type ColumnRow = {
@@ -95,6 +96,7 @@ type RelationRow = {
   related_column: string;
   on_delete: string;
   on_update: string;
+  comment: string | null;
 };
 
 /**
@@ -104,7 +106,8 @@ type RelationRow = {
 const RELATIONS = (schema: string) => sql<RelationRow>`
   select con.conname as constraint_name, c.relname as table_name, a.attname as column_name,
     rc.relname as related_table, ra.attname as related_column,
-    con.confdeltype::text as on_delete, con.confupdtype::text as on_update
+    con.confdeltype::text as on_delete, con.confupdtype::text as on_update,
+    obj_description(con.oid, 'pg_constraint') as comment
   from pg_constraint con
   join pg_class c on c.oid = con.conrelid
   join pg_namespace n on n.oid = c.relnamespace
@@ -180,6 +183,7 @@ function relationsOf(
       relatedField: row.related_column,
       onDelete: ACTIONS[row.on_delete] ?? 'no action',
       onUpdate: ACTIONS[row.on_update] ?? 'no action',
+      chosenOneField: chosenOneFieldOf(row.comment),
     })),
     collections,
   );

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import type { NewRelation, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import type { NewRelation, RelationChange, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
 import { type CollectionSchema, isSystemCollection } from '../../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../../domain/schema/new-field.ts';
@@ -8,13 +8,14 @@ import {
   checkNewField,
   checkNewFields,
 } from '../../../domain/schema/new-field-rules.ts';
-import { checkNewRelation } from '../../../domain/schema/new-relation-rules.ts';
+import { checkNewRelation, checkOneField } from '../../../domain/schema/new-relation-rules.ts';
 import type { Relation } from '../../../domain/schema/relation.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import { columnTypeOf } from './column-types.ts';
 import { sqlStateOf } from './database-errors.ts';
 import type { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
+import { chosenOneFieldOf, relationComment } from './relation-comment.ts';
 
 /**
  * Creates and drops tables and columns in the catalog's schema, each change in a transaction, and refreshes
@@ -91,10 +92,12 @@ export class PostgresSchemaEditor implements SchemaEditor {
   async createRelation(relation: NewRelation): Promise<Relation> {
     const checked = checkNewRelation(relation, await this.catalog.refresh());
     await this.change(
-      (trx) =>
-        sql`alter table ${this.table(checked.collection)} add constraint ${sql.id(checked.constraint)}
+      async (trx) => {
+        await sql`alter table ${this.table(checked.collection)} add constraint ${sql.id(checked.constraint)}
         foreign key (${sql.id(checked.field)}) references ${this.table(checked.relatedCollection)} (${sql.id(checked.relatedField)})
-        on delete ${sql.raw(checked.onDelete)} on update ${sql.raw(checked.onUpdate)}`.execute(trx),
+        on delete ${sql.raw(checked.onDelete)} on update ${sql.raw(checked.onUpdate)}`.execute(trx);
+        if (checked.chosenOneField) await this.comment(trx, checked, checked.chosenOneField);
+      },
       ddlErrors({
         '42P01': () => collectionNotFound(checked.collection),
         '42710': () => recordNotUnique('field'),
@@ -107,6 +110,65 @@ export class PostgresSchemaEditor implements SchemaEditor {
     const created = manyToOneOf(this.catalog.current(), checked.collection, checked.field);
     if (!created) throw new Error(`Relation "${checked.constraint}" is missing right after it was created`);
     return created;
+  }
+
+  async updateRelation(collection: string, field: string, change: RelationChange): Promise<Relation> {
+    const snapshot = await this.catalog.refresh();
+    const relation = manyToOneOf(snapshot, collection, field);
+    if (!relation) throw notFound('Relation');
+    if (typeof change.oneField === 'string') {
+      checkOneField(
+        change.oneField,
+        snapshot.collections.get(relation.relatedCollection)!,
+        snapshot,
+        relation,
+      );
+    }
+    const onDelete = change.onDelete ?? relation.onDelete;
+    const onUpdate = change.onUpdate ?? relation.onUpdate;
+    const remade = onDelete !== relation.onDelete || onUpdate !== relation.onUpdate;
+    await this.change(
+      async (trx) => {
+        // Dropping the constraint drops its comment: the chosen name is read first, to be kept.
+        const chosen =
+          change.oneField === undefined ? await this.chosenOneField(trx, relation) : change.oneField;
+        if (remade) {
+          await sql`alter table ${this.table(collection)} drop constraint ${sql.id(relation.constraint)}`.execute(
+            trx,
+          );
+          await sql`alter table ${this.table(collection)} add constraint ${sql.id(relation.constraint)}
+          foreign key (${sql.id(field)}) references ${this.table(relation.relatedCollection)} (${sql.id(relation.relatedField)})
+          on delete ${sql.raw(onDelete)} on update ${sql.raw(onUpdate)}`.execute(trx);
+        }
+        if (remade || change.oneField !== undefined) await this.comment(trx, relation, chosen ?? null);
+      },
+      ddlErrors({ '42P01': () => collectionNotFound(collection), '42704': () => notFound('Relation') }),
+    );
+    const updated = manyToOneOf(this.catalog.current(), collection, field);
+    if (!updated) throw new Error(`Relation "${relation.constraint}" is missing right after it was changed`);
+    return updated;
+  }
+
+  /** Sets (or, with null, removes) the one-to-many name kept in the constraint's comment. */
+  private async comment(
+    trx: Transaction<unknown>,
+    relation: Pick<Relation, 'collection' | 'constraint'>,
+    oneField: string | null,
+  ): Promise<void> {
+    // COMMENT takes no parameters: the name was checked to be letters, digits and "_", and sql.lit quotes it.
+    const text = oneField === null ? sql`null` : sql.lit(relationComment(oneField));
+    await sql`comment on constraint ${sql.id(relation.constraint)} on ${this.table(relation.collection)} is ${text}`.execute(
+      trx,
+    );
+  }
+
+  private async chosenOneField(trx: Transaction<unknown>, relation: Relation): Promise<string | undefined> {
+    const { rows } = await sql<{ comment: string | null }>`
+      select obj_description(con.oid, 'pg_constraint') as comment from pg_constraint con
+      join pg_class c on c.oid = con.conrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${this.catalog.schema} and c.relname = ${relation.collection}
+        and con.conname = ${relation.constraint}`.execute(trx);
+    return chosenOneFieldOf(rows[0]?.comment ?? null);
   }
 
   async dropRelation(collection: string, field: string): Promise<void> {

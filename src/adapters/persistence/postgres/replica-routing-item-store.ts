@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type {
+  ItemAggregateRequest,
   ItemGetRequest,
   ItemKeysRequest,
   ItemListRequest,
@@ -69,6 +70,10 @@ export class ReplicaRoutingItemStore implements ItemStore {
 
   getMany(request: ItemKeysRequest): Promise<string[]> {
     return this.read((store) => store.getMany(request));
+  }
+
+  aggregate(request: ItemAggregateRequest): Promise<string> {
+    return this.read((store) => store.aggregate(request));
   }
 
   /**

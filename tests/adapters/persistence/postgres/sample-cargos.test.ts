@@ -4,9 +4,11 @@ import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
+import { PostgresSchemaCatalog } from '../../../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
 import {
   CARGOS_FIELDS,
   createSampleCargos,
+  SAMPLE_CUSTOMERS,
 } from '../../../../src/adapters/persistence/postgres/sample-cargos.ts';
 import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
 import { databaseBackends } from '../../../support/databases.ts';
@@ -90,6 +92,57 @@ for (const [target, test] of suitePerBackend<{ orm: MikroORM }, MikroOrmPersiste
     assert.equal(created, [...created].sort());
   });
 
+  test('cargos refer to shipments, shipments to customers, by indexed foreign keys', async ({ orm }) => {
+    await createSampleCargos(orm, { rows: 1000, schema: TEST_SCHEMA });
+    const db = userTablesDatabase(orm);
+    const { relations } = await new PostgresSchemaCatalog(db, TEST_SCHEMA).refresh();
+    assert.equal(
+      relations.map((relation) => [
+        relation.collection,
+        relation.field,
+        relation.relatedCollection,
+        relation.relatedField,
+        relation.oneField,
+      ]),
+      [
+        ['cargos', 'shipment', 'shipments', 'id', 'cargos'],
+        ['shipments', 'customer', 'customers', 'id', 'shipments'],
+      ],
+    );
+    const names = await sql<{
+      name: string;
+    }>`select name from ${sql.id(TEST_SCHEMA, 'customers')} order by id`.execute(db);
+    assert.equal(
+      names.rows.map((row) => row.name),
+      SAMPLE_CUSTOMERS,
+    );
+    const { rows } = await sql<{ shipments: string; unshipped: string; customers: string }>`
+      select (select count(*) from ${sql.id(TEST_SCHEMA, 'shipments')}) as shipments,
+        (select count(*) from ${sql.id(TEST_SCHEMA, 'cargos')} where shipment is null) as unshipped,
+        (select count(distinct customer) from ${sql.id(TEST_SCHEMA, 'shipments')}) as customers`.execute(db);
+    assert.is(Number(rows[0]!.shipments), 20);
+    assert.ok(Number(rows[0]!.unshipped) < 100, rows[0]!.unshipped);
+    assert.ok(Number(rows[0]!.customers) > 1);
+    const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes
+      where schemaname = ${TEST_SCHEMA} and indexname like '%\_index' order by indexname`.execute(db);
+    assert.equal(
+      indexes.rows.map((row) => row.indexname),
+      ['cargos_shipment_index', 'shipments_customer_index'],
+    );
+  });
+
+  test('a cargos collection made before relations gains its shipment', async ({ orm }) => {
+    const db = userTablesDatabase(orm);
+    await sql`create table ${sql.id(TEST_SCHEMA, 'cargos')} (id uuid primary key, date_created timestamp,
+      date_updated timestamp, description text, temperature float8, is_deleted boolean not null default false)`.execute(
+      db,
+    );
+    await createSampleCargos(orm, { rows: 10, schema: TEST_SCHEMA });
+    const { rows } = await sql<{ n: string }>`select count(*) as n from ${sql.id(TEST_SCHEMA, 'cargos')}
+      where shipment is not null`.execute(db);
+    assert.ok(Number(rows[0]!.n) > 0);
+  });
+
   test('a second run adds rows to the existing collection', async ({ orm }) => {
     await createSampleCargos(orm, { rows: 10, schema: TEST_SCHEMA });
     await createSampleCargos(orm, { rows: 5, schema: TEST_SCHEMA });
@@ -97,6 +150,10 @@ for (const [target, test] of suitePerBackend<{ orm: MikroORM }, MikroOrmPersiste
       n: string;
     }>`select count(*) as n from ${sql.id(TEST_SCHEMA, 'cargos')}`.execute(userTablesDatabase(orm));
     assert.is(Number(rows[0]!.n), 15);
+    const customers = await sql<{
+      n: string;
+    }>`select count(*) as n from ${sql.id(TEST_SCHEMA, 'customers')}`.execute(userTablesDatabase(orm));
+    assert.is(Number(customers.rows[0]!.n), SAMPLE_CUSTOMERS.length);
   });
 
   test.run();

@@ -1,0 +1,36 @@
+import type { CollectionSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
+import { manyToOneOf, oneToManyOf } from '../schema/relations-of.ts';
+import type { RelationalHop } from './relational-hop.ts';
+
+/**
+ * How a query follows relations: the schema that declares them, and how many hops one path may take
+ * (`query.maxRelationalDepth`). Parsers given none refuse every path, as permission rules and write
+ * filters must.
+ */
+export type RelationalContext = {
+  readonly schema: SchemaSnapshot;
+  readonly maxHops: number;
+};
+
+/** `query.maxRelationalDepth`'s default. */
+export const DEFAULT_MAX_RELATIONAL_DEPTH = 3;
+
+/**
+ * The hop `key` names from `collection`: its foreign-key field (many-to-one) or a one-to-many alias; none
+ * when it names neither, or when the collection at the other end is not one the snapshot serves.
+ */
+export function hopOf(
+  schema: SchemaSnapshot,
+  collection: CollectionSchema,
+  key: string,
+): RelationalHop | undefined {
+  const manyToOne = manyToOneOf(schema, collection.name, key);
+  if (manyToOne) {
+    const target = schema.collections.get(manyToOne.relatedCollection);
+    return target && { key, direction: 'many-to-one', relation: manyToOne, collection: target };
+  }
+  const oneToMany = oneToManyOf(schema, collection.name, key);
+  if (!oneToMany) return undefined;
+  const target = schema.collections.get(oneToMany.collection);
+  return target && { key, direction: 'one-to-many', relation: oneToMany, collection: target };
+}

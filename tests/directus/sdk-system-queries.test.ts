@@ -1,0 +1,101 @@
+import { readMe, readPermissions, readRole, readRoles, readUser, readUsers } from '@directus/sdk';
+import * as assert from 'uvu/assert';
+import { backends } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
+import { ADMIN_STATIC_TOKEN, type CargosScenario, startCargosScenario } from './cargos-scenario.ts';
+import { SdkClients, sdkError } from './sdk-clients.ts';
+
+type Context = {
+  scenario: CargosScenario;
+  clients: SdkClients;
+  admin: ReturnType<SdkClients['withStaticToken']>;
+  operator: ReturnType<SdkClients['session']>;
+};
+
+for (const [target, reads] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `@directus/sdk system collection queries on ${backend}`,
+)) {
+  reads.before(async (context) => {
+    context.scenario = await startCargosScenario(target);
+    context.clients = new SdkClients(context.scenario.app.url);
+    context.admin = context.clients.withStaticToken(ADMIN_STATIC_TOKEN);
+    context.operator = context.clients.session();
+    const { email, password } = context.scenario.operator;
+    await context.operator.login({ email, password });
+    await context.scenario.app.createUser({
+      email: 'suspended@example.com',
+      status: 'suspended',
+      last_name: 'Away',
+    });
+  });
+  reads.after(async ({ scenario, clients }) => {
+    clients.stopAll();
+    await scenario.close();
+    await target.dispose();
+  });
+
+  reads('readUsers with filter, fields, sort and limit', async ({ admin, scenario }) => {
+    const suspended = await admin.request(
+      readUsers({ filter: { status: { _eq: 'suspended' } }, fields: ['email', 'last_name'] }),
+    );
+    assert.equal(suspended, [{ email: 'suspended@example.com', last_name: 'Away' }]);
+
+    const sorted = await admin.request(readUsers({ fields: ['email'], sort: ['-email'], limit: 2 }));
+    assert.equal(sorted, [{ email: 'suspended@example.com' }, { email: 'operator@example.com' }]);
+
+    const withToken = await admin.request(
+      readUsers({ filter: { token: { _nnull: true } }, fields: ['id', 'token'] }),
+    );
+    assert.equal(withToken, [{ id: scenario.admin.id, token: '**********' }]);
+
+    const searched = await admin.request(readUsers({ search: 'operator', fields: ['email'] }));
+    assert.equal(searched, [{ email: 'operator@example.com' }]);
+
+    const paged = await admin.request(readUsers({ fields: ['email'], sort: ['email'], limit: 1, page: 2 }));
+    assert.equal(paged, [{ email: 'operator@example.com' }]);
+  });
+
+  reads('readUsers refuses a secret as it refuses an unknown field', async ({ admin }) => {
+    await sdkError(admin.request(readUsers({ fields: ['password_hash' as 'email'] })), 400, 'INVALID_QUERY');
+    await sdkError(
+      admin.request(readUsers({ filter: { token: { _eq: ADMIN_STATIC_TOKEN } } })),
+      400,
+      'INVALID_QUERY',
+    );
+    await sdkError(admin.request(readUsers({ sort: ['token'] })), 400, 'INVALID_QUERY');
+  });
+
+  reads('readUser and readMe take fields', async ({ admin, operator, scenario }) => {
+    const one = await admin.request(readUser(scenario.operator.id, { fields: ['email', 'status'] }));
+    assert.equal(one, { email: 'operator@example.com', status: 'active' });
+    const me = await operator.request(readMe({ fields: ['email'] }));
+    assert.equal(me, { email: 'operator@example.com' });
+  });
+
+  reads('readRoles and readRole with filter and fields', async ({ admin }) => {
+    const operators = await admin.request(
+      readRoles({ filter: { name: { _eq: 'Operator' } }, fields: ['id', 'name'] }),
+    );
+    assert.is(operators.length, 1);
+    assert.equal(Object.keys(operators[0]!), ['id', 'name']);
+    const sorted = await admin.request(readRoles({ fields: ['name'], sort: ['-name'] }));
+    assert.equal(sorted, [{ name: 'Operator' }, { name: 'Administrator' }]);
+    const role = await admin.request(readRole(operators[0]!.id, { fields: ['name'] }));
+    assert.equal(role, { name: 'Operator' });
+  });
+
+  reads('readPermissions with a filter', async ({ admin }) => {
+    const reads = await admin.request(
+      readPermissions({ filter: { action: { _eq: 'read' } }, fields: ['collection', 'action'] }),
+    );
+    assert.equal(reads, [{ collection: 'cargos', action: 'read' }]);
+  });
+
+  reads('a non-admin is refused whatever the query', async ({ operator }) => {
+    await sdkError(operator.request(readUsers({ filter: { status: { _eq: 'active' } } })), 403, 'FORBIDDEN');
+    await sdkError(operator.request(readRoles({ fields: ['name'] })), 403, 'FORBIDDEN');
+  });
+
+  reads.run();
+}
