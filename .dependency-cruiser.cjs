@@ -64,6 +64,12 @@ const EXCEPTIONS = {
     '^src/adapters/persistence/postgres/column-types[.]ts$',
     '^src/adapters/persistence/postgres/write-refusals[.]ts$',
   ],
+  // Realtime shapes events in process with the in-memory twin's JSON formatting, which answers
+  // byte-identical to PostgreSQL's (docs/decisions/0031): pure functions, no store state.
+  'realtime/': [
+    '^src/adapters/persistence/memory/in-memory-item-json[.]ts$',
+    '^src/adapters/persistence/memory/in-memory-related-rows[.]ts$',
+  ],
   // The PostgreSQL persistence opens the item store (kysely) on the connection MikroORM opened for the
   // system tables: one database, one pool, two query builders; and the item store's read replicas
   // beside it (their pools are kysely's own). The system tables' list queries (/users, /roles,

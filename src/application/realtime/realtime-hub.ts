@@ -1,0 +1,276 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { ReadRule } from '../../domain/permissions/read-rule.ts';
+import { assertFilterQueryable, projectFields } from '../../domain/permissions/readable-fields.ts';
+import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
+import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
+import type { BoundFilterNode } from '../../domain/query/filter.ts';
+import { invalidQuery } from '../../domain/query/invalid-query.ts';
+import type { ItemQuery } from '../../domain/query/item-query.ts';
+import { parseItemQuery, type QueryLimits } from '../../domain/query/parse-item-query.ts';
+import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import { collectionFor } from '../items/collection-access.ts';
+import type { ListItemsHandler } from '../items/list-items.ts';
+import type { ReadRules } from '../items/read-rules.ts';
+import type { ChangeFeed } from '../ports/change-feed.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { ItemEvent, ItemEventFeed } from '../ports/item-events.ts';
+import type { SelectedField, StoredItem } from '../ports/item-store.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+import type { ItemJsonFormat } from './item-json-format.ts';
+import type {
+  ItemSubscriptions,
+  SubscribeRequest,
+  Subscription,
+  SubscriptionEnd,
+  SubscriptionSink,
+} from './item-subscriptions.ts';
+
+/** How often rights are re-asked even when no change was heard (REALTIME-SPEC: within one second). */
+export const RECHECK_INTERVAL_MS = 1_000;
+
+/** A subscriber's view as it is now: re-judged on every rights recheck, used for every event until the next. */
+type View = {
+  readonly caller: Accountability;
+  readonly rule: ReadRule;
+  readonly select: ReadonlyArray<SelectedField>;
+  readonly filter: BoundFilterNode | null;
+  /** Subscribers with the same key shape a row alike: one formatting per event serves them all. */
+  readonly groupKey: string;
+};
+
+type Subscriber = {
+  readonly request: SubscribeRequest;
+  readonly sink: SubscriptionSink;
+  readonly query: ItemQuery;
+  view: View;
+  closed: boolean;
+};
+
+/** Timers, injectable so tests tick the recheck by hand. */
+export type Ticker = { every(ms: number, tick: () => void): () => void };
+
+const REAL_TICKER: Ticker = {
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
+/**
+ * Realtime subscriptions over the items' change log (docs/api.md §12, docs/decisions/0031): one feed
+ * subscription for the process; each event judged per subscriber with the rule it holds now, shaped in
+ * process, once per group of subscribers sharing rule and fields.
+ */
+export class RealtimeHub implements ItemSubscriptions {
+  private readonly byCollection = new Map<string, Set<Subscriber>>();
+  /** Batches and rechecks run one after another, so a subscriber never sees events out of order. */
+  private queue: Promise<void> = Promise.resolve();
+  private stopFeed: (() => void) | null = null;
+  private stopTicker: (() => void) | null = null;
+
+  constructor(
+    private readonly catalog: SchemaCatalog,
+    private readonly rules: ReadRules,
+    private readonly list: ListItemsHandler,
+    private readonly feed: ItemEventFeed,
+    private readonly changes: ChangeFeed | null,
+    private readonly format: ItemJsonFormat,
+    private readonly clock: Clock,
+    private readonly limits: QueryLimits,
+    private readonly ticker: Ticker = REAL_TICKER,
+  ) {}
+
+  async subscribe(request: SubscribeRequest, sink: SubscriptionSink): Promise<Subscription> {
+    const caller = await request.caller();
+    if (caller === null) throw new DomainError('UNAUTHENTICATED', 'Authentication is required.');
+    const collection = collectionFor(this.catalog, caller, request.collection);
+    const query = parseItemQuery(request.query, collection, this.limits, this.catalog.current());
+    if (query.relational) {
+      throw invalidQuery(
+        'A subscription reads flat fields and filters only; relational paths are not supported.',
+      );
+    }
+    const view = await this.viewOf(caller, collection, query);
+    this.start();
+    const position = request.resumeAfter ?? (await this.feed.latest());
+    const init =
+      request.resumeAfter === undefined
+        ? (await this.list.execute(caller, { collection: request.collection, query: request.query })).json
+        : null;
+    const subscriber: Subscriber = { request, sink, query, view, closed: false };
+    let set = this.byCollection.get(collection.name);
+    if (!set) {
+      set = new Set();
+      this.byCollection.set(collection.name, set);
+    }
+    set.add(subscriber);
+    if (request.resumeAfter !== undefined)
+      this.enqueue(() => this.replay(subscriber, request.resumeAfter ?? '0'));
+    return { init, position, close: () => this.remove(subscriber) };
+  }
+
+  /** Ends every subscription (graceful shutdown) and lets go of the feeds. */
+  shutdown(): void {
+    for (const set of this.byCollection.values()) {
+      for (const subscriber of set)
+        this.end(subscriber, { reason: 'SHUTDOWN', message: 'The server is shutting down.' });
+    }
+    this.stopFeed?.();
+    this.stopTicker?.();
+    this.stopFeed = null;
+    this.stopTicker = null;
+  }
+
+  /** Re-asks every subscriber's rights now (what the ticker and the change feed trigger); resolves when done. */
+  recheck(): Promise<void> {
+    return this.enqueue(() => this.recheckAll());
+  }
+
+  /** Resolves once every batch and recheck queued so far has been delivered (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  private start(): void {
+    if (this.stopFeed) return;
+    this.stopFeed = this.feed.subscribe({
+      events: (batch) => void this.enqueue(() => this.deliver(batch)),
+      lost: () =>
+        void this.enqueue(async () =>
+          this.endAll({ reason: 'RESYNC', message: 'Events were missed; subscribe again.' }),
+        ),
+    });
+    this.changes?.subscribe({ changed: () => void this.recheck(), lost: () => void this.recheck() });
+    this.stopTicker = this.ticker.every(RECHECK_INTERVAL_MS, () => void this.recheck());
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(work).catch(() => undefined);
+    return this.queue;
+  }
+
+  private async replay(subscriber: Subscriber, after: string): Promise<void> {
+    const events = await this.feed.since(after, 10_000);
+    if (events === null) {
+      this.end(subscriber, {
+        reason: 'RESYNC',
+        message: 'The position to resume from is no longer kept; subscribe again.',
+      });
+      return;
+    }
+    await this.deliver(
+      events.filter((event) => event.collection === subscriber.request.collection),
+      [subscriber],
+    );
+  }
+
+  private async deliver(batch: ReadonlyArray<ItemEvent>, only?: ReadonlyArray<Subscriber>): Promise<void> {
+    for (const event of batch) {
+      const subscribers = only ?? [...(this.byCollection.get(event.collection) ?? [])];
+      if (subscribers.length === 0) continue;
+      const collection = this.catalog.current().collections.get(event.collection);
+      if (!collection) continue;
+      const shaped = new Map<string, string>();
+      for (const subscriber of subscribers) {
+        if (subscriber.closed) continue;
+        this.judge(subscriber, event, collection, shaped);
+      }
+    }
+  }
+
+  /** REALTIME-SPEC: visibility before and after, each under the rule and the subscription's filter. */
+  private judge(
+    subscriber: Subscriber,
+    event: ItemEvent,
+    collection: CollectionSchema,
+    shaped: Map<string, string>,
+  ) {
+    const { view } = subscriber;
+    const before = event.before !== null && this.visible(view, event.before, collection);
+    const after = event.after !== null && this.visible(view, event.after, collection);
+    if (!before && !after) return;
+    if (before && !after) {
+      const data = JSON.stringify([event.key]);
+      subscriber.sink.send({ event: 'delete', id: event.id, data });
+      return;
+    }
+    const item = event.after as StoredItem;
+    const key = `${event.id}\u0000${view.groupKey}`;
+    let data = shaped.get(key);
+    if (data === undefined) {
+      data = this.format.format([item], view.select, collection);
+      shaped.set(key, data);
+    }
+    subscriber.sink.send({ event: before ? 'update' : 'create', id: event.id, data });
+  }
+
+  private visible(view: View, item: StoredItem, collection: CollectionSchema): boolean {
+    if (view.rule.rows !== null && !matchesFilter(view.rule.rows, item, collection)) return false;
+    return view.filter === null || matchesFilter(view.filter, item, collection);
+  }
+
+  private async recheckAll(): Promise<void> {
+    for (const set of this.byCollection.values()) {
+      for (const subscriber of [...set]) await this.recheckOne(subscriber);
+    }
+  }
+
+  private async recheckOne(subscriber: Subscriber): Promise<void> {
+    try {
+      const caller = await subscriber.request.caller();
+      if (subscriber.closed) return;
+      if (caller === null) {
+        this.end(subscriber, { reason: 'UNAUTHENTICATED', message: 'The credential no longer holds.' });
+        return;
+      }
+      const collection = collectionFor(this.catalog, caller, subscriber.request.collection);
+      subscriber.view = await this.viewOf(caller, collection, subscriber.query);
+    } catch (error) {
+      this.end(subscriber, endFor(error));
+    }
+  }
+
+  private async viewOf(
+    caller: Accountability,
+    collection: CollectionSchema,
+    query: ItemQuery,
+  ): Promise<View> {
+    const now = this.clock.now();
+    const rule = await this.rules.for(caller, collection, now);
+    const select = projectFields(caller, rule, query.fields);
+    if (query.filter) assertFilterQueryable(caller, rule, query.filter);
+    const filter = query.filter
+      ? bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection)
+      : null;
+    // The shape depends on the selection alone (masks included, their values bound): equal selections share it.
+    const groupKey = JSON.stringify(select);
+    return { caller, rule, select, filter, groupKey };
+  }
+
+  private endAll(end: SubscriptionEnd): void {
+    for (const set of this.byCollection.values())
+      for (const subscriber of [...set]) this.end(subscriber, end);
+  }
+
+  private end(subscriber: Subscriber, end: SubscriptionEnd): void {
+    if (subscriber.closed) return;
+    this.remove(subscriber);
+    subscriber.sink.end(end);
+  }
+
+  private remove(subscriber: Subscriber): void {
+    subscriber.closed = true;
+    this.byCollection.get(subscriber.request.collection)?.delete(subscriber);
+  }
+}
+
+function endFor(error: unknown): SubscriptionEnd {
+  if (error instanceof DomainError) {
+    if (error.code === 'UNAUTHENTICATED') return { reason: 'UNAUTHENTICATED', message: error.message };
+    if (error.code === 'TOKEN_EXPIRED') return { reason: 'TOKEN_EXPIRED', message: error.message };
+    return { reason: 'FORBIDDEN', message: 'You no longer have permission to read this collection.' };
+  }
+  return { reason: 'FORBIDDEN', message: 'Your rights could not be confirmed.' };
+}

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { InProcessItemJson } from '../../../src/adapters/realtime/in-process-item-json.ts';
+import type {
+  SubscriptionEnd,
+  SubscriptionEvent,
+  SubscriptionSink,
+} from '../../../src/application/realtime/item-subscriptions.ts';
+import { RealtimeHub } from '../../../src/application/realtime/realtime-hub.ts';
+import type { Accountability } from '../../../src/domain/accountability.ts';
+import { Permission } from '../../../src/domain/permissions/permission.ts';
+import type { RawItemQuery } from '../../../src/domain/query/parse-item-query.ts';
+import { FakeItemEventFeed, ManualTicker } from '../../support/fakes/fake-item-event-feed.ts';
+import {
+  CALLER,
+  LIMITS,
+  PARCEL_ROWS,
+  PARCELS,
+  ROLE,
+  readFixture,
+  refusedWith,
+  USER,
+} from '../items/read-fixture.ts';
+
+type Received = { events: SubscriptionEvent[]; ends: SubscriptionEnd[] };
+
+function recordingSink(): SubscriptionSink & Received {
+  const events: SubscriptionEvent[] = [];
+  const ends: SubscriptionEnd[] = [];
+  return { events, ends, send: (event) => events.push(event), end: (end) => ends.push(end) };
+}
+
+async function hubFixture() {
+  const fixture = await readFixture();
+  const feed = new FakeItemEventFeed();
+  const ticker = new ManualTicker();
+  const { schema } = fixture.persistence;
+  const hub = new RealtimeHub(
+    schema,
+    fixture.rules,
+    fixture.listItems,
+    feed,
+    null,
+    new InProcessItemJson(),
+    fixture.clock,
+    LIMITS,
+    ticker,
+  );
+  /** Who each subscription's caller() answers now: a test changes it to suspend or log out. */
+  const current = new Map<string, Accountability | null>();
+  async function subscribe(who: Accountability, query: RawItemQuery = {}) {
+    const name = randomUUID();
+    current.set(name, who);
+    const sink = recordingSink();
+    const subscription = await hub.subscribe(
+      { collection: PARCELS, query, caller: async () => current.get(name) ?? null },
+      sink,
+    );
+    return { sink, subscription, revoke: () => current.set(name, null) };
+  }
+  return { ...fixture, feed, ticker, hub, subscribe };
+}
+
+const row = (id: number) => ({ ...PARCEL_ROWS.find((parcel) => parcel.id === id)! });
+const items = (event: SubscriptionEvent) => JSON.parse(event.data) as Array<Record<string, unknown>>;
+
+const hub = suite('RealtimeHub');
+
+hub('init is the list page for the same query; position is the log position', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const { subscription } = await f.subscribe(CALLER.ada, { fields: ['id'], sort: ['id'] });
+  assert.equal(
+    JSON.parse(subscription.init ?? 'null'),
+    [1, 2, 3, 4, 5].map((id) => ({ id })),
+  );
+  assert.is(subscription.position, '0');
+});
+
+hub(
+  'create, update and delete reach a subscriber who may read the row, shaped as a list shapes it',
+  async () => {
+    const f = await hubFixture();
+    await f.grant();
+    const { sink } = await f.subscribe(CALLER.ada, { fields: ['id', 'label'] });
+    f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6, label: 'New' });
+    f.feed.emit(PARCELS, 6, { ...row(1), id: 6, label: 'New' }, { ...row(1), id: 6, label: 'Newer' });
+    f.feed.emit(PARCELS, 6, { ...row(1), id: 6, label: 'Newer' }, null);
+    await f.hub.settled();
+    assert.equal(
+      sink.events.map((event) => [event.event, event.id, items(event)]),
+      [
+        ['create', '1', [{ id: 6, label: 'New' }]],
+        ['update', '2', [{ id: 6, label: 'Newer' }]],
+        ['delete', '3', [6]],
+      ],
+    );
+  },
+);
+
+hub(
+  'rows outside the read rule are never delivered; leaving the view is a delete, entering a create',
+  async () => {
+    const f = await hubFixture();
+    await f.grant({ permissions: { owner: { _eq: '$CURRENT_USER' } } });
+    const { sink } = await f.subscribe(CALLER.ada, { fields: ['id'] });
+    const bobs = { ...row(2) };
+    f.feed.emit(PARCELS, 2, bobs, { ...bobs, label: 'changed' });
+    f.feed.emit(PARCELS, 2, bobs, { ...bobs, owner: USER.ada });
+    f.feed.emit(PARCELS, 2, { ...bobs, owner: USER.ada }, { ...bobs, owner: USER.bob });
+    f.feed.emit(PARCELS, 9, null, { ...bobs, id: 9 });
+    await f.hub.settled();
+    assert.equal(
+      sink.events.map((event) => [event.event, items(event)]),
+      [
+        ['create', [{ id: 2 }]],
+        ['delete', [2]],
+      ],
+    );
+  },
+);
+
+hub('the subscription filter narrows events like the read rule', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const { sink } = await f.subscribe(CALLER.ada, { fields: ['id'], filter: { region: { _eq: 'north' } } });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 1 });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), region: 'north' });
+  await f.hub.settled();
+  assert.equal(
+    sink.events.map((event) => event.event),
+    ['create'],
+  );
+});
+
+hub('fields narrow as a list narrows * and field masks apply per row', async () => {
+  const f = await hubFixture();
+  await f.grant({ fields: ['id', 'label'] });
+  await f.grant({ fields: ['notes'], permissions: { owner: { _eq: '$CURRENT_USER' } } });
+  const { sink } = await f.subscribe(CALLER.ada);
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 11 });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 21 });
+  await f.hub.settled();
+  assert.equal(sink.events.map(items), [
+    [{ id: 1, label: 'Alpha crates', notes: 'needle alpha' }],
+    [{ id: 2, label: 'Beta barrels', notes: null }],
+  ]);
+});
+
+hub('a field the caller may not read is refused at subscribe, as a list refuses it', async () => {
+  const f = await hubFixture();
+  await f.grant({ fields: ['id'] });
+  await refusedWith(f.subscribe(CALLER.ada, { fields: ['notes'] }), 'FORBIDDEN', 'notes');
+  await refusedWith(f.subscribe(CALLER.carol), 'FORBIDDEN');
+});
+
+hub(
+  'a rule change applies at the next recheck: events stop and the subscription ends FORBIDDEN',
+  async () => {
+    const f = await hubFixture();
+    const id = randomUUID();
+    await f.persistence.permissions.save(
+      new Permission({
+        id,
+        role: ROLE.clerk,
+        collection: PARCELS,
+        action: 'read',
+        permissions: null,
+        validation: null,
+        presets: null,
+        fields: ['*'],
+      }),
+    );
+    const { sink } = await f.subscribe(CALLER.ada, { fields: ['id'] });
+    await f.persistence.permissions.delete(id);
+    f.ticker.tick();
+    await f.hub.settled();
+    f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+    await f.hub.settled();
+    assert.equal(sink.events, []);
+    assert.equal(
+      sink.ends.map((end) => end.reason),
+      ['FORBIDDEN'],
+    );
+  },
+);
+
+hub(
+  'a suspended or logged-out caller is ended UNAUTHENTICATED at the next tick (at most a second)',
+  async () => {
+    const f = await hubFixture();
+    await f.grant();
+    const { sink, revoke } = await f.subscribe(CALLER.ada, { fields: ['id'] });
+    revoke();
+    f.ticker.tick();
+    await f.hub.settled();
+    f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+    await f.hub.settled();
+    assert.equal(sink.events, []);
+    assert.equal(
+      sink.ends.map((end) => end.reason),
+      ['UNAUTHENTICATED'],
+    );
+  },
+);
+
+hub('a lost feed ends every subscription with RESYNC; close stops delivery', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const first = await f.subscribe(CALLER.ada, { fields: ['id'] });
+  const second = await f.subscribe(CALLER.bob, { fields: ['id'] });
+  second.subscription.close();
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+  f.feed.lose();
+  await f.hub.settled();
+  assert.is(first.sink.events.length, 1);
+  assert.equal(
+    first.sink.ends.map((end) => end.reason),
+    ['RESYNC'],
+  );
+  assert.equal(second.sink.events, []);
+  assert.equal(second.sink.ends, []);
+});
+
+hub('resuming replays the events after the position, judged now, with no init', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 3 });
+  const sink = recordingSink();
+  const subscription = await f.hub.subscribe(
+    { collection: PARCELS, query: { fields: ['id'] }, caller: async () => CALLER.ada, resumeAfter: '1' },
+    sink,
+  );
+  await f.hub.settled();
+  assert.is(subscription.init, null);
+  assert.equal(
+    sink.events.map((event) => event.id),
+    ['2'],
+  );
+});
+
+hub.run();
