@@ -1,0 +1,286 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import type {
+  ItemSubscriptions,
+  Subscription,
+  SubscriptionEnd,
+} from '../../../application/realtime/item-subscriptions.ts';
+import type { Accountability } from '../../../domain/accountability.ts';
+import { DomainError } from '../../../domain/errors.ts';
+
+/** The close codes of /websocket (docs/api.md §12). */
+export const CLOSE = {
+  normal: 1000,
+  shutdown: 1001,
+  tooLarge: 1009,
+  authTimeout: 4001,
+  authFailed: 4003,
+  slowConsumer: 4008,
+  tooMany: 4029,
+} as const;
+
+export type WebSocketLimits = {
+  readonly connectionsPerUser: number;
+  readonly connectionsPerAddress: number;
+  readonly subscriptionsPerConnection: number;
+  readonly messageMaxBytes: number;
+  /** Bytes queued in the socket past which the client is a slow consumer and is disconnected. */
+  readonly sendBufferMaxBytes: number;
+  readonly authTimeoutMs: number;
+};
+
+export type WebSocketOptions = {
+  readonly subscriptions: ItemSubscriptions;
+  /** The caller a token stands for now; null (or a throw) when it no longer holds. null token = public. */
+  readonly authenticate: (token: string | null) => Promise<Accountability | null>;
+  readonly limits: WebSocketLimits;
+  readonly path?: string;
+};
+
+type Message = Readonly<Record<string, unknown>>;
+
+/**
+ * /websocket in the Directus realtime protocol (docs/api.md §12): upgrades on the API's own HTTP server.
+ * Returns the shutdown, which closes every socket with a reason.
+ */
+export function attachWebSocket(server: Server, options: WebSocketOptions): () => void {
+  const path = options.path ?? '/websocket';
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.limits.messageMaxBytes });
+  const perAddress = new Map<string, number>();
+  const perUser = new Map<string, number>();
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) return;
+    const address = request.socket.remoteAddress ?? '';
+    if ((perAddress.get(address) ?? 0) >= options.limits.connectionsPerAddress) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      count(perAddress, address, 1);
+      ws.once('close', () => count(perAddress, address, -1));
+      new Connection(ws, options, perUser, url.searchParams.get('access_token')).start();
+    });
+  };
+  server.on('upgrade', onUpgrade);
+  return () => {
+    server.off('upgrade', onUpgrade);
+    for (const client of wss.clients) client.close(CLOSE.shutdown, 'Server shutting down');
+    wss.close();
+  };
+}
+
+function count(counts: Map<string, number>, key: string, delta: number): number {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
+  return next;
+}
+
+/** One client: its credential, its subscriptions by uid. */
+class Connection {
+  private token: string | null = null;
+  private caller: Accountability | null = null;
+  private user: string | null = null;
+  private readonly subscriptions = new Map<string, Subscription | null>();
+  private authTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly options: WebSocketOptions,
+    private readonly perUser: Map<string, number>,
+    private readonly urlToken: string | null,
+  ) {}
+
+  async start(): Promise<void> {
+    this.ws.on('message', (data, binary) => void this.receive(data, binary));
+    this.ws.on('close', () => this.closeAll());
+    this.ws.on('error', () => this.ws.terminate());
+    if (this.urlToken !== null) {
+      if (!(await this.authenticate(this.urlToken))) this.ws.close(CLOSE.authFailed, 'Authentication failed');
+      return;
+    }
+    // Public access needs no auth message, but a client gets the auth timeout to send one before acting.
+    this.caller = await this.options.authenticate(null).catch(() => null);
+    this.authTimer = setTimeout(() => {
+      if (this.caller === null) this.ws.close(CLOSE.authTimeout, 'Authentication timed out');
+    }, this.options.limits.authTimeoutMs);
+    this.authTimer.unref();
+  }
+
+  private async receive(data: RawData, binary: boolean): Promise<void> {
+    let message: Message;
+    try {
+      const parsed: unknown = JSON.parse(binary ? '' : String(data));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('not an object');
+      message = parsed as Message;
+    } catch {
+      this.send({
+        type: 'error',
+        status: 'error',
+        error: { code: 'INVALID_PAYLOAD', message: 'Messages are JSON objects.' },
+      });
+      return;
+    }
+    const type = String(message.type ?? '');
+    const uid = message.uid === undefined ? undefined : String(message.uid);
+    switch (type) {
+      case 'ping':
+        this.send({ type: 'pong', ...(uid === undefined ? {} : { uid }) });
+        return;
+      case 'pong':
+        return;
+      case 'auth':
+        await this.authMessage(message, uid);
+        return;
+      case 'subscribe':
+        await this.subscribe(message, uid);
+        return;
+      case 'unsubscribe':
+        this.unsubscribe(uid);
+        return;
+      default:
+        this.error(type || 'error', 'INVALID_PAYLOAD', `Unknown message type "${type}".`, uid);
+    }
+  }
+
+  private async authMessage(message: Message, uid: string | undefined): Promise<void> {
+    const token = typeof message.access_token === 'string' ? message.access_token : null;
+    if (token === null) {
+      this.error(
+        'auth',
+        'INVALID_PAYLOAD',
+        'Send "access_token" (refresh tokens are exchanged over HTTP).',
+        uid,
+      );
+      return;
+    }
+    if (await this.authenticate(token))
+      this.send({ type: 'auth', status: 'ok', ...(uid === undefined ? {} : { uid }) });
+    else this.error('auth', 'INVALID_CREDENTIALS', 'The token is not valid.', uid);
+  }
+
+  private async authenticate(token: string): Promise<boolean> {
+    const caller = await this.options.authenticate(token).catch(() => null);
+    if (caller === null) return false;
+    if (caller.user !== this.user) {
+      if (
+        caller.user !== null &&
+        count(this.perUser, caller.user, 1) > this.options.limits.connectionsPerUser
+      ) {
+        count(this.perUser, caller.user, -1);
+        this.ws.close(CLOSE.tooMany, 'Too many connections for this user');
+        return false;
+      }
+      if (this.user !== null) count(this.perUser, this.user, -1);
+      this.user = caller.user;
+    }
+    this.token = token;
+    this.caller = caller;
+    if (this.authTimer) clearTimeout(this.authTimer);
+    return true;
+  }
+
+  private async subscribe(message: Message, uid: string | undefined): Promise<void> {
+    const key = uid ?? '';
+    if (typeof message.collection !== 'string') {
+      this.error('subscribe', 'INVALID_PAYLOAD', 'Name the "collection" to subscribe to.', uid);
+      return;
+    }
+    if (this.subscriptions.has(key)) {
+      this.error('subscribe', 'INVALID_PAYLOAD', 'This uid is already subscribed.', uid);
+      return;
+    }
+    if (this.subscriptions.size >= this.options.limits.subscriptionsPerConnection) {
+      this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
+      return;
+    }
+    const query =
+      typeof message.query === 'object' && message.query !== null ? (message.query as Message) : {};
+    this.subscriptions.set(key, null);
+    const collection = message.collection;
+    const withUid = uid === undefined ? {} : { uid };
+    try {
+      const subscription = await this.options.subscriptions.subscribe(
+        { collection, query, caller: () => this.currentCaller() },
+        {
+          send: (event) =>
+            this.sendRaw(
+              `{"type":"subscription","event":${JSON.stringify(event.event)},"data":${event.data}${uidJson(uid)}}`,
+            ),
+          end: (end) => this.ended(key, end, uid),
+        },
+      );
+      if (!this.subscriptions.has(key) || this.ws.readyState !== WebSocket.OPEN) {
+        subscription.close();
+        return;
+      }
+      this.subscriptions.set(key, subscription);
+      this.sendRaw(
+        `{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${uidJson(uid)}}`,
+      );
+    } catch (error) {
+      this.subscriptions.delete(key);
+      const { code, message: text } =
+        error instanceof DomainError ? error : { code: 'INTERNAL', message: 'The subscription failed.' };
+      this.send({ type: 'subscribe', status: 'error', error: { code, message: text }, ...withUid });
+    }
+  }
+
+  private async currentCaller(): Promise<Accountability | null> {
+    if (this.token === null) return this.caller;
+    return this.options.authenticate(this.token);
+  }
+
+  private unsubscribe(uid: string | undefined): void {
+    if (uid === undefined) {
+      this.closeAll();
+      return;
+    }
+    this.subscriptions.get(uid)?.close();
+    this.subscriptions.delete(uid);
+  }
+
+  private ended(key: string, end: SubscriptionEnd, uid: string | undefined): void {
+    this.subscriptions.delete(key);
+    this.send({
+      type: 'subscribe',
+      status: 'error',
+      error: { code: end.reason, message: end.message },
+      ...(uid === undefined ? {} : { uid }),
+    });
+  }
+
+  private error(type: string, code: string, message: string, uid: string | undefined): void {
+    this.send({ type, status: 'error', error: { code, message }, ...(uid === undefined ? {} : { uid }) });
+  }
+
+  private send(message: Message): void {
+    this.sendRaw(JSON.stringify(message));
+  }
+
+  /** A client that does not read its socket is cut off rather than buffered for. */
+  private sendRaw(text: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount + text.length > this.options.limits.sendBufferMaxBytes) {
+      this.ws.close(CLOSE.slowConsumer, 'Send buffer full: the client reads too slowly');
+      this.closeAll();
+      return;
+    }
+    this.ws.send(text);
+  }
+
+  private closeAll(): void {
+    for (const subscription of this.subscriptions.values()) subscription?.close();
+    this.subscriptions.clear();
+    if (this.ws.readyState === WebSocket.CLOSED && this.user !== null) {
+      count(this.perUser, this.user, -1);
+      this.user = null;
+    }
+    if (this.authTimer) clearTimeout(this.authTimer);
+  }
+}
+
+const uidJson = (uid: string | undefined) => (uid === undefined ? '' : `,"uid":${JSON.stringify(uid)}`);

@@ -1,0 +1,208 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { WebSocket } from 'ws';
+import { attachWebSocket, CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
+import { InProcessItemJson } from '../../src/adapters/realtime/in-process-item-json.ts';
+import { RealtimeHub } from '../../src/application/realtime/realtime-hub.ts';
+import type { Accountability } from '../../src/domain/accountability.ts';
+import { CALLER, LIMITS, PARCEL_ROWS, PARCELS, readFixture } from '../application/items/read-fixture.ts';
+import { FakeItemEventFeed, ManualTicker } from '../support/fakes/fake-item-event-feed.ts';
+
+const LIMITS_WS = {
+  connectionsPerUser: 2,
+  connectionsPerAddress: 10,
+  subscriptionsPerConnection: 2,
+  messageMaxBytes: 4096,
+  sendBufferMaxBytes: 1024 * 1024,
+  authTimeoutMs: 60_000,
+};
+
+async function wsFixture() {
+  const fixture = await readFixture();
+  await fixture.grant();
+  const feed = new FakeItemEventFeed();
+  const ticker = new ManualTicker();
+  const hub = new RealtimeHub(
+    fixture.persistence.schema,
+    fixture.rules,
+    fixture.listItems,
+    feed,
+    null,
+    new InProcessItemJson(),
+    fixture.clock,
+    LIMITS,
+    ticker,
+  );
+  const tokens = new Map<string, Accountability>([
+    ['ada-token', CALLER.ada],
+    ['carol-token', CALLER.carol],
+  ]);
+  const server: Server = createServer((_request, response) => response.end());
+  const detach = attachWebSocket(server, {
+    subscriptions: hub,
+    authenticate: async (token) => (token === null ? null : (tokens.get(token) ?? null)),
+    limits: LIMITS_WS,
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const messages = new Map<WebSocket, unknown[]>();
+  async function connect(query = '') {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`);
+    const received: unknown[] = [];
+    messages.set(socket, received);
+    socket.on('message', (data) => received.push(JSON.parse(String(data))));
+    await once(socket, 'open');
+    return socket;
+  }
+  /** The next message that satisfies `test`, waiting for it. */
+  async function next(socket: WebSocket, test: (message: Record<string, unknown>) => boolean) {
+    const received = messages.get(socket) ?? [];
+    for (;;) {
+      const index = received.findIndex((message) => test(message as Record<string, unknown>));
+      if (index >= 0) return received.splice(index, 1)[0] as Record<string, unknown>;
+      await once(socket, 'message');
+    }
+  }
+  return {
+    ...fixture,
+    feed,
+    ticker,
+    hub,
+    tokens,
+    connect,
+    next,
+    async close() {
+      detach();
+      hub.shutdown();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+const ws = suite('/websocket (Directus protocol)');
+const row = (id: number) => ({ ...PARCEL_ROWS.find((parcel) => parcel.id === id)! });
+
+ws('auth, subscribe → init, then create / update / delete, ping → pong, unsubscribe', async () => {
+  const f = await wsFixture();
+  try {
+    const socket = await f.connect();
+    socket.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+    assert.equal(await f.next(socket, (m) => m.type === 'auth'), { type: 'auth', status: 'ok' });
+    socket.send(
+      JSON.stringify({
+        type: 'subscribe',
+        collection: PARCELS,
+        uid: 's1',
+        query: { fields: ['id'], sort: ['id'] },
+      }),
+    );
+    const init = await f.next(socket, (m) => m.event === 'init');
+    assert.equal(init, {
+      type: 'subscription',
+      event: 'init',
+      data: [1, 2, 3, 4, 5].map((id) => ({ id })),
+      uid: 's1',
+    });
+    f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+    f.feed.emit(PARCELS, 6, { ...row(1), id: 6 }, { ...row(1), id: 6, weight: 1 });
+    f.feed.emit(PARCELS, 6, { ...row(1), id: 6, weight: 1 }, null);
+    assert.equal(await f.next(socket, (m) => m.event === 'create'), {
+      type: 'subscription',
+      event: 'create',
+      data: [{ id: 6 }],
+      uid: 's1',
+    });
+    assert.equal((await f.next(socket, (m) => m.event === 'update')).data, [{ id: 6 }]);
+    assert.equal((await f.next(socket, (m) => m.event === 'delete')).data, [6]);
+    socket.send(JSON.stringify({ type: 'ping' }));
+    assert.equal(await f.next(socket, (m) => m.type === 'pong'), { type: 'pong' });
+    socket.send(JSON.stringify({ type: 'unsubscribe', uid: 's1' }));
+    socket.send(JSON.stringify({ type: 'ping', uid: 'after' }));
+    await f.next(socket, (m) => m.type === 'pong');
+    f.feed.emit(PARCELS, 7, null, { ...row(1), id: 7 });
+    await f.hub.settled();
+    socket.send(JSON.stringify({ type: 'ping', uid: 'last' }));
+    await f.next(socket, (m) => m.uid === 'last');
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('a token in the URL authenticates; a bad one closes with 4003', async () => {
+  const f = await wsFixture();
+  try {
+    const good = await f.connect('?access_token=ada-token');
+    good.send(
+      JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'a', query: { fields: ['id'] } }),
+    );
+    await f.next(good, (m) => m.event === 'init');
+    good.close();
+    const bad = await f.connect('?access_token=nope');
+    const [code] = (await once(bad, 'close')) as [number];
+    assert.is(code, CLOSE.authFailed);
+  } finally {
+    await f.close();
+  }
+});
+
+ws('a caller without read permission gets a subscribe error, never rows', async () => {
+  const f = await wsFixture();
+  try {
+    const socket = await f.connect('?access_token=carol-token');
+    socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'c' }));
+    const error = await f.next(socket, (m) => m.type === 'subscribe');
+    assert.equal(error, {
+      type: 'subscribe',
+      status: 'error',
+      error: { code: 'FORBIDDEN', message: (error.error as { message: string }).message },
+      uid: 'c',
+    });
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('a revoked token ends the subscription at the next recheck', async () => {
+  const f = await wsFixture();
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    socket.send(
+      JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'r', query: { fields: ['id'] } }),
+    );
+    await f.next(socket, (m) => m.event === 'init');
+    f.tokens.delete('ada-token');
+    f.ticker.tick();
+    const end = await f.next(socket, (m) => m.type === 'subscribe');
+    assert.is((end.error as { code: string }).code, 'UNAUTHENTICATED');
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('subscriptions per connection and malformed messages are refused with errors', async () => {
+  const f = await wsFixture();
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    for (const uid of ['1', '2', '3']) {
+      socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid, query: { fields: ['id'] } }));
+    }
+    const refused = await f.next(socket, (m) => m.type === 'subscribe' && m.status === 'error');
+    assert.is((refused.error as { code: string }).code, 'LIMIT_EXCEEDED');
+    socket.send('not json');
+    const error = await f.next(socket, (m) => m.type === 'error');
+    assert.is((error.error as { code: string }).code, 'INVALID_PAYLOAD');
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws.run();
