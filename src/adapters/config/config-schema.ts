@@ -350,6 +350,43 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    realtime: z
+      .object({
+        connectionsPerUser: integer
+          .min(1)
+          .default(10)
+          .describe(
+            'Realtime connections one user may hold open at once; past it a new one is closed (docs/api.md §12).',
+          ),
+        connectionsPerAddress: integer
+          .min(1)
+          .default(50)
+          .describe(
+            'Realtime connections from one client address at once; past it the upgrade is answered 429.',
+          ),
+        subscriptionsPerConnection: integer
+          .min(1)
+          .default(20)
+          .describe(
+            'Subscriptions one realtime connection may hold; past it `subscribe` is refused with LIMIT_EXCEEDED.',
+          ),
+        messageMaxBytes: integer
+          .min(256)
+          .default(65536)
+          .describe('Largest WebSocket message a client may send; a larger one closes the socket (1009).'),
+        sendBufferMaxBytes: integer
+          .min(65536)
+          .default(4194304)
+          .describe(
+            'Bytes a realtime connection may have queued unsent; a client that reads slower than its events arrive is disconnected (4008) rather than buffered for.',
+          ),
+        authTimeout: integer
+          .min(1)
+          .default(10000)
+          .describe('Milliseconds a WebSocket client without any credential has to send its `auth` message.'),
+      })
+      .strict()
+      .prefault({}),
     metrics: z
       .object({
         port: integer
@@ -435,6 +472,12 @@ export const ENV_KEYS: Record<string, string> = {
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',
   ADMIN_EMAIL: 'bootstrap.adminEmail',
   ADMIN_PASSWORD: 'bootstrap.adminPassword',
+  REALTIME_CONNECTIONS_PER_USER: 'realtime.connectionsPerUser',
+  REALTIME_CONNECTIONS_PER_ADDRESS: 'realtime.connectionsPerAddress',
+  REALTIME_SUBSCRIPTIONS_PER_CONNECTION: 'realtime.subscriptionsPerConnection',
+  REALTIME_MESSAGE_MAX_BYTES: 'realtime.messageMaxBytes',
+  REALTIME_SEND_BUFFER_MAX_BYTES: 'realtime.sendBufferMaxBytes',
+  REALTIME_AUTH_TIMEOUT: 'realtime.authTimeout',
   METRICS_PORT: 'metrics.port',
   METRICS_HOST: 'metrics.host',
   LOG_LEVEL: 'log.level',
