@@ -31,6 +31,7 @@ import { collectionsModule } from './modules/collections-module.ts';
 import { httpModule } from './modules/http-module.ts';
 import { itemsModule } from './modules/items-module.ts';
 import { permissionsModule } from './modules/permissions-module.ts';
+import { realtimeHttpModule } from './modules/realtime-http-module.ts';
 import { relationsModule } from './modules/relations-module.ts';
 import { rolesModule } from './modules/roles-module.ts';
 import { serverModule } from './modules/server-module.ts';
@@ -136,6 +137,6 @@ export function buildContainer(
     return tokens;
   });
 
-  container.load(...AREAS, httpModule);
+  container.load(...AREAS, httpModule, realtimeHttpModule);
   return container;
 }

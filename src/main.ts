@@ -20,6 +20,7 @@ import { StartUp } from './application/server/start-up.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
 import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { buildContainer, TYPES } from './container.ts';
+import { ITEM_EVENT_FEED, REALTIME_ATTACH, type RealtimeAttach } from './modules/realtime-http-module.ts';
 
 export type RunningServer = {
   url: string;
@@ -84,6 +85,10 @@ export async function startServer(
     : migrateAndBootstrap(config, persistence, container);
   const startUp = retriedStartUp(config, work, readiness, logger);
   const http = createGracefulServer(container.get<HttpApp>(TYPES.HttpApp).callback());
+  // /websocket needs the items' change log; it is served once the persistence records one.
+  const detachRealtime = container.isBound(ITEM_EVENT_FEED)
+    ? container.get<RealtimeAttach>(REALTIME_ATTACH)(http.server)
+    : () => undefined;
   const metrics = container.get<Metrics>(TYPES.Metrics);
   let metricsServer: MetricsServer | undefined;
   try {
@@ -96,6 +101,7 @@ export async function startServer(
     }
   } catch (error) {
     startUp.stop();
+    detachRealtime();
     if (http.server.listening) await http.drain(0);
     await persistence.close();
     throw error;
@@ -108,6 +114,7 @@ export async function startServer(
     logger,
     close: async () => {
       startUp.stop();
+      detachRealtime();
       await metricsServer?.close();
       await http.drain(config.http.shutdownTimeout);
       await persistence.close();

@@ -1,0 +1,52 @@
+import type { Server } from 'node:http';
+import { ContainerModule } from 'inversify';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { attachWebSocket } from '../adapters/http/websocket/directus-websocket.ts';
+import { InProcessItemJson } from '../adapters/realtime/in-process-item-json.ts';
+import { ResolveAccountabilityHandler } from '../application/auth/resolve-accountability.ts';
+import { ListItemsHandler } from '../application/items/list-items.ts';
+import { ReadRules } from '../application/items/read-rules.ts';
+import type { ItemEventFeed } from '../application/ports/item-events.ts';
+import { RealtimeHub } from '../application/realtime/realtime-hub.ts';
+import { factoryBinder } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+/** The item change log, bound by the persistence that records it (REALTIME-SPEC: the `events` area). */
+export const ITEM_EVENT_FEED = Symbol.for('ItemEventFeed');
+
+/** Attaches /websocket to the API's HTTP server; returns the shutdown that closes every socket with a reason. */
+export type RealtimeAttach = (server: Server) => () => void;
+export const REALTIME_ATTACH = Symbol.for('RealtimeAttach');
+
+/** Realtime (docs/api.md §12): the subscription hub and the Directus WebSocket on the API's own server. */
+export const realtimeHttpModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  bind(
+    RealtimeHub,
+    (get) =>
+      new RealtimeHub(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(ListItemsHandler),
+        get<ItemEventFeed>(ITEM_EVENT_FEED),
+        get(TYPES.ChangeFeed),
+        new InProcessItemJson(),
+        get(TYPES.Clock),
+        get(TYPES.QueryLimits),
+      ),
+  );
+  bind<RealtimeAttach>(REALTIME_ATTACH, (get) => (server) => {
+    const hub = get(RealtimeHub);
+    const resolve = get(ResolveAccountabilityHandler);
+    const { realtime } = get<AppConfig>(TYPES.Config);
+    const detach = attachWebSocket(server, {
+      subscriptions: hub,
+      authenticate: (token) => resolve.execute(null, { token }),
+      limits: { ...realtime, authTimeoutMs: realtime.authTimeout },
+    });
+    return () => {
+      detach();
+      hub.shutdown();
+    };
+  });
+});
