@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { assertFilterQueryable, projectFields } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
+import { allOf } from '../../domain/query/combine-filters.ts';
 import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
@@ -12,6 +13,7 @@ import type { CollectionSchema } from '../../domain/schema/collection-schema.ts'
 import { collectionFor } from '../items/collection-access.ts';
 import type { ListItemsHandler } from '../items/list-items.ts';
 import type { ReadRules } from '../items/read-rules.ts';
+import { searchCondition } from '../items/row-conditions.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ItemEvent, ItemEventFeed } from '../ports/item-events.ts';
@@ -241,9 +243,14 @@ export class RealtimeHub implements ItemSubscriptions {
     const rule = await this.rules.for(caller, collection, now);
     const select = projectFields(caller, rule, query.fields);
     if (query.filter) assertFilterQueryable(caller, rule, query.filter);
-    const filter = query.filter
-      ? bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection)
-      : null;
+    const conditions: BoundFilterNode[] = [];
+    if (query.filter) {
+      conditions.push(
+        bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection),
+      );
+    }
+    if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
+    const filter = conditions.length === 0 ? null : allOf(conditions);
     // The shape depends on the selection alone (masks included, their values bound): equal selections share it.
     const groupKey = JSON.stringify(select);
     return { caller, rule, select, filter, groupKey };

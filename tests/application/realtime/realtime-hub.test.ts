@@ -134,6 +134,16 @@ hub('the subscription filter narrows events like the read rule', async () => {
   );
 });
 
+hub('search narrows events as it narrows the list', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const { sink } = await f.subscribe(CALLER.ada, { fields: ['id'], search: 'needle' });
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 1 });
+  f.feed.emit(PARCELS, 4, row(4), { ...row(4), weight: 1 });
+  await f.hub.settled();
+  assert.equal(sink.events.map(items), [[{ id: 1 }]]);
+});
+
 hub('fields narrow as a list narrows * and field masks apply per row', async () => {
   const f = await hubFixture();
   await f.grant({ fields: ['id', 'label'] });
