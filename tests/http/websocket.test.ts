@@ -1,94 +1,15 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { WebSocket } from 'ws';
-import { attachWebSocket, CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
-import { InProcessItemJson } from '../../src/adapters/realtime/in-process-item-json.ts';
-import { RealtimeHub } from '../../src/application/realtime/realtime-hub.ts';
-import type { Accountability } from '../../src/domain/accountability.ts';
-import { CALLER, LIMITS, PARCEL_ROWS, PARCELS, readFixture } from '../application/items/read-fixture.ts';
-import { FakeItemEventFeed, ManualTicker } from '../support/fakes/fake-item-event-feed.ts';
-
-const LIMITS_WS = {
-  connectionsPerUser: 2,
-  connectionsPerAddress: 10,
-  subscriptionsPerConnection: 2,
-  messageMaxBytes: 4096,
-  sendBufferMaxBytes: 1024 * 1024,
-  authTimeoutMs: 60_000,
-};
-
-async function wsFixture() {
-  const fixture = await readFixture();
-  await fixture.grant();
-  const feed = new FakeItemEventFeed();
-  const ticker = new ManualTicker();
-  const hub = new RealtimeHub(
-    fixture.persistence.schema,
-    fixture.rules,
-    fixture.listItems,
-    feed,
-    null,
-    new InProcessItemJson(),
-    fixture.clock,
-    LIMITS,
-    ticker,
-  );
-  const tokens = new Map<string, Accountability>([
-    ['ada-token', CALLER.ada],
-    ['carol-token', CALLER.carol],
-  ]);
-  const server: Server = createServer((_request, response) => response.end());
-  const detach = attachWebSocket(server, {
-    subscriptions: hub,
-    authenticate: async (token) => (token === null ? null : (tokens.get(token) ?? null)),
-    limits: LIMITS_WS,
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const messages = new Map<WebSocket, unknown[]>();
-  async function connect(query = '') {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`);
-    const received: unknown[] = [];
-    messages.set(socket, received);
-    socket.on('message', (data) => received.push(JSON.parse(String(data))));
-    await once(socket, 'open');
-    return socket;
-  }
-  /** The next message that satisfies `test`, waiting for it. */
-  async function next(socket: WebSocket, test: (message: Record<string, unknown>) => boolean) {
-    const received = messages.get(socket) ?? [];
-    for (;;) {
-      const index = received.findIndex((message) => test(message as Record<string, unknown>));
-      if (index >= 0) return received.splice(index, 1)[0] as Record<string, unknown>;
-      await once(socket, 'message');
-    }
-  }
-  return {
-    ...fixture,
-    feed,
-    ticker,
-    hub,
-    tokens,
-    connect,
-    next,
-    async close() {
-      detach();
-      hub.shutdown();
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
+import { CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
+import { PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
+import { websocketFixture } from '../support/websocket-fixture.ts';
 
 const ws = suite('/websocket (Directus protocol)');
 const row = (id: number) => ({ ...PARCEL_ROWS.find((parcel) => parcel.id === id)! });
 
 ws('auth, subscribe → init, then create / update / delete, ping → pong, unsubscribe', async () => {
-  const f = await wsFixture();
+  const f = await websocketFixture();
   try {
     const socket = await f.connect();
     socket.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
@@ -135,7 +56,7 @@ ws('auth, subscribe → init, then create / update / delete, ping → pong, unsu
 });
 
 ws('a token in the URL authenticates; a bad one closes with 4003', async () => {
-  const f = await wsFixture();
+  const f = await websocketFixture();
   try {
     const good = await f.connect('?access_token=ada-token');
     good.send(
@@ -152,7 +73,7 @@ ws('a token in the URL authenticates; a bad one closes with 4003', async () => {
 });
 
 ws('a caller without read permission gets a subscribe error, never rows', async () => {
-  const f = await wsFixture();
+  const f = await websocketFixture();
   try {
     const socket = await f.connect('?access_token=carol-token');
     socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'c' }));
@@ -170,7 +91,7 @@ ws('a caller without read permission gets a subscribe error, never rows', async 
 });
 
 ws('a revoked token ends the subscription at the next recheck', async () => {
-  const f = await wsFixture();
+  const f = await websocketFixture();
   try {
     const socket = await f.connect('?access_token=ada-token');
     socket.send(
@@ -188,7 +109,7 @@ ws('a revoked token ends the subscription at the next recheck', async () => {
 });
 
 ws('subscriptions per connection and malformed messages are refused with errors', async () => {
-  const f = await wsFixture();
+  const f = await websocketFixture();
   try {
     const socket = await f.connect('?access_token=ada-token');
     for (const uid of ['1', '2', '3']) {

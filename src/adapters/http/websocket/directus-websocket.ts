@@ -104,7 +104,9 @@ class Connection {
     // Public access needs no auth message, but a client gets the auth timeout to send one before acting.
     this.caller = await this.options.authenticate(null).catch(() => null);
     this.authTimer = setTimeout(() => {
-      if (this.caller === null) this.ws.close(CLOSE.authTimeout, 'Authentication timed out');
+      if (this.caller !== null) return;
+      this.error('auth', 'AUTH_TIMEOUT', 'No auth message arrived in time.', undefined);
+      this.ws.close(CLOSE.authTimeout, 'Authentication timed out');
     }, this.options.limits.authTimeoutMs);
     this.authTimer.unref();
   }
@@ -159,7 +161,7 @@ class Connection {
     }
     if (await this.authenticate(token))
       this.send({ type: 'auth', status: 'ok', ...(uid === undefined ? {} : { uid }) });
-    else this.error('auth', 'INVALID_CREDENTIALS', 'The token is not valid.', uid);
+    else this.error('auth', 'AUTH_FAILED', 'The token is not valid.', uid);
   }
 
   private async authenticate(token: string): Promise<boolean> {

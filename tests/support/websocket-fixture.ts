@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket } from 'ws';
+import { attachWebSocket } from '../../src/adapters/http/websocket/directus-websocket.ts';
+import { InProcessItemJson } from '../../src/adapters/realtime/in-process-item-json.ts';
+import { RealtimeHub } from '../../src/application/realtime/realtime-hub.ts';
+import type { Accountability } from '../../src/domain/accountability.ts';
+import { CALLER, LIMITS, readFixture } from '../application/items/read-fixture.ts';
+import { FakeItemEventFeed, ManualTicker } from './fakes/fake-item-event-feed.ts';
+
+/**
+ * /websocket on a bare HTTP server over the read fixture's parcels (clerks may read them all) and a fake
+ * event feed the test emits into; tokens map to the fixture's callers. `next` waits for a message.
+ */
+const LIMITS_WS = {
+  connectionsPerUser: 2,
+  connectionsPerAddress: 10,
+  subscriptionsPerConnection: 2,
+  messageMaxBytes: 4096,
+  sendBufferMaxBytes: 1024 * 1024,
+  authTimeoutMs: 60_000,
+};
+
+export async function websocketFixture() {
+  const fixture = await readFixture();
+  await fixture.grant();
+  const feed = new FakeItemEventFeed();
+  const ticker = new ManualTicker();
+  const hub = new RealtimeHub(
+    fixture.persistence.schema,
+    fixture.rules,
+    fixture.listItems,
+    feed,
+    null,
+    new InProcessItemJson(),
+    fixture.clock,
+    LIMITS,
+    ticker,
+  );
+  const tokens = new Map<string, Accountability>([
+    ['ada-token', CALLER.ada],
+    ['carol-token', CALLER.carol],
+  ]);
+  const server: Server = createServer((_request, response) => response.end());
+  const detach = attachWebSocket(server, {
+    subscriptions: hub,
+    authenticate: async (token) => (token === null ? null : (tokens.get(token) ?? null)),
+    limits: LIMITS_WS,
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const messages = new Map<WebSocket, unknown[]>();
+  async function connect(query = '') {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`);
+    const received: unknown[] = [];
+    messages.set(socket, received);
+    socket.on('message', (data) => received.push(JSON.parse(String(data))));
+    await once(socket, 'open');
+    return socket;
+  }
+  /** The next message that satisfies `test`, waiting for it. */
+  async function next(socket: WebSocket, test: (message: Record<string, unknown>) => boolean) {
+    const received = messages.get(socket) ?? [];
+    for (;;) {
+      const index = received.findIndex((message) => test(message as Record<string, unknown>));
+      if (index >= 0) return received.splice(index, 1)[0] as Record<string, unknown>;
+      await once(socket, 'message');
+    }
+  }
+  return {
+    ...fixture,
+    feed,
+    ticker,
+    hub,
+    tokens,
+    connect,
+    next,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      detach();
+      hub.shutdown();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
