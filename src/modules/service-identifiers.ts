@@ -22,6 +22,7 @@ export const TYPES = {
   StartedAt: Symbol.for('StartedAt'),
   Readiness: Symbol.for('Readiness'),
   ChangeFeed: Symbol.for('ChangeFeed'),
+  ItemEventFeed: Symbol.for('ItemEventFeed'),
   Metrics: Symbol.for('Metrics'),
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),

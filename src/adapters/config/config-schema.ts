@@ -369,6 +369,21 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    realtime: z
+      .object({
+        enabled: flag
+          .default(true)
+          .describe(
+            'Whether item writes are recorded in the change log that realtime subscriptions are fed from (docs/api.md §12); off, writes record nothing and subscriptions receive no events.',
+          ),
+        replayWindow: duration
+          .default(ms('5m'))
+          .describe(
+            'How long the change log keeps an event, so a subscriber that reconnects within it resumes without missing a change; older positions must start over.',
+          ),
+      })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         level: z
@@ -437,5 +452,7 @@ export const ENV_KEYS: Record<string, string> = {
   ADMIN_PASSWORD: 'bootstrap.adminPassword',
   METRICS_PORT: 'metrics.port',
   METRICS_HOST: 'metrics.host',
+  REALTIME_ENABLED: 'realtime.enabled',
+  REALTIME_REPLAY_WINDOW: 'realtime.replayWindow',
   LOG_LEVEL: 'log.level',
 };
