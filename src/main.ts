@@ -45,6 +45,7 @@ export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence>
     timeouts: { connectMs: connectTimeout, queryMs: queryTimeout },
     statementTimeouts: statementTimeout,
     replicas: { urls: config.database.replicas, maxLagMs: config.database.replicaMaxLagMs },
+    itemEvents: config.realtime.enabled && { replayWindowMs: config.realtime.replayWindow },
   });
 }
 

@@ -4,10 +4,7 @@ import { backends } from '../support/databases.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import { itemEventsContract } from './item-events.contract.ts';
 
-// The database backends record no change log yet (docs/api.md §12): the contract runs where one exists.
-for (const backend of backends().filter(({ name }) => name === 'memory')) {
-  itemEventsContract(backend.persistence()).run();
-}
+for (const backend of backends()) itemEventsContract(backend.persistence()).run();
 
 const pruning = skippableSuite<Record<string, never>>('In-memory change log pruning', undefined);
 

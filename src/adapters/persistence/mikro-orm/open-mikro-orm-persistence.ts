@@ -10,6 +10,7 @@ import {
   type PostgresCollections,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
+import { PostgresItemEventFeed } from '../postgres/postgres-item-event-feed.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -32,6 +33,11 @@ export type MikroOrmPersistenceOptions = {
   dataDir: string;
   /** PostgreSQL schema of the system tables; created by `migrate()` when missing. */
   schema?: string;
+  /**
+   * The items' change log (`realtime.*`, docs/api.md §12): kept this long; false records none. Unset:
+   * recorded, kept 5 minutes.
+   */
+  itemEvents?: { replayWindowMs: number } | false;
   /**
    * Connection pool of the server connection; PGlite has one connection. A request that finds every
    * connection busy waits up to `timeouts.connectMs`, then gets SERVICE_BUSY.
@@ -64,6 +70,9 @@ export type MikroOrmPersistence = Persistence & { readonly orm: MikroORM };
  * feed's, the replicas') may take to open.
  */
 const DEFAULT_CONNECT_MS = 2000;
+
+/** `realtime.replayWindow`'s default. */
+const DEFAULT_REPLAY_WINDOW_MS = 5 * 60 * 1000;
 
 /** Connections per replica without a configured pool: pg's own default. */
 const DEFAULT_REPLICA_POOL = 10;
@@ -105,7 +114,7 @@ export async function openMikroOrmPersistence(
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    const collections = createPostgresCollections(orm);
+    const collections = createPostgresCollections(orm, { recordEvents: options.itemEvents !== false });
     const changes = new PostgresChangeFeed({
       url,
       connectMs,
@@ -117,7 +126,7 @@ export async function openMikroOrmPersistence(
           .executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));
       },
     });
-    const persistence = assemble(orm, collections, health, options.schema, lock, async () => {
+    const persistence = assemble(orm, collections, health, options, lock, async () => {
       try {
         await changes.close();
         await orm.close();
@@ -162,9 +171,9 @@ export async function openMikroOrmPersistence(
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
     const persistence = assemble(
       orm,
-      createPostgresCollections(orm),
+      createPostgresCollections(orm, { recordEvents: options.itemEvents !== false }),
       new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
-      options.schema,
+      options,
       processMigrationLock(),
       async () => {
         try {
@@ -185,12 +194,19 @@ function assemble(
   orm: MikroORM,
   collections: PostgresCollections,
   health: MikroOrmDatabaseHealth,
-  schema: string | undefined,
+  options: MikroOrmPersistenceOptions,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
 ): MikroOrmPersistence {
-  const database = new SystemDatabase(orm, schema);
+  const database = new SystemDatabase(orm, options.schema);
+  const itemEvents =
+    options.itemEvents === false
+      ? undefined
+      : new PostgresItemEventFeed(userTablesDatabase(orm), collections.catalog, {
+          replayWindowMs: options.itemEvents?.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+        });
   return {
+    ...(itemEvents ? { itemEvents } : {}),
     orm,
     users: new MikroOrmUserRepository(database),
     roles: new MikroOrmRoleRepository(database),
@@ -208,6 +224,9 @@ function assemble(
       }).catch((error: unknown) => {
         throw unavailableError(error) ?? error;
       }),
-    close,
+    close: async () => {
+      itemEvents?.close();
+      await close();
+    },
   };
 }

@@ -17,14 +17,17 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string } = {},
+  options: { schema?: string; recordEvents?: boolean } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
   return {
     catalog,
     editor: new PostgresSchemaEditor(db, catalog),
-    store: new PostgresItemStore(db, options.schema, itemStoreOptions(orm)),
+    store: new PostgresItemStore(db, options.schema, {
+      ...itemStoreOptions(orm),
+      recordEvents: options.recordEvents ?? false,
+    }),
   };
 }
 

@@ -32,6 +32,8 @@ export type PostgresItemStoreOptions = {
    * pool: PGlite's driver takes SQL text alone.
    */
   readonly preparedPerConnection?: number;
+  /** Every write also records its events in the items' change log (docs/api.md §12). */
+  readonly recordEvents?: boolean;
 };
 
 /**
@@ -52,6 +54,7 @@ export type PostgresItemStoreOptions = {
 export class PostgresItemStore implements ItemStore {
   private readonly shapes = new CompiledShapes();
   private readonly preparedPerConnection: number;
+  private readonly recordEvents: boolean;
 
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
   constructor(
@@ -60,6 +63,7 @@ export class PostgresItemStore implements ItemStore {
     options: PostgresItemStoreOptions = {},
   ) {
     this.preparedPerConnection = options.preparedPerConnection ?? 0;
+    this.recordEvents = options.recordEvents ?? false;
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -119,7 +123,7 @@ export class PostgresItemStore implements ItemStore {
   async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const writer = new PostgresItemWriter(trx, this.schema);
+        const writer = new PostgresItemWriter(trx, this.schema, this.recordEvents);
         const result = await work(writer);
         writer.rethrowFailure();
         return result;
