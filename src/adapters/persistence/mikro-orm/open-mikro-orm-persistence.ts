@@ -114,7 +114,7 @@ export async function openMikroOrmPersistence(
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    const collections = createPostgresCollections(orm, { recordEvents: options.itemEvents !== false });
+    const collections = createPostgresCollections(orm, eventsOptions(options));
     const changes = new PostgresChangeFeed({
       url,
       connectMs,
@@ -171,7 +171,7 @@ export async function openMikroOrmPersistence(
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
     const persistence = assemble(
       orm,
-      createPostgresCollections(orm, { recordEvents: options.itemEvents !== false }),
+      createPostgresCollections(orm, eventsOptions(options)),
       new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
       options,
       processMigrationLock(),
@@ -204,6 +204,7 @@ function assemble(
       ? undefined
       : new PostgresItemEventFeed(userTablesDatabase(orm), collections.catalog, {
           replayWindowMs: options.itemEvents?.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+          ...(options.schema ? { systemSchema: options.schema } : {}),
         });
   return {
     ...(itemEvents ? { itemEvents } : {}),
@@ -229,4 +230,10 @@ function assemble(
       await close();
     },
   };
+}
+
+/** Whether the item writers record the change log, and where its table is. */
+function eventsOptions(options: MikroOrmPersistenceOptions): { recordEvents?: { systemSchema?: string } } {
+  if (options.itemEvents === false) return {};
+  return { recordEvents: options.schema ? { systemSchema: options.schema } : {} };
 }

@@ -17,7 +17,7 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string; recordEvents?: boolean } = {},
+  options: { schema?: string; recordEvents?: { systemSchema?: string } } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
@@ -26,7 +26,7 @@ export function createPostgresCollections(
     editor: new PostgresSchemaEditor(db, catalog),
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
-      recordEvents: options.recordEvents ?? false,
+      ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
     }),
   };
 }

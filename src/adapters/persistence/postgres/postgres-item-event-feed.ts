@@ -1,9 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ItemEvent, ItemEventFeed, ItemEventListener } from '../../../application/ports/item-events.ts';
 import type { StoredItem } from '../../../application/ports/item-store.ts';
 import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
+import { itemEventsTable } from './item-events-table.ts';
 
 export type PostgresItemEventFeedOptions = {
   /** How long an event is kept (`realtime.replayWindow`), in milliseconds. */
@@ -13,6 +14,8 @@ export type PostgresItemEventFeedOptions = {
   /** How often old events are pruned, and how many at most per statement. */
   readonly pruneEveryMs?: number;
   readonly pruneBatch?: number;
+  /** The schema of the system tables, the log's among them; unset, the search path finds it. */
+  readonly systemSchema?: string;
 };
 
 type EventRow = {
@@ -45,11 +48,14 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   private delivered: string | undefined;
   private polling = false;
 
+  private readonly table: RawBuilder<unknown>;
+
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly catalog: SchemaCatalog,
     private readonly options: PostgresItemEventFeedOptions,
   ) {
+    this.table = itemEventsTable(options.systemSchema);
     this.pruner = setInterval(() => {
       this.prune().catch(() => {});
     }, options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS);
@@ -78,14 +84,14 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     if (!POSITION.test(after) || !(await this.covers(after))) return null;
     const { rows } = await sql<EventRow>`
       select e.id::text as id, e.collection, e.action, e.key, e.before::text as before, e.after::text as after
-      from "datagate_item_events" as e where e.id > ${after}::int8
+      from ${this.table} as e where e.id > ${after}::int8
       order by e.id limit ${Math.max(0, limit)}`.execute(this.db);
     return rows.map((row) => this.eventOf(row));
   }
 
   async latest(): Promise<string> {
     const { rows } = await sql<{ last: string }>`
-      select coalesce(max(id), 0)::text as last from "datagate_item_events"`.execute(this.db);
+      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(this.db);
     return rows[0]!.last;
   }
 
@@ -102,7 +108,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const batch = this.options.pruneBatch ?? DEFAULT_PRUNE_BATCH;
     for (;;) {
       const { numAffectedRows } = await sql`
-        delete from "datagate_item_events" where id in (select id from "datagate_item_events"
+        delete from ${this.table} where id in (select id from ${this.table}
           where at < now() - make_interval(secs => ${this.options.replayWindowMs / 1000}::float8)
           order by id limit ${batch})`.execute(this.db);
       if (Number(numAffectedRows ?? 0) < batch) return;
@@ -113,8 +119,8 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   private async covers(after: string): Promise<boolean> {
     const { rows } = await sql<{ covered: boolean }>`
       select case when ${after}::int8 = 0 then coalesce(min(id), 1) = 1
-        else exists (select from "datagate_item_events" p where p.id = ${after}::int8) end as covered
-      from "datagate_item_events"`.execute(this.db);
+        else exists (select from ${this.table} p where p.id = ${after}::int8) end as covered
+      from ${this.table}`.execute(this.db);
     return rows[0]?.covered ?? false;
   }
 

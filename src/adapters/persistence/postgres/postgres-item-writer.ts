@@ -56,11 +56,14 @@ export class PostgresItemWriter implements ItemWriter {
   private failure: FailedStatement | undefined;
   private holdsEventsLock = false;
 
-  /** `recordEvents`: each changed row is also an event of the items' change log (docs/api.md §12). */
+  /**
+   * `eventsTable`: the items' change log (docs/api.md §12), which then gets an event for each changed row;
+   * absent, nothing is recorded.
+   */
   constructor(
     private readonly trx: Transaction<unknown>,
     private readonly schema: string,
-    private readonly recordEvents = false,
+    private readonly eventsTable?: RawBuilder<unknown>,
   ) {}
 
   /**
@@ -93,7 +96,7 @@ export class PostgresItemWriter implements ItemWriter {
         key && (await this.recording(context))
           ? await this.run<{ key: string }>(
               sql`with changed as (${insert} ${returning}, ${imageSql(collection)} as after),
-                logged as (${logged(collection, 'create', sql`null`, sql`changed.after`)})
+                logged as (${this.logged(collection, 'create', sql`null`, sql`changed.after`)})
                 select key from changed`,
               context,
             )
@@ -148,7 +151,7 @@ export class PostgresItemWriter implements ItemWriter {
       sql`with old as (select ${keySql(key)} as key, ${imageSql(collection)} as before
           from ${this.aliased(collection)} where ${where}),
         changed as (${update} returning ${keySql(key)} as key, ${imageSql(collection)} as after)
-        ${logged(collection, 'update', sql`old.before`, sql`changed.after`, sql`join old on old.key = changed.key`)}`,
+        ${this.logged(collection, 'update', sql`old.before`, sql`changed.after`, sql`join old on old.key = changed.key`)}`,
       context,
     );
   }
@@ -164,7 +167,7 @@ export class PostgresItemWriter implements ItemWriter {
     }
     await this.run(
       sql`with changed as (${remove} returning ${keySql(key)} as key, ${imageSql(collection)} as before)
-        ${logged(collection, 'delete', sql`changed.before`, sql`null`)}`,
+        ${this.logged(collection, 'delete', sql`changed.before`, sql`null`)}`,
       context,
     );
   }
@@ -185,12 +188,25 @@ export class PostgresItemWriter implements ItemWriter {
    * commit, so that events get their ids in commit order.
    */
   private async recording(context: WriteErrorContext): Promise<boolean> {
-    if (!this.recordEvents) return false;
+    if (!this.eventsTable) return false;
     if (!this.holdsEventsLock) {
       await this.run(sql`select pg_advisory_xact_lock(${ITEM_EVENTS_LOCK}::int8)`, context);
       this.holdsEventsLock = true;
     }
     return true;
+  }
+
+  /** Inserts the CTE `changed`'s rows into the change log, in the order the statement returned them. */
+  private logged(
+    collection: CollectionSchema,
+    action: 'create' | 'update' | 'delete',
+    before: RawBuilder<unknown>,
+    after: RawBuilder<unknown>,
+    join: RawBuilder<unknown> = sql``,
+  ): RawBuilder<unknown> {
+    return sql`insert into ${this.eventsTable!} ("collection", "action", "key", "before", "after")
+      select ${collection.name}::text, ${action}::text, changed.key::jsonb, (${before})::json, (${after})::json
+      from changed ${join}`;
   }
 
   /** Throws the failure of an earlier statement, if any: the transaction must then roll back. */
@@ -266,19 +282,6 @@ function imageSql(collection: CollectionSchema): RawBuilder<unknown> {
   const fields = collection.fields.filter((field) => field.type !== 'unknown');
   const columns = sql.join(fields.map((field) => sql`${canonicalValueSql(field)} as ${sql.id(field.name)}`));
   return sql`(select row_to_json(image.*)::text from (select ${fields.length === 0 ? sql`` : columns}) as image)`;
-}
-
-/** Inserts the CTE `changed`'s rows into the change log, in the order the statement returned them. */
-function logged(
-  collection: CollectionSchema,
-  action: 'create' | 'update' | 'delete',
-  before: RawBuilder<unknown>,
-  after: RawBuilder<unknown>,
-  join: RawBuilder<unknown> = sql``,
-): RawBuilder<unknown> {
-  return sql`insert into "datagate_item_events" ("collection", "action", "key", "before", "after")
-    select ${collection.name}::text, ${action}::text, changed.key::jsonb, (${before})::json, (${after})::json
-    from changed ${join}`;
 }
 
 /**
