@@ -103,13 +103,17 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     this.listeners.clear();
   }
 
-  /** Deletes events older than the replay window, a batch at a time, so no write waits on it long. */
+  /**
+   * Deletes events older than the replay window, a batch at a time, so no write waits on it long. The
+   * newest event is kept whatever its age: it is the position `latest()` hands out, which must stay covered.
+   */
   async prune(): Promise<void> {
     const batch = this.options.pruneBatch ?? DEFAULT_PRUNE_BATCH;
     for (;;) {
       const { numAffectedRows } = await sql`
         delete from ${this.table} where id in (select id from ${this.table}
           where at < now() - make_interval(secs => ${this.options.replayWindowMs / 1000}::float8)
+            and id < (select max(id) from ${this.table})
           order by id limit ${batch})`.execute(this.db);
       if (Number(numAffectedRows ?? 0) < batch) return;
     }
@@ -142,13 +146,14 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     for (;;) {
       const batch = await this.since(this.delivered, POLL_BATCH);
       if (batch === null) {
-        for (const listener of this.listeners) listener.lost();
+        for (const listener of this.listeners) queueMicrotask(() => listener.lost());
         this.delivered = await this.latest();
         return;
       }
       if (batch.length === 0) return;
       this.delivered = batch.at(-1)!.id;
-      for (const listener of this.listeners) listener.events(batch);
+      // Each listener apart: one that throws neither stops the others nor the reading of the log.
+      for (const listener of this.listeners) queueMicrotask(() => listener.events(batch));
       if (batch.length < POLL_BATCH) return;
     }
   }

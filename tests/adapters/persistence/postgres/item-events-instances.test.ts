@@ -4,6 +4,8 @@ import {
   type MikroOrmPersistence,
   openMikroOrmPersistence,
 } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresItemEventFeed } from '../../../../src/adapters/persistence/postgres/postgres-item-event-feed.ts';
 import type { ItemEvent } from '../../../../src/application/ports/item-events.ts';
 import type { CollectionSchema } from '../../../../src/domain/schema/collection-schema.ts';
 import { administer, postgresSkip, testDatabaseUrl } from '../../../support/postgres-server.ts';
@@ -95,6 +97,29 @@ test('an event whose transaction commits later is not skipped by a reader that m
     after?.map((event) => event.key),
     [10, 11],
   );
+});
+
+test('pruned events are no longer covered; the newest is kept, so the latest position stays covered', async ({
+  a,
+  cargos,
+}) => {
+  const start = await a.itemEvents!.latest();
+  await a.items.write((writer) => writer.insert(cargos, [{ id: 20, name: 'old' }]));
+  const feed = new PostgresItemEventFeed(userTablesDatabase(a.orm), a.schema, { replayWindowMs: 1 });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await feed.prune();
+    assert.is(await feed.since(start, 10), null);
+    const latest = await feed.latest();
+    assert.equal(await feed.since(latest, 10), []);
+    await a.items.write((writer) => writer.insert(cargos, [{ id: 21, name: 'new' }]));
+    assert.equal(
+      (await feed.since(latest, 10))?.map((event) => event.key),
+      [21],
+    );
+  } finally {
+    feed.close();
+  }
 });
 
 test.run();
