@@ -6,11 +6,11 @@ import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
 import { openReplicaRouting } from '../postgres/open-replica-routing.ts';
 import {
+  createItemEventFeed,
   createPostgresCollections,
   type PostgresCollections,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
-import { PostgresItemEventFeed } from '../postgres/postgres-item-event-feed.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -202,7 +202,7 @@ function assemble(
   const itemEvents =
     options.itemEvents === false
       ? undefined
-      : new PostgresItemEventFeed(userTablesDatabase(orm), collections.catalog, {
+      : createItemEventFeed(orm, collections.catalog, {
           replayWindowMs: options.itemEvents?.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
           ...(options.schema ? { systemSchema: options.schema } : {}),
         });
