@@ -10,6 +10,7 @@ import {
   type PostgresCollections,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
+import { refuseConnectionsAfterEnd } from '../postgres/refuse-connections-after-end.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -94,6 +95,7 @@ export async function openMikroOrmPersistence(
         connection: { clientUrl: url },
         onPoolCreated: (pool) => {
           servingPool = pool;
+          refuseConnectionsAfterEnd(pool);
         },
         ...perWorkTimeouts,
       }),
