@@ -11,7 +11,7 @@ import {
   type PostgresCollections,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
-import { refuseConnectionsAfterEnd } from '../postgres/refuse-connections-after-end.ts';
+import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';

@@ -2,9 +2,9 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ReplicaHealth } from '../../../application/ports/database-health.ts';
 import type { ItemStore } from '../../../application/ports/item-store.ts';
+import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { PREPARED_PER_CONNECTION } from './postgres-collections.ts';
 import { PostgresItemStore } from './postgres-item-store.ts';
-import { refuseConnectionsAfterEnd } from './refuse-connections-after-end.ts';
 import { ReplicaRoutingItemStore } from './replica-routing-item-store.ts';
 import { ReplicaSet } from './replica-set.ts';
 
