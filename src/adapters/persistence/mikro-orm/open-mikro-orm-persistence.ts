@@ -169,6 +169,8 @@ export async function openMikroOrmPersistence(
       options.schema,
       processMigrationLock(),
       async () => {
+        // Not bounded: the embedded database writes its files as it closes, and a process leaving
+        // before that would leave them half written.
         try {
           await orm.close();
         } finally {
