@@ -2,9 +2,12 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { EventSource, type FetchLike } from 'eventsource';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { OpenApiDocument } from '../../src/adapters/http/openapi/openapi-types.ts';
 import { EventStream } from '../../src/adapters/http/sse/event-stream.ts';
+import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import type { ItemSubscriptions } from '../../src/application/realtime/item-subscriptions.ts';
 import { TYPES } from '../../src/container.ts';
+import { cargosSchema } from '../support/cargos-schema.ts';
 import { FakeItemSubscriptions } from '../support/fakes/fake-item-subscriptions.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -218,6 +221,19 @@ streams('the token and the position may come in the query string', async ({ app,
   assert.equal(JSON.parse(JSON.stringify(request.query)), { filter: { id: { _gt: '1' } } });
   controller.abort();
   await until(() => fake.open().length === 0);
+});
+
+streams("the document describes each readable collection's stream", async ({ app, admin }) => {
+  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
+  const document = (await app.request('GET', '/server/specs/oas', { token: admin })).body as OpenApiDocument;
+  const operation = document.paths['/items/cargos/events']?.get;
+  assert.ok(operation, Object.keys(document.paths).join(' '));
+  const answer = operation.responses['200'] as { content: Record<string, unknown> };
+  assert.equal(Object.keys(answer.content), ['text/event-stream']);
+  assert.equal(
+    operation.parameters!.map((parameter) => parameter.name),
+    ['fields', 'filter', 'last_event_id'],
+  );
 });
 
 streams.run();
