@@ -205,6 +205,13 @@ streams('errors before the stream starts are answered as a list answers them', a
   assert.is(badToken.status, 401);
 });
 
+streams('HEAD answers the headers and ends', async ({ app, fake, admin }) => {
+  const response = await app.request('HEAD', '/items/cargos/events', { token: admin });
+  assert.is(response.status, 200);
+  assert.is(response.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+  await until(() => fake.open().length === 0);
+});
+
 streams('the token and the position may come in the query string', async ({ app, fake, admin }) => {
   fake.publish('create', [{ id: 2 }]);
   fake.publish('create', [{ id: 3 }]);

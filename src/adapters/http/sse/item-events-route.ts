@@ -64,6 +64,8 @@ export function itemEventsRoute({
     ctx.status = 200;
     ctx.respond = false;
     opened.stream.open(ctx.res, opened.init);
+    // HEAD asks for the headers only: a stream without a body would never end.
+    if (ctx.method === 'HEAD') opened.stream.abandon();
     await opened.stream.closed;
   };
 }
