@@ -171,6 +171,27 @@ streams('errors before the stream starts are answered as a list answers them', a
   assert.is(badToken.status, 401);
 });
 
+streams(
+  'a client that leaves while the subscription is set up leaves none behind',
+  async ({ app, fake, admin }) => {
+    let letThrough!: () => void;
+    fake.gate = new Promise((resolve) => {
+      letThrough = resolve;
+    });
+    const controller = new AbortController();
+    const response = fetch(`${app.url}/items/cargos/events`, {
+      headers: { Authorization: `Bearer ${admin}` },
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    await until(() => fake.waiting === 1);
+    controller.abort();
+    assert.instance(await response, Error);
+    letThrough();
+    await until(() => fake.subscribers.length === 1);
+    await until(() => fake.open().length === 0);
+  },
+);
+
 streams('HEAD answers the headers and ends', async ({ app, fake, admin }) => {
   const response = await app.request('HEAD', '/items/cargos/events', { token: admin });
   assert.is(response.status, 200);

@@ -26,9 +26,17 @@ export class FakeItemSubscriptions implements ItemSubscriptions {
   /** Positions at or after this one can be resumed after; older ones ask for a resync. */
   oldest = 0;
   init = '[]';
+  /** While set, a subscription waits for it before it is made, as one does on its `init` query. */
+  gate: Promise<void> | null = null;
+  /** How many subscriptions are waiting for the gate. */
+  waiting = 0;
 
   async subscribe(request: SubscribeRequest, sink: SubscriptionSink): Promise<Subscription> {
     if (request.collection !== 'cargos') throw notFound('Collection');
+    if (this.gate) {
+      this.waiting++;
+      await this.gate;
+    }
     const caller = await request.caller();
     if (!caller) throw new DomainError('UNAUTHENTICATED', 'Authentication is required to do this.');
     const subscriber: FakeSubscriber = { request, sink, closed: false };

@@ -25,18 +25,23 @@ export type EventStreamOptions = {
  * `sendBufferBytes`: past it the stream ends with SLOW_CONSUMER instead of growing the server's memory.
  */
 export class EventStream implements SubscriptionSink {
-  private pending: string[] = [];
-  private response: ServerResponse | null = null;
+  private pending: string[] | null = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private ended = false;
+  private isClosed = false;
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
   private readonly onClose: Array<() => void> = [];
 
-  constructor(private readonly options: EventStreamOptions) {
+  /** `response`: the answer the stream will be written to, once `open`; watched from now for the client leaving. */
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly options: EventStreamOptions,
+  ) {
     this.closedPromise = new Promise((resolve) => {
       this.markClosed = resolve;
     });
+    response.once('close', () => this.closeNow());
   }
 
   /** Resolves once the response is over, whoever ended it. */
@@ -49,9 +54,10 @@ export class EventStream implements SubscriptionSink {
     return this.ended;
   }
 
-  /** Runs once the response is over (the client left, or the stream ended). */
+  /** Runs once the response is over (the client left, or the stream ended); at once if it is. */
   whenClosed(action: () => void): void {
-    this.onClose.push(action);
+    if (this.isClosed) action();
+    else this.onClose.push(action);
   }
 
   send(event: SubscriptionEvent): void {
@@ -66,40 +72,40 @@ export class EventStream implements SubscriptionSink {
 
   /**
    * Sends the headers, the retry hint and `init` (absent when resuming), then what waited. The caller has
-   * set the status and the headers every answer carries on `response`.
+   * set the headers every answer carries on the response.
    */
-  open(response: ServerResponse, init: { position: string; data: string | null }): void {
-    this.response = response;
-    response.once('close', () => this.closeNow());
-    response.writeHead(200, {
+  open(init: { position: string; data: string | null }): void {
+    const pending = this.pending ?? [];
+    this.pending = null;
+    // The client may have left while the subscription was being set up.
+    if (this.isClosed) return;
+    this.response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache',
       // nginx and others buffer answers by default, which would hold events back.
       'X-Accel-Buffering': 'no',
     });
-    const pending = this.pending;
-    this.pending = [];
     const head = retryText(this.options.retryMs);
     const initText = init.data === null ? '' : eventText('init', init.position, init.data);
-    response.write(head + initText + pending.join(''));
+    this.response.write(head + initText + pending.join(''));
     if (this.ended) {
-      response.end();
+      this.response.end();
       return;
     }
     this.heartbeat = setInterval(() => this.write(HEARTBEAT_TEXT), this.options.heartbeatMs);
     this.checkBuffer();
   }
 
-  /** Ends the answer without a last event: the subscription could not be set up, or the server closes it. */
+  /** Ends the answer without a last event: the subscription could not be set up, or the server drops it. */
   abandon(): void {
     this.ended = true;
-    if (this.response) this.response.end();
+    if (this.pending === null) this.response.end();
     else this.closeNow();
   }
 
   private write(text: string): void {
     if (this.ended) return;
-    if (!this.response) {
+    if (this.pending) {
       this.pending.push(text);
       return;
     }
@@ -108,7 +114,7 @@ export class EventStream implements SubscriptionSink {
   }
 
   private checkBuffer(): void {
-    const response = this.response!;
+    const { response } = this;
     if (response.writableLength <= this.options.sendBufferBytes) return;
     this.finish(eventText('end', null, JSON.stringify(SLOW_CONSUMER)));
     // The last event waits behind what the client has not read: it gets a heartbeat's time to take it.
@@ -118,11 +124,13 @@ export class EventStream implements SubscriptionSink {
   private finish(lastEvent: string): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.response) this.response.end(lastEvent);
-    else this.pending.push(lastEvent);
+    if (this.pending) this.pending.push(lastEvent);
+    else this.response.end(lastEvent);
   }
 
   private closeNow(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
     this.ended = true;
     clearInterval(this.heartbeat);
     for (const action of this.onClose.splice(0)) action();

@@ -41,7 +41,7 @@ export function itemEventsRoute({
       const query = subscriptionQuery(ctx);
       const resumeAfter = lastEventId(ctx);
       const token = presentedToken(ctx, settings.allowQueryToken);
-      const stream = new EventStream(settings);
+      const stream = new EventStream(ctx.res, settings);
       stream.whenClosed(quota.take(caller.user, ctx.ip));
       try {
         const subscription = await subscriptions.subscribe(
@@ -63,7 +63,7 @@ export function itemEventsRoute({
     if (!opened) return;
     ctx.status = 200;
     ctx.respond = false;
-    opened.stream.open(ctx.res, opened.init);
+    opened.stream.open(opened.init);
     // HEAD asks for the headers only: a stream without a body would never end.
     if (ctx.method === 'HEAD') opened.stream.abandon();
     await opened.stream.closed;
