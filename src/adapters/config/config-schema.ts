@@ -335,36 +335,6 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    realtime: z
-      .object({
-        sendBufferBytes: byteCount
-          .default(1024 ** 2)
-          .describe(
-            'Bytes of events a realtime connection may have waiting for a client that reads slowly (1 MiB); past it the connection is closed with `SLOW_CONSUMER`.',
-          ),
-        sseHeartbeat: duration
-          .default(ms('15s'))
-          .describe(
-            'How often an idle event stream (`GET /items/:collection/events`) sends a `: ping` comment.',
-          ),
-        sseRetry: duration
-          .default(ms('3s'))
-          .describe("The event stream's `retry:` hint: how long a client waits before reconnecting."),
-        sseStreamsPerUser: integer
-          .min(1)
-          .default(16)
-          .describe(
-            'Event streams one user (an anonymous caller: its address) may hold open at once, per instance; one more gets 429 `TOO_MANY_REQUESTS`.',
-          ),
-        sseStreamsPerAddress: integer
-          .min(1)
-          .default(64)
-          .describe(
-            'Event streams one client address may hold open at once, per instance, whoever the callers.',
-          ),
-      })
-      .strict()
-      .prefault({}),
     bootstrap: z
       .object({
         adminEmail: z
@@ -395,6 +365,36 @@ export const configSchema = z
           .default('127.0.0.1')
           .describe(
             'Address of the metrics listener; it has no authentication, so widen it (e.g. `0.0.0.0` for a Prometheus in another container) only on a network only the scraper reaches.',
+          ),
+      })
+      .strict()
+      .prefault({}),
+    realtime: z
+      .object({
+        sendBufferBytes: byteCount
+          .default(1024 ** 2)
+          .describe(
+            'Bytes of events a realtime connection may have waiting for a client that reads slowly (1 MiB); past it the connection is closed with `SLOW_CONSUMER`.',
+          ),
+        sseHeartbeat: duration
+          .default(ms('15s'))
+          .describe(
+            'How often an idle event stream (`GET /items/:collection/events`) sends a `: ping` comment.',
+          ),
+        sseRetry: duration
+          .default(ms('3s'))
+          .describe("The event stream's `retry:` hint: how long a client waits before reconnecting."),
+        sseStreamsPerUser: integer
+          .min(1)
+          .default(16)
+          .describe(
+            'Event streams one user (an anonymous caller: its address) may hold open at once, per instance; one more gets 429 `TOO_MANY_REQUESTS`.',
+          ),
+        sseStreamsPerAddress: integer
+          .min(1)
+          .default(64)
+          .describe(
+            'Event streams one client address may hold open at once, per instance, whoever the callers.',
           ),
       })
       .strict()
@@ -463,14 +463,14 @@ export const ENV_KEYS: Record<string, string> = {
   PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',
   PER_CALLER_QUEUE: 'limits.perCaller.queue',
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',
+  ADMIN_EMAIL: 'bootstrap.adminEmail',
+  ADMIN_PASSWORD: 'bootstrap.adminPassword',
+  METRICS_PORT: 'metrics.port',
+  METRICS_HOST: 'metrics.host',
   REALTIME_SEND_BUFFER_BYTES: 'realtime.sendBufferBytes',
   REALTIME_SSE_HEARTBEAT: 'realtime.sseHeartbeat',
   REALTIME_SSE_RETRY: 'realtime.sseRetry',
   REALTIME_SSE_STREAMS_PER_USER: 'realtime.sseStreamsPerUser',
   REALTIME_SSE_STREAMS_PER_ADDRESS: 'realtime.sseStreamsPerAddress',
-  ADMIN_EMAIL: 'bootstrap.adminEmail',
-  ADMIN_PASSWORD: 'bootstrap.adminPassword',
-  METRICS_PORT: 'metrics.port',
-  METRICS_HOST: 'metrics.host',
   LOG_LEVEL: 'log.level',
 };
