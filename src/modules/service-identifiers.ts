@@ -23,6 +23,7 @@ export const TYPES = {
   Readiness: Symbol.for('Readiness'),
   ChangeFeed: Symbol.for('ChangeFeed'),
   Metrics: Symbol.for('Metrics'),
+  ItemSubscriptions: Symbol.for('ItemSubscriptions'),
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),
   HttpApp: Symbol.for('HttpApp'),
