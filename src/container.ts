@@ -31,6 +31,7 @@ import type { QueryLimits } from './domain/query/parse-item-query.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { httpModule } from './modules/http-module.ts';
+import { itemEventsModule } from './modules/item-events-module.ts';
 import { itemsModule } from './modules/items-module.ts';
 import { permissionsModule } from './modules/permissions-module.ts';
 import { relationsModule } from './modules/relations-module.ts';
@@ -57,6 +58,7 @@ const AREAS = [
   collectionsModule,
   relationsModule,
   serverModule,
+  itemEventsModule,
   itemsModule,
 ];
 

@@ -24,6 +24,7 @@ export const TYPES = {
   ChangeFeed: Symbol.for('ChangeFeed'),
   ItemEventFeed: Symbol.for('ItemEventFeed'),
   Metrics: Symbol.for('Metrics'),
+  ItemSubscriptions: Symbol.for('ItemSubscriptions'),
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),
   HttpApp: Symbol.for('HttpApp'),

@@ -381,6 +381,31 @@ export const configSchema = z
           .describe(
             'How long the change log keeps an event, so a subscriber that reconnects within it resumes without missing a change; older positions must start over.',
           ),
+        sendBufferBytes: byteCount
+          .default(1024 ** 2)
+          .describe(
+            'Bytes of events a realtime connection may have waiting for a client that reads slowly (1 MiB); past it the connection is closed with `SLOW_CONSUMER`.',
+          ),
+        sseHeartbeat: duration
+          .default(ms('15s'))
+          .describe(
+            'How often an idle event stream (`GET /items/:collection/events`) sends a `: ping` comment.',
+          ),
+        sseRetry: duration
+          .default(ms('3s'))
+          .describe("The event stream's `retry:` hint: how long a client waits before reconnecting."),
+        sseStreamsPerUser: integer
+          .min(1)
+          .default(16)
+          .describe(
+            'Event streams one user (an anonymous caller: its address) may hold open at once, per instance; one more gets 429 `TOO_MANY_REQUESTS`.',
+          ),
+        sseStreamsPerAddress: integer
+          .min(1)
+          .default(64)
+          .describe(
+            'Event streams one client address may hold open at once, per instance, whoever the callers.',
+          ),
       })
       .strict()
       .prefault({}),
@@ -454,5 +479,10 @@ export const ENV_KEYS: Record<string, string> = {
   METRICS_HOST: 'metrics.host',
   REALTIME_ENABLED: 'realtime.enabled',
   REALTIME_REPLAY_WINDOW: 'realtime.replayWindow',
+  REALTIME_SEND_BUFFER_BYTES: 'realtime.sendBufferBytes',
+  REALTIME_SSE_HEARTBEAT: 'realtime.sseHeartbeat',
+  REALTIME_SSE_RETRY: 'realtime.sseRetry',
+  REALTIME_SSE_STREAMS_PER_USER: 'realtime.sseStreamsPerUser',
+  REALTIME_SSE_STREAMS_PER_ADDRESS: 'realtime.sseStreamsPerAddress',
   LOG_LEVEL: 'log.level',
 };

@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
+import { CLOSE_PART_MS, type ClosingPart, closeInTurn, warnOnStderr } from '../close-in-turn.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
 import { openReplicaRouting } from '../postgres/open-replica-routing.ts';
@@ -11,6 +12,7 @@ import {
   type PostgresCollections,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
+import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -57,6 +59,8 @@ export type MikroOrmPersistenceOptions = {
   debug?: boolean;
   /** Hot standbys of `url` that serve item reads (server only); see ReplicaRoutingItemStore. */
   replicas?: { urls: ReadonlyArray<string>; maxLagMs: number; probeIntervalMs?: number };
+  /** Told what did not close in time at `close()` (server only); Node's warning on stderr by default. */
+  warn?: (message: string) => void;
 };
 
 /**
@@ -103,6 +107,7 @@ export async function openMikroOrmPersistence(
         connection: { clientUrl: url },
         onPoolCreated: (pool) => {
           servingPool = pool;
+          refuseConnectionsAfterEnd(pool);
         },
         ...perWorkTimeouts,
       }),
@@ -126,14 +131,17 @@ export async function openMikroOrmPersistence(
           .executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));
       },
     });
-    const persistence = assemble(orm, collections, health, options, lock, async () => {
-      try {
-        await changes.close();
-        await orm.close();
-      } finally {
-        await health.close();
-      }
-    });
+    const closeParts = (first: ClosingPart[]) =>
+      closeInTurn(
+        [
+          ...first,
+          { name: 'the change feed', close: () => changes.close() },
+          { name: 'the connection pool', close: () => orm.close() },
+          { name: "the health check's connection", close: () => health.close() },
+        ],
+        { limitMs: CLOSE_PART_MS, warn: options.warn ?? warnOnStderr },
+      );
+    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]));
     const poolUsage = () =>
       servingPool && {
         size: servingPool.totalCount,
@@ -156,13 +164,7 @@ export async function openMikroOrmPersistence(
       poolUsage,
       items: replicas.store,
       health: { check: () => health.check(), replicas: () => replicas.health() },
-      close: async () => {
-        try {
-          await replicas.close();
-        } finally {
-          await persistence.close();
-        }
-      },
+      close: () => closeParts([{ name: 'the replicas', close: () => replicas.close() }]),
     };
   }
   const embedded = await openEmbeddedPostgres(options.dataDir);
@@ -176,6 +178,8 @@ export async function openMikroOrmPersistence(
       options,
       processMigrationLock(),
       async () => {
+        // Not bounded: the embedded database writes its files as it closes, and a process leaving
+        // before that would leave them half written.
         try {
           await orm.close();
         } finally {
