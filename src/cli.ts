@@ -255,9 +255,10 @@ function wholeNumber(value: string): number {
 
 oneLineUsageErrors(program);
 
-// A one-shot command is over when its action is: the process ends then, rather than waiting for whatever
-// handle a driver may have left open (a pool connection still being made as the pool closed kept
-// `users token` alive, now and then, after its answer was printed).
+// A one-shot command is over when its action is. Commands end by themselves (tests/faults runs them
+// without this exit); it remains for a store whose close gave up on a part that did not close in time (a
+// server that stopped answering): that part's socket would otherwise keep the process alive after the
+// warning naming it.
 program.hook('postAction', (_program, command) => {
   if (command.name() !== 'serve') process.exit(process.exitCode ?? 0);
 });

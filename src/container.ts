@@ -6,6 +6,7 @@ import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.t
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
+import { SILENT_ITEM_EVENT_FEED } from './adapters/persistence/silent-item-event-feed.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
 import { CachingAccessTokens } from './adapters/tokens/caching-access-tokens.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
@@ -15,6 +16,7 @@ import type { AccessTokens } from './application/ports/access-tokens.ts';
 import type { ChangeFeed } from './application/ports/change-feed.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
+import type { ItemEventFeed } from './application/ports/item-events.ts';
 import type { ItemStore } from './application/ports/item-store.ts';
 import type { LoginThrottle } from './application/ports/login-throttle.ts';
 import { type Metrics, NO_METRICS } from './application/ports/metrics.ts';
@@ -29,6 +31,7 @@ import type { QueryLimits } from './domain/query/parse-item-query.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { httpModule } from './modules/http-module.ts';
+import { itemEventsModule } from './modules/item-events-module.ts';
 import { itemsModule } from './modules/items-module.ts';
 import { permissionsModule } from './modules/permissions-module.ts';
 import { realtimeHttpModule } from './modules/realtime-http-module.ts';
@@ -56,6 +59,7 @@ const AREAS = [
   collectionsModule,
   relationsModule,
   serverModule,
+  itemEventsModule,
   itemsModule,
 ];
 
@@ -91,6 +95,11 @@ export function buildContainer(
   constant<SchemaEditor>(TYPES.SchemaEditor, cached.schemaEditor);
   constant<ChangeFeed>(TYPES.ChangeFeed, cached.changes);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
+  // Realtime off, or a backend that records no change log: subscriptions get no events (docs/api.md §12).
+  constant<ItemEventFeed>(
+    TYPES.ItemEventFeed,
+    config.realtime.enabled ? (persistence.itemEvents ?? SILENT_ITEM_EVENT_FEED) : SILENT_ITEM_EVENT_FEED,
+  );
   constant<QueryLimits>(TYPES.QueryLimits, {
     limitDefault: config.query.limitDefault,
     limitMax: config.query.limitMax,

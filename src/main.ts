@@ -20,7 +20,7 @@ import { StartUp } from './application/server/start-up.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
 import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { buildContainer, TYPES } from './container.ts';
-import { ITEM_EVENT_FEED, REALTIME_ATTACH, type RealtimeAttach } from './modules/realtime-http-module.ts';
+import { REALTIME_ATTACH, type RealtimeAttach } from './modules/realtime-http-module.ts';
 
 export type RunningServer = {
   url: string;
@@ -46,6 +46,7 @@ export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence>
     timeouts: { connectMs: connectTimeout, queryMs: queryTimeout },
     statementTimeouts: statementTimeout,
     replicas: { urls: config.database.replicas, maxLagMs: config.database.replicaMaxLagMs },
+    itemEvents: config.realtime.enabled && { replayWindowMs: config.realtime.replayWindow },
   });
 }
 
@@ -85,10 +86,7 @@ export async function startServer(
     : migrateAndBootstrap(config, persistence, container);
   const startUp = retriedStartUp(config, work, readiness, logger);
   const http = createGracefulServer(container.get<HttpApp>(TYPES.HttpApp).callback());
-  // /websocket needs the items' change log; it is served once the persistence records one.
-  const detachRealtime = container.isBound(ITEM_EVENT_FEED)
-    ? container.get<RealtimeAttach>(REALTIME_ATTACH)(http.server)
-    : () => undefined;
+  const detachRealtime = container.get<RealtimeAttach>(REALTIME_ATTACH)(http.server);
   const metrics = container.get<Metrics>(TYPES.Metrics);
   let metricsServer: MetricsServer | undefined;
   try {

@@ -7,12 +7,10 @@ import { ResolveAccountabilityHandler } from '../application/auth/resolve-accoun
 import { ListItemsHandler } from '../application/items/list-items.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import type { ItemEventFeed } from '../application/ports/item-events.ts';
+import type { ItemSubscriptions } from '../application/realtime/item-subscriptions.ts';
 import { RealtimeHub } from '../application/realtime/realtime-hub.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
-
-/** The item change log, bound by the persistence that records it (REALTIME-SPEC: the `events` area). */
-export const ITEM_EVENT_FEED = Symbol.for('ItemEventFeed');
 
 /** Attaches /websocket to the API's HTTP server; returns the shutdown that closes every socket with a reason. */
 export type RealtimeAttach = (server: Server) => () => void;
@@ -28,13 +26,15 @@ export const realtimeHttpModule = new ContainerModule((options) => {
         get(TYPES.SchemaCatalog),
         get(ReadRules),
         get(ListItemsHandler),
-        get<ItemEventFeed>(ITEM_EVENT_FEED),
+        get<ItemEventFeed>(TYPES.ItemEventFeed),
         get(TYPES.ChangeFeed),
         new InProcessItemJson(),
         get(TYPES.Clock),
         get(TYPES.QueryLimits),
       ),
   );
+  // One hub serves every transport: the WebSocket below and the event stream (SSE) of the items module.
+  bind<ItemSubscriptions>(TYPES.ItemSubscriptions, (get) => get(RealtimeHub));
   bind<RealtimeAttach>(REALTIME_ATTACH, (get) => (server) => {
     const hub = get(RealtimeHub);
     const resolve = get(ResolveAccountabilityHandler);
@@ -42,7 +42,14 @@ export const realtimeHttpModule = new ContainerModule((options) => {
     const detach = attachWebSocket(server, {
       subscriptions: hub,
       authenticate: (token) => resolve.execute(null, { token }),
-      limits: { ...realtime, authTimeoutMs: realtime.authTimeout },
+      limits: {
+        connectionsPerUser: realtime.wsConnectionsPerUser,
+        connectionsPerAddress: realtime.wsConnectionsPerAddress,
+        subscriptionsPerConnection: realtime.wsSubscriptionsPerConnection,
+        messageMaxBytes: realtime.wsMessageMaxBytes,
+        sendBufferMaxBytes: realtime.sendBufferBytes,
+        authTimeoutMs: realtime.wsAuthTimeout,
+      },
     });
     return () => {
       detach();

@@ -22,7 +22,9 @@ export const TYPES = {
   StartedAt: Symbol.for('StartedAt'),
   Readiness: Symbol.for('Readiness'),
   ChangeFeed: Symbol.for('ChangeFeed'),
+  ItemEventFeed: Symbol.for('ItemEventFeed'),
   Metrics: Symbol.for('Metrics'),
+  ItemSubscriptions: Symbol.for('ItemSubscriptions'),
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),
   HttpApp: Symbol.for('HttpApp'),

@@ -350,43 +350,6 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    realtime: z
-      .object({
-        connectionsPerUser: integer
-          .min(1)
-          .default(10)
-          .describe(
-            'Realtime connections one user may hold open at once; past it a new one is closed (docs/api.md §12).',
-          ),
-        connectionsPerAddress: integer
-          .min(1)
-          .default(50)
-          .describe(
-            'Realtime connections from one client address at once; past it the upgrade is answered 429.',
-          ),
-        subscriptionsPerConnection: integer
-          .min(1)
-          .default(20)
-          .describe(
-            'Subscriptions one realtime connection may hold; past it `subscribe` is refused with LIMIT_EXCEEDED.',
-          ),
-        messageMaxBytes: integer
-          .min(256)
-          .default(65536)
-          .describe('Largest WebSocket message a client may send; a larger one closes the socket (1009).'),
-        sendBufferMaxBytes: integer
-          .min(65536)
-          .default(4194304)
-          .describe(
-            'Bytes a realtime connection may have queued unsent; a client that reads slower than its events arrive is disconnected (4008) rather than buffered for.',
-          ),
-        authTimeout: integer
-          .min(1)
-          .default(10000)
-          .describe('Milliseconds a WebSocket client without any credential has to send its `auth` message.'),
-      })
-      .strict()
-      .prefault({}),
     metrics: z
       .object({
         port: integer
@@ -402,6 +365,74 @@ export const configSchema = z
           .default('127.0.0.1')
           .describe(
             'Address of the metrics listener; it has no authentication, so widen it (e.g. `0.0.0.0` for a Prometheus in another container) only on a network only the scraper reaches.',
+          ),
+      })
+      .strict()
+      .prefault({}),
+    realtime: z
+      .object({
+        enabled: flag
+          .default(true)
+          .describe(
+            'Whether item writes are recorded in the change log that realtime subscriptions are fed from (docs/api.md §12); off, writes record nothing and subscriptions receive no events.',
+          ),
+        replayWindow: duration
+          .default(ms('5m'))
+          .describe(
+            'How long the change log keeps an event, so a subscriber that reconnects within it resumes without missing a change; older positions must start over.',
+          ),
+        sendBufferBytes: byteCount
+          .default(1024 ** 2)
+          .describe(
+            'Bytes of events a realtime connection may have waiting for a client that reads slowly (1 MiB); past it the connection is closed with `SLOW_CONSUMER`.',
+          ),
+        wsConnectionsPerUser: integer
+          .min(1)
+          .default(10)
+          .describe(
+            'WebSocket connections one user may hold open at once, per instance; one more is closed with 4029.',
+          ),
+        wsConnectionsPerAddress: integer
+          .min(1)
+          .default(50)
+          .describe(
+            'WebSocket connections one client address may hold open at once, per instance; one more upgrade gets 429.',
+          ),
+        wsSubscriptionsPerConnection: integer
+          .min(1)
+          .default(20)
+          .describe(
+            'Subscriptions one WebSocket connection may hold; one more `subscribe` is refused with LIMIT_EXCEEDED.',
+          ),
+        wsMessageMaxBytes: byteCount
+          .default(65536)
+          .describe(
+            'Largest message a WebSocket client may send (64 KiB); a larger one closes the socket with 1009.',
+          ),
+        wsAuthTimeout: duration
+          .default(ms('10s'))
+          .describe(
+            'How long a WebSocket client without any credential has to send its `auth` message (then 4001).',
+          ),
+        sseHeartbeat: duration
+          .default(ms('15s'))
+          .describe(
+            'How often an idle event stream (`GET /items/:collection/events`) sends a `: ping` comment.',
+          ),
+        sseRetry: duration
+          .default(ms('3s'))
+          .describe("The event stream's `retry:` hint: how long a client waits before reconnecting."),
+        sseStreamsPerUser: integer
+          .min(1)
+          .default(16)
+          .describe(
+            'Event streams one user (an anonymous caller: its address) may hold open at once, per instance; one more gets 429 `TOO_MANY_REQUESTS`.',
+          ),
+        sseStreamsPerAddress: integer
+          .min(1)
+          .default(64)
+          .describe(
+            'Event streams one client address may hold open at once, per instance, whoever the callers.',
           ),
       })
       .strict()
@@ -472,13 +503,19 @@ export const ENV_KEYS: Record<string, string> = {
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',
   ADMIN_EMAIL: 'bootstrap.adminEmail',
   ADMIN_PASSWORD: 'bootstrap.adminPassword',
-  REALTIME_CONNECTIONS_PER_USER: 'realtime.connectionsPerUser',
-  REALTIME_CONNECTIONS_PER_ADDRESS: 'realtime.connectionsPerAddress',
-  REALTIME_SUBSCRIPTIONS_PER_CONNECTION: 'realtime.subscriptionsPerConnection',
-  REALTIME_MESSAGE_MAX_BYTES: 'realtime.messageMaxBytes',
-  REALTIME_SEND_BUFFER_MAX_BYTES: 'realtime.sendBufferMaxBytes',
-  REALTIME_AUTH_TIMEOUT: 'realtime.authTimeout',
   METRICS_PORT: 'metrics.port',
   METRICS_HOST: 'metrics.host',
+  REALTIME_ENABLED: 'realtime.enabled',
+  REALTIME_REPLAY_WINDOW: 'realtime.replayWindow',
+  REALTIME_SEND_BUFFER_BYTES: 'realtime.sendBufferBytes',
+  REALTIME_WS_CONNECTIONS_PER_USER: 'realtime.wsConnectionsPerUser',
+  REALTIME_WS_CONNECTIONS_PER_ADDRESS: 'realtime.wsConnectionsPerAddress',
+  REALTIME_WS_SUBSCRIPTIONS_PER_CONNECTION: 'realtime.wsSubscriptionsPerConnection',
+  REALTIME_WS_MESSAGE_MAX_BYTES: 'realtime.wsMessageMaxBytes',
+  REALTIME_WS_AUTH_TIMEOUT: 'realtime.wsAuthTimeout',
+  REALTIME_SSE_HEARTBEAT: 'realtime.sseHeartbeat',
+  REALTIME_SSE_RETRY: 'realtime.sseRetry',
+  REALTIME_SSE_STREAMS_PER_USER: 'realtime.sseStreamsPerUser',
+  REALTIME_SSE_STREAMS_PER_ADDRESS: 'realtime.sseStreamsPerAddress',
   LOG_LEVEL: 'log.level',
 };

@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type { DatabaseHealth } from '../../application/ports/database-health.ts';
+import type { ItemEventFeed } from '../../application/ports/item-events.ts';
 import type { ItemStore } from '../../application/ports/item-store.ts';
 import type { PoolUsage } from '../../application/ports/metrics.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
@@ -24,6 +25,11 @@ export interface Persistence {
    * where nobody else can make any (one process on its own storage).
    */
   readonly changes?: ChangeFeed;
+  /**
+   * The items' change log that realtime subscriptions are fed from (docs/api.md §12); absent where this
+   * backend records none (realtime off), which the composition root serves as a silent feed.
+   */
+  readonly itemEvents?: ItemEventFeed;
   /**
    * The connections of the primary database, for the metrics; undefined before the pool exists, absent
    * where there is no connection (in memory).

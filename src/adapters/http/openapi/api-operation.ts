@@ -18,9 +18,10 @@ export type Answer = {
   body?: ZodType;
   /**
    * How the body goes out: `data` (the default) as the response profile sends 2xx bodies, `list` with the
-   * counts `meta` asks for where the profile puts them, `bare` as is in every profile, `text` as text/plain.
+   * counts `meta` asks for where the profile puts them, `bare` as is in every profile, `text` as text/plain,
+   * `events` as text/event-stream (the body then describes one event's `data`).
    */
-  form?: 'data' | 'list' | 'bare' | 'text';
+  form?: 'data' | 'list' | 'bare' | 'text' | 'events';
 };
 
 /**

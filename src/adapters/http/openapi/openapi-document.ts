@@ -141,7 +141,7 @@ class OperationWriter {
   private answer(answer: ApiOperation['answers'][number]): Response {
     if (!answer.body) return { description: answer.description };
     const { body, headers } = shapedAnswer(this.profile, answer, answer.body);
-    const mediaType = answer.form === 'text' ? 'text/plain' : 'application/json';
+    const mediaType = MEDIA_TYPES[answer.form ?? 'data'];
     return {
       description: answer.description,
       ...(headers ? { headers: this.schemas.headers(headers) } : {}),
@@ -149,6 +149,14 @@ class OperationWriter {
     };
   }
 }
+
+const MEDIA_TYPES: Record<NonNullable<ApiOperation['answers'][number]['form']>, string> = {
+  data: 'application/json',
+  list: 'application/json',
+  bare: 'application/json',
+  text: 'text/plain',
+  events: 'text/event-stream',
+};
 
 function securitySchemesFor(allowQueryToken: boolean): Record<string, SecurityScheme> {
   const bearer: SecurityScheme = {

@@ -16,6 +16,7 @@ import { fieldOf } from '../../../domain/schema/collection-schema.ts';
 import { missingReference } from '../postgres/write-refusals.ts';
 import { aggregateRows } from './in-memory-aggregates.ts';
 import { danglingReference } from './in-memory-foreign-keys.ts';
+import type { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
 import { arrayBytes, assertWithinBudget, itemsWithKeys, rowJson } from './in-memory-item-json.ts';
 import { assertUnique, completeRow, InMemoryItemWriter, storedValue } from './in-memory-item-writer.ts';
 import { RelatedRows } from './in-memory-related-rows.ts';
@@ -32,7 +33,11 @@ export class InMemoryItemStore implements ItemStore {
   /** Settles when the running write transaction has ended. */
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly schema: InMemorySchema) {}
+  /** `events`: the change log every committed write appends to; absent, nothing is recorded. */
+  constructor(
+    private readonly schema: InMemorySchema,
+    private readonly events?: InMemoryItemEventLog,
+  ) {}
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
     const { collection } = request;
@@ -99,7 +104,7 @@ export class InMemoryItemStore implements ItemStore {
     });
     await previous;
     try {
-      const writer = new InMemoryItemWriter(this.schema);
+      const writer = new InMemoryItemWriter(this.schema, this.events);
       const result = await work(writer);
       writer.commit();
       return result;

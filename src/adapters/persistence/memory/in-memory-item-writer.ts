@@ -25,6 +25,7 @@ import {
   type RowChange,
   type WriteStatement,
 } from './in-memory-foreign-keys.ts';
+import type { InMemoryItemEventLog, RecordedItemEvent } from './in-memory-item-event-log.ts';
 import { itemsWithKeys } from './in-memory-item-json.ts';
 import { RelatedRows } from './in-memory-related-rows.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
@@ -54,8 +55,14 @@ export class InMemoryItemWriter implements ItemWriter {
   private readonly working = new Map<string, WorkingTable>();
   /** Like a PostgreSQL transaction after an error, a failed statement leaves nothing to commit. */
   private failure: { error: unknown } | undefined;
+  /** The changes this transaction made, logged when (and only if) it commits. */
+  private readonly recorded: RecordedItemEvent[] = [];
 
-  constructor(private readonly schema: InMemorySchema) {}
+  /** `events`: the change log to append to at commit; absent, nothing is recorded. */
+  constructor(
+    private readonly schema: InMemorySchema,
+    private readonly events?: InMemoryItemEventLog,
+  ) {}
 
   async insert(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]> {
     return this.statement(() => this.insertRows(collection, rows));
@@ -101,6 +108,11 @@ export class InMemoryItemWriter implements ItemWriter {
     );
     assertUnique(table.schema, [...table.rows, ...added]);
     table.rows.push(...added);
+    this.record(
+      table.schema,
+      'create',
+      added.map((after) => ({ before: null, after })),
+    );
     this.enforceForeignKeys(
       { statement: 'insert', collection: table.schema.name, values: rows },
       added.map((after) => ({ before: null, after })),
@@ -156,6 +168,7 @@ export class InMemoryItemWriter implements ItemWriter {
     });
     assertUnique(table.schema, rows);
     table.rows = rows;
+    this.record(table.schema, 'update', changed);
     this.enforceForeignKeys(
       { statement: 'update', collection: table.schema.name, values: [values] },
       changed,
@@ -172,7 +185,30 @@ export class InMemoryItemWriter implements ItemWriter {
       if (!kept) removed.push({ before: row, after: null });
       return kept;
     });
+    this.record(table.schema, 'delete', removed);
     this.enforceForeignKeys({ statement: 'delete', collection: table.schema.name, values: [] }, removed);
+  }
+
+  /**
+   * Remembers the statement's changes as events, with canonical images of the modelled columns. Rows
+   * changed by referential actions are not events, as on PostgreSQL (docs/api.md §12).
+   */
+  private record(
+    schema: CollectionSchema,
+    action: RecordedItemEvent['action'],
+    changes: ReadonlyArray<RowChange>,
+  ): void {
+    const key = schema.primaryKey;
+    if (!this.events || key === null) return;
+    for (const { before, after } of changes) {
+      this.recorded.push({
+        collection: schema.name,
+        action,
+        key: (after ?? before)![key]!,
+        before: before && modelled(schema, before),
+        after: after && modelled(schema, after),
+      });
+    }
   }
 
   private enforceForeignKeys(statement: WriteStatement, changes: ReadonlyArray<RowChange>): void {
@@ -207,6 +243,7 @@ export class InMemoryItemWriter implements ItemWriter {
       for (const row of table.rows) table.live.rows.push(row);
       table.live.nextIdentity = table.identity.next;
     }
+    this.events?.append(this.recorded);
   }
 
   /** Runs one statement; after a failed one, every later statement (and the commit) fails with it. */

@@ -1,4 +1,5 @@
 import type { Persistence } from '../persistence.ts';
+import { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
 import { InMemoryItemStore } from './in-memory-item-store.ts';
 import { InMemoryPermissionRepository } from './in-memory-permission-repository.ts';
 import { InMemoryRefreshTokenRepository } from './in-memory-refresh-token-repository.ts';
@@ -6,12 +7,23 @@ import { InMemoryRoleRepository } from './in-memory-role-repository.ts';
 import { InMemorySchema } from './in-memory-schema.ts';
 import { InMemoryUserRepository } from './in-memory-user-repository.ts';
 
-export function createInMemoryPersistence(): Persistence {
+/** `realtime.replayWindow`'s default. */
+const DEFAULT_REPLAY_WINDOW_MS = 5 * 60 * 1000;
+
+export type InMemoryPersistenceOptions = {
+  /** Records the items' change log, keeping each event this long (`realtime.*`); absent, none is kept. */
+  readonly itemEvents?: { readonly replayWindowMs: number; readonly now?: () => number };
+};
+
+export function createInMemoryPersistence(
+  options: InMemoryPersistenceOptions = { itemEvents: { replayWindowMs: DEFAULT_REPLAY_WINDOW_MS } },
+): Persistence {
   const roles = new InMemoryRoleRepository();
   const refreshTokens = new InMemoryRefreshTokenRepository();
   const users = new InMemoryUserRepository(roles, refreshTokens);
   const permissions = new InMemoryPermissionRepository(roles);
   const schema = new InMemorySchema();
+  const itemEvents = options.itemEvents && new InMemoryItemEventLog(options.itemEvents);
   return {
     users,
     roles,
@@ -19,7 +31,8 @@ export function createInMemoryPersistence(): Persistence {
     refreshTokens,
     schema,
     schemaEditor: schema,
-    items: new InMemoryItemStore(schema),
+    items: new InMemoryItemStore(schema, itemEvents),
+    ...(itemEvents ? { itemEvents } : {}),
     health: { check: async () => ({ status: 'ok', responseTimeMs: 0 }) },
     migrate: async () => {},
     close: async () => {},

@@ -2,14 +2,17 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
+import { CLOSE_PART_MS, type ClosingPart, closeInTurn, warnOnStderr } from '../close-in-turn.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import type { Persistence } from '../persistence.ts';
 import { openReplicaRouting } from '../postgres/open-replica-routing.ts';
 import {
+  createItemEventFeed,
   createPostgresCollections,
   type PostgresCollections,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
+import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -33,6 +36,11 @@ export type MikroOrmPersistenceOptions = {
   /** PostgreSQL schema of the system tables; created by `migrate()` when missing. */
   schema?: string;
   /**
+   * The items' change log (`realtime.*`, docs/api.md §12): kept this long; false records none. Unset:
+   * recorded, kept 5 minutes.
+   */
+  itemEvents?: { replayWindowMs: number } | false;
+  /**
    * Connection pool of the server connection; PGlite has one connection. A request that finds every
    * connection busy waits up to `timeouts.connectMs`, then gets SERVICE_BUSY.
    */
@@ -51,6 +59,8 @@ export type MikroOrmPersistenceOptions = {
   debug?: boolean;
   /** Hot standbys of `url` that serve item reads (server only); see ReplicaRoutingItemStore. */
   replicas?: { urls: ReadonlyArray<string>; maxLagMs: number; probeIntervalMs?: number };
+  /** Told what did not close in time at `close()` (server only); Node's warning on stderr by default. */
+  warn?: (message: string) => void;
 };
 
 /**
@@ -64,6 +74,9 @@ export type MikroOrmPersistence = Persistence & { readonly orm: MikroORM };
  * feed's, the replicas') may take to open.
  */
 const DEFAULT_CONNECT_MS = 2000;
+
+/** `realtime.replayWindow`'s default. */
+const DEFAULT_REPLAY_WINDOW_MS = 5 * 60 * 1000;
 
 /** Connections per replica without a configured pool: pg's own default. */
 const DEFAULT_REPLICA_POOL = 10;
@@ -94,6 +107,7 @@ export async function openMikroOrmPersistence(
         connection: { clientUrl: url },
         onPoolCreated: (pool) => {
           servingPool = pool;
+          refuseConnectionsAfterEnd(pool);
         },
         ...perWorkTimeouts,
       }),
@@ -105,7 +119,7 @@ export async function openMikroOrmPersistence(
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    const collections = createPostgresCollections(orm);
+    const collections = createPostgresCollections(orm, eventsOptions(options));
     const changes = new PostgresChangeFeed({
       url,
       connectMs,
@@ -117,14 +131,17 @@ export async function openMikroOrmPersistence(
           .executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));
       },
     });
-    const persistence = assemble(orm, collections, health, options.schema, lock, async () => {
-      try {
-        await changes.close();
-        await orm.close();
-      } finally {
-        await health.close();
-      }
-    });
+    const closeParts = (first: ClosingPart[]) =>
+      closeInTurn(
+        [
+          ...first,
+          { name: 'the change feed', close: () => changes.close() },
+          { name: 'the connection pool', close: () => orm.close() },
+          { name: "the health check's connection", close: () => health.close() },
+        ],
+        { limitMs: CLOSE_PART_MS, warn: options.warn ?? warnOnStderr },
+      );
+    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]));
     const poolUsage = () =>
       servingPool && {
         size: servingPool.totalCount,
@@ -147,13 +164,7 @@ export async function openMikroOrmPersistence(
       poolUsage,
       items: replicas.store,
       health: { check: () => health.check(), replicas: () => replicas.health() },
-      close: async () => {
-        try {
-          await replicas.close();
-        } finally {
-          await persistence.close();
-        }
-      },
+      close: () => closeParts([{ name: 'the replicas', close: () => replicas.close() }]),
     };
   }
   const embedded = await openEmbeddedPostgres(options.dataDir);
@@ -162,11 +173,13 @@ export async function openMikroOrmPersistence(
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
     const persistence = assemble(
       orm,
-      createPostgresCollections(orm),
+      createPostgresCollections(orm, eventsOptions(options)),
       new MikroOrmDatabaseHealth(orm, undefined, undefined, options.schema),
-      options.schema,
+      options,
       processMigrationLock(),
       async () => {
+        // Not bounded: the embedded database writes its files as it closes, and a process leaving
+        // before that would leave them half written.
         try {
           await orm.close();
         } finally {
@@ -185,12 +198,20 @@ function assemble(
   orm: MikroORM,
   collections: PostgresCollections,
   health: MikroOrmDatabaseHealth,
-  schema: string | undefined,
+  options: MikroOrmPersistenceOptions,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
 ): MikroOrmPersistence {
-  const database = new SystemDatabase(orm, schema);
+  const database = new SystemDatabase(orm, options.schema);
+  const itemEvents =
+    options.itemEvents === false
+      ? undefined
+      : createItemEventFeed(orm, collections.catalog, {
+          replayWindowMs: options.itemEvents?.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+          ...(options.schema ? { systemSchema: options.schema } : {}),
+        });
   return {
+    ...(itemEvents ? { itemEvents } : {}),
     orm,
     users: new MikroOrmUserRepository(database),
     roles: new MikroOrmRoleRepository(database),
@@ -208,6 +229,15 @@ function assemble(
       }).catch((error: unknown) => {
         throw unavailableError(error) ?? error;
       }),
-    close,
+    close: async () => {
+      itemEvents?.close();
+      await close();
+    },
   };
+}
+
+/** Whether the item writers record the change log, and where its table is. */
+function eventsOptions(options: MikroOrmPersistenceOptions): { recordEvents?: { systemSchema?: string } } {
+  if (options.itemEvents === false) return {};
+  return { recordEvents: options.schema ? { systemSchema: options.schema } : {} };
 }

@@ -76,6 +76,8 @@ export class PostgresChangeFeed implements ChangeFeed {
   private fingerprint: string | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private reconnect: NodeJS.Timeout | undefined;
+  /** The connection attempt under way, which `close` waits for so that no socket outlives it. */
+  private connecting: Promise<void> | undefined;
   private retryMs = FIRST_RETRY_MS;
   private beats = 0;
   private started = false;
@@ -99,7 +101,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.listeners.push(listener);
     if (!this.started) {
       this.started = true;
-      void this.connect();
+      this.connecting = this.connect();
     }
   }
 
@@ -110,6 +112,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => {});
+    // An attempt still connecting sees `closed` when it is done, and ends its connection itself.
+    await this.connecting;
   }
 
   private async connect(): Promise<void> {
@@ -158,7 +162,9 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   private retryLater(): void {
     if (this.closed) return;
-    this.reconnect = setTimeout(() => void this.connect(), this.retryMs);
+    this.reconnect = setTimeout(() => {
+      this.connecting = this.connect();
+    }, this.retryMs);
     this.reconnect.unref();
     this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
   }

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ReplicaHealth } from '../../../application/ports/database-health.ts';
 import type { ItemStore } from '../../../application/ports/item-store.ts';
+import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { PREPARED_PER_CONNECTION } from './postgres-collections.ts';
 import { PostgresItemStore } from './postgres-item-store.ts';
 import { ReplicaRoutingItemStore } from './replica-routing-item-store.ts';
@@ -113,5 +114,6 @@ export function openReplicaRouting(
 function quietPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config);
   pool.on('error', () => {});
+  refuseConnectionsAfterEnd(pool);
   return pool;
 }

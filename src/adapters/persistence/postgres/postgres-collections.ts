@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import { PostgresItemEventFeed, type PostgresItemEventFeedOptions } from './postgres-item-event-feed.ts';
 import { PostgresItemStore, type PostgresItemStoreOptions } from './postgres-item-store.ts';
 import { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
 import { PostgresSchemaEditor } from './postgres-schema-editor.ts';
@@ -17,14 +18,17 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string } = {},
+  options: { schema?: string; recordEvents?: { systemSchema?: string } } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
   return {
     catalog,
     editor: new PostgresSchemaEditor(db, catalog),
-    store: new PostgresItemStore(db, options.schema, itemStoreOptions(orm)),
+    store: new PostgresItemStore(db, options.schema, {
+      ...itemStoreOptions(orm),
+      ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
+    }),
   };
 }
 
@@ -48,4 +52,16 @@ export function itemStoreOptions(orm: MikroORM): PostgresItemStoreOptions {
   return {
     preparedPerConnection: typeof driverOptions?.createDriver === 'function' ? 0 : PREPARED_PER_CONNECTION,
   };
+}
+
+/**
+ * The items' change log on the system store's pool (docs/decisions/0030-item-change-log.md); the caller
+ * closes it before the pool.
+ */
+export function createItemEventFeed(
+  orm: MikroORM,
+  catalog: PostgresSchemaCatalog,
+  options: PostgresItemEventFeedOptions,
+): PostgresItemEventFeed {
+  return new PostgresItemEventFeed(userTablesDatabase(orm), catalog, options);
 }

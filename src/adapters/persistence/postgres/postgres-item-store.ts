@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import type {
   ItemAggregateRequest,
   ItemGetRequest,
@@ -15,6 +15,7 @@ import { type CountEstimates, countEstimates } from './count-estimates.ts';
 import { translateReadError, translateWriteError } from './database-errors.ts';
 import { fieldOrThrow } from './filter-sql.ts';
 import { type AggregateRow, itemAggregateQuery } from './item-aggregate-statements.ts';
+import { itemEventsTable } from './item-events-table.ts';
 import {
   assertWithinBudget,
   type ItemRow,
@@ -32,6 +33,11 @@ export type PostgresItemStoreOptions = {
    * pool: PGlite's driver takes SQL text alone.
    */
   readonly preparedPerConnection?: number;
+  /**
+   * Every write also records its events in the items' change log (docs/api.md §12), whose table lives in
+   * this schema (the system tables'; unset, the connection's search path finds it); absent, none.
+   */
+  readonly recordEvents?: { readonly systemSchema?: string };
 };
 
 /**
@@ -52,6 +58,7 @@ export type PostgresItemStoreOptions = {
 export class PostgresItemStore implements ItemStore {
   private readonly shapes = new CompiledShapes();
   private readonly preparedPerConnection: number;
+  private readonly eventsTable: RawBuilder<unknown> | undefined;
 
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
   constructor(
@@ -60,6 +67,7 @@ export class PostgresItemStore implements ItemStore {
     options: PostgresItemStoreOptions = {},
   ) {
     this.preparedPerConnection = options.preparedPerConnection ?? 0;
+    this.eventsTable = options.recordEvents && itemEventsTable(options.recordEvents.systemSchema);
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -119,7 +127,7 @@ export class PostgresItemStore implements ItemStore {
   async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const writer = new PostgresItemWriter(trx, this.schema);
+        const writer = new PostgresItemWriter(trx, this.schema, this.eventsTable);
         const result = await work(writer);
         writer.rethrowFailure();
         return result;

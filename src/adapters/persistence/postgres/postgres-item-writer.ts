@@ -19,6 +19,12 @@ import { itemKeysQuery, itemsWithinBudget } from './item-read-statements.ts';
 import { type RowScope, tableOf, topScope } from './row-scope.ts';
 import { notWritable } from './write-refusals.ts';
 
+/**
+ * The transaction-scoped advisory lock a writing transaction holds from its first event to its commit, so
+ * that the change log's ids are handed out in commit order (docs/decisions/0030-item-change-log.md).
+ */
+export const ITEM_EVENTS_LOCK = 1_684_108_385;
+
 /** The wire protocol counts bind parameters in 16 bits: one statement binds at most 65,535 values. */
 const MAX_PARAMETERS = 65_535;
 
@@ -48,10 +54,16 @@ export class FailedStatement extends Error {
  */
 export class PostgresItemWriter implements ItemWriter {
   private failure: FailedStatement | undefined;
+  private holdsEventsLock = false;
 
+  /**
+   * `eventsTable`: the items' change log (docs/api.md §12), which then gets an event for each changed row;
+   * absent, nothing is recorded.
+   */
   constructor(
     private readonly trx: Transaction<unknown>,
     private readonly schema: string,
+    private readonly eventsTable?: RawBuilder<unknown>,
   ) {}
 
   /**
@@ -77,11 +89,18 @@ export class PostgresItemWriter implements ItemWriter {
             ),
           )})`,
       );
-      const inserted = await this.run<{ key: string }>(
-        sql`insert into ${this.table(collection)} (${sql.join(columns.map((field) => sql.id(field.name)))})
-          values ${sql.join(tuples)} ${returning}`,
-        { statement: 'insert', collection, values: chunk },
-      );
+      const insert = sql`insert into ${this.table(collection)} (${sql.join(columns.map((field) => sql.id(field.name)))})
+          values ${sql.join(tuples)}`;
+      const context = { statement: 'insert', collection, values: chunk } as const;
+      const inserted =
+        key && (await this.recording(context))
+          ? await this.run<{ key: string }>(
+              sql`with changed as (${insert} ${returning}, ${imageSql(collection)} as after),
+                logged as (${this.logged(collection, 'create', sql`null`, sql`changed.after`)})
+                select key from changed`,
+              context,
+            )
+          : await this.run<{ key: string }>(sql`${insert} ${returning}`, context);
       if (key) keys.push(...inserted.map((row) => canonicalValueOf(key, JSON.parse(row.key))!));
     }
     return keys;
@@ -118,18 +137,38 @@ export class PostgresItemWriter implements ItemWriter {
       const field = writableField(collection, name);
       return sql`${sql.id(name)} = ${parameter(field, values[name] ?? null)}`;
     });
+    const key = primaryKeyOf(collection);
+    const where = matchesKeys(key, keys, this.scope);
+    const update = sql`update ${this.aliased(collection)} set ${sql.join(assignments)} where ${where}`;
+    const context = { statement: 'update', collection, values: [values] } as const;
+    if (!(await this.recording(context))) {
+      await this.run(update, context);
+      return;
+    }
+    // Every sub-statement sees the snapshot from before the update: `old` reads the rows as they were (and
+    // takes no lock of its own: locking a row this very statement updates would skip the row).
     await this.run(
-      sql`update ${this.aliased(collection)} set ${sql.join(assignments)}
-        where ${matchesKeys(primaryKeyOf(collection), keys, this.scope)}`,
-      { statement: 'update', collection, values: [values] },
+      sql`with old as (select ${keySql(key)} as key, ${imageSql(collection)} as before
+          from ${this.aliased(collection)} where ${where}),
+        changed as (${update} returning ${keySql(key)} as key, ${imageSql(collection)} as after)
+        ${this.logged(collection, 'update', sql`old.before`, sql`changed.after`, sql`join old on old.key = changed.key`)}`,
+      context,
     );
   }
 
   async delete(collection: CollectionSchema, keys: ReadonlyArray<ScalarValue>): Promise<void> {
     if (keys.length === 0) return;
+    const key = primaryKeyOf(collection);
+    const remove = sql`delete from ${this.aliased(collection)} where ${matchesKeys(key, keys, this.scope)}`;
+    const context = { statement: 'delete', collection, values: [] } as const;
+    if (!(await this.recording(context))) {
+      await this.run(remove, context);
+      return;
+    }
     await this.run(
-      sql`delete from ${this.aliased(collection)} where ${matchesKeys(primaryKeyOf(collection), keys, this.scope)}`,
-      { statement: 'delete', collection, values: [] },
+      sql`with changed as (${remove} returning ${keySql(key)} as key, ${imageSql(collection)} as before)
+        ${this.logged(collection, 'delete', sql`changed.before`, sql`null`)}`,
+      context,
     );
   }
 
@@ -142,6 +181,32 @@ export class PostgresItemWriter implements ItemWriter {
       values: [],
     });
     return itemsWithinBudget(rows, request.maxBytes);
+  }
+
+  /**
+   * Whether this statement records events; the first that does takes the change log's lock, held to the
+   * commit, so that events get their ids in commit order.
+   */
+  private async recording(context: WriteErrorContext): Promise<boolean> {
+    if (!this.eventsTable) return false;
+    if (!this.holdsEventsLock) {
+      await this.run(sql`select pg_advisory_xact_lock(${ITEM_EVENTS_LOCK}::int8)`, context);
+      this.holdsEventsLock = true;
+    }
+    return true;
+  }
+
+  /** Inserts the CTE `changed`'s rows into the change log, in the order the statement returned them. */
+  private logged(
+    collection: CollectionSchema,
+    action: 'create' | 'update' | 'delete',
+    before: RawBuilder<unknown>,
+    after: RawBuilder<unknown>,
+    join: RawBuilder<unknown> = sql``,
+  ): RawBuilder<unknown> {
+    return sql`insert into ${this.eventsTable!} ("collection", "action", "key", "before", "after")
+      select ${collection.name}::text, ${action}::text, changed.key::jsonb, (${before})::json, (${after})::json
+      from changed ${join}`;
   }
 
   /** Throws the failure of an earlier statement, if any: the transaction must then roll back. */
@@ -202,6 +267,21 @@ export class PostgresItemWriter implements ItemWriter {
   private get scope(): RowScope {
     return topScope(this.schema);
   }
+}
+
+/** The primary key's canonical value as jsonb, as the change log keeps it. */
+function keySql(key: FieldSchema): RawBuilder<unknown> {
+  return sql`to_jsonb(${canonicalValueSql(key)})`;
+}
+
+/**
+ * The row's modelled columns as a canonical JSON object's text, in a subquery over the row's columns
+ * (`json_build_object` takes at most 50 columns).
+ */
+function imageSql(collection: CollectionSchema): RawBuilder<unknown> {
+  const fields = collection.fields.filter((field) => field.type !== 'unknown');
+  const columns = sql.join(fields.map((field) => sql`${canonicalValueSql(field)} as ${sql.id(field.name)}`));
+  return sql`(select row_to_json(image.*)::text from (select ${fields.length === 0 ? sql`` : columns}) as image)`;
 }
 
 /**

@@ -127,6 +127,7 @@ server('instances starting together migrate one after the other, in their own sc
     assert.equal(
       tables.map((table) => table.name),
       [
+        'datagate_item_events',
         'datagate_migrations',
         'datagate_permissions',
         'datagate_roles',

@@ -3,6 +3,7 @@ import { Migration0001SystemTables } from './0001-system-tables.ts';
 import { Migration0002Permissions } from './0002-permissions.ts';
 import { Migration0003SealedSuccessor } from './0003-sealed-successor.ts';
 import { Migration0004ChangeNotifications } from './0004-change-notifications.ts';
+import { Migration0005ItemEvents } from './0005-item-events.ts';
 
 /**
  * Every system migration, in order. Listed by hand because MikroORM's file discovery needs Node 22 APIs.
@@ -13,4 +14,5 @@ export const systemMigrations: MigrationObject[] = [
   { name: '0002-permissions', class: Migration0002Permissions },
   { name: '0003-sealed-successor', class: Migration0003SealedSuccessor },
   { name: '0004-change-notifications', class: Migration0004ChangeNotifications },
+  { name: '0005-item-events', class: Migration0005ItemEvents },
 ];

@@ -1,0 +1,186 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { ItemEvent, ItemEventFeed, ItemEventListener } from '../../../application/ports/item-events.ts';
+import type { StoredItem } from '../../../application/ports/item-store.ts';
+import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
+import type { ScalarValue } from '../../../domain/query/filter.ts';
+import { canonicalValueOf } from './canonical-value-sql.ts';
+import { itemEventsTable } from './item-events-table.ts';
+
+export type PostgresItemEventFeedOptions = {
+  /** How long an event is kept (`realtime.replayWindow`), in milliseconds. */
+  readonly replayWindowMs: number;
+  /** How often the listeners' instance reads the log for new events. */
+  readonly pollMs?: number;
+  /** How often old events are pruned, and how many at most per statement. */
+  readonly pruneEveryMs?: number;
+  readonly pruneBatch?: number;
+  /** The schema of the system tables, the log's among them; unset, the search path finds it. */
+  readonly systemSchema?: string;
+};
+
+type EventRow = {
+  id: string;
+  collection: string;
+  action: ItemEvent['action'];
+  key: unknown;
+  before: string | null;
+  after: string | null;
+};
+
+const DEFAULT_POLL_MS = 100;
+const DEFAULT_PRUNE_EVERY_MS = 10_000;
+const DEFAULT_PRUNE_BATCH = 1000;
+const POLL_BATCH = 1000;
+const POSITION = /^(0|[1-9]\d{0,18})$/;
+
+/**
+ * The items' change log on PostgreSQL (server or PGlite): the table the item writers fill in their
+ * transactions (docs/decisions/0030-item-change-log.md). Ids are handed out in commit order (the writers'
+ * advisory lock), so "after id N" never skips an event that commits later. While anyone listens, the log
+ * is read every `pollMs`, which is how writes of every instance on the database reach this one; old events
+ * are pruned in small batches by a timer, apart from any write.
+ */
+export class PostgresItemEventFeed implements ItemEventFeed {
+  private readonly listeners = new Set<ItemEventListener>();
+  private poller: NodeJS.Timeout | undefined;
+  private readonly pruner: NodeJS.Timeout;
+  /** The last position delivered to the listeners; undefined until the first poll has found the latest. */
+  private delivered: string | undefined;
+  private polling = false;
+
+  private readonly table: RawBuilder<unknown>;
+
+  constructor(
+    private readonly db: Kysely<unknown>,
+    private readonly catalog: SchemaCatalog,
+    private readonly options: PostgresItemEventFeedOptions,
+  ) {
+    this.table = itemEventsTable(options.systemSchema);
+    this.pruner = setInterval(() => {
+      this.prune().catch(() => {});
+    }, options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS);
+    this.pruner.unref();
+  }
+
+  subscribe(listener: ItemEventListener): () => void {
+    const own: ItemEventListener = { events: (batch) => listener.events(batch), lost: () => listener.lost() };
+    this.listeners.add(own);
+    if (!this.poller) {
+      this.poller = setInterval(() => this.poll(), this.options.pollMs ?? DEFAULT_POLL_MS);
+      this.poller.unref();
+      this.poll();
+    }
+    return () => {
+      this.listeners.delete(own);
+      if (this.listeners.size === 0 && this.poller) {
+        clearInterval(this.poller);
+        this.poller = undefined;
+        this.delivered = undefined;
+      }
+    };
+  }
+
+  async since(after: string, limit: number): Promise<ItemEvent[] | null> {
+    if (!POSITION.test(after) || !(await this.covers(after))) return null;
+    const { rows } = await sql<EventRow>`
+      select e.id::text as id, e.collection, e.action, e.key, e.before::text as before, e.after::text as after
+      from ${this.table} as e where e.id > ${after}::int8
+      order by e.id limit ${Math.max(0, limit)}`.execute(this.db);
+    return rows.map((row) => this.eventOf(row));
+  }
+
+  async latest(): Promise<string> {
+    const { rows } = await sql<{ last: string }>`
+      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(this.db);
+    return rows[0]!.last;
+  }
+
+  /** Stops the timers; the listeners hear nothing more. */
+  close(): void {
+    clearInterval(this.pruner);
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+    this.listeners.clear();
+  }
+
+  /**
+   * Deletes events older than the replay window, a batch at a time, so no write waits on it long. The
+   * newest event is kept whatever its age: it is the position `latest()` hands out, which must stay covered.
+   */
+  async prune(): Promise<void> {
+    const batch = this.options.pruneBatch ?? DEFAULT_PRUNE_BATCH;
+    for (;;) {
+      const { numAffectedRows } = await sql`
+        delete from ${this.table} where id in (select id from ${this.table}
+          where at < now() - make_interval(secs => ${this.options.replayWindowMs / 1000}::float8)
+            and id < (select max(id) from ${this.table})
+          order by id limit ${batch})`.execute(this.db);
+      if (Number(numAffectedRows ?? 0) < batch) return;
+    }
+  }
+
+  /** '0' is covered while nothing has been pruned yet; any other position while its event is kept. */
+  private async covers(after: string): Promise<boolean> {
+    const { rows } = await sql<{ covered: boolean }>`
+      select case when ${after}::int8 = 0 then coalesce(min(id), 1) = 1
+        else exists (select from ${this.table} p where p.id = ${after}::int8) end as covered
+      from ${this.table}`.execute(this.db);
+    return rows[0]?.covered ?? false;
+  }
+
+  private poll(): void {
+    if (this.polling) return;
+    this.polling = true;
+    this.deliver()
+      .catch(() => {})
+      .finally(() => {
+        this.polling = false;
+      });
+  }
+
+  private async deliver(): Promise<void> {
+    if (this.delivered === undefined) {
+      this.delivered = await this.latest();
+      return;
+    }
+    for (;;) {
+      const batch = await this.since(this.delivered, POLL_BATCH);
+      if (batch === null) {
+        for (const listener of this.listeners) queueMicrotask(() => listener.lost());
+        this.delivered = await this.latest();
+        return;
+      }
+      if (batch.length === 0) return;
+      this.delivered = batch.at(-1)!.id;
+      // Each listener apart: one that throws neither stops the others nor the reading of the log.
+      for (const listener of this.listeners) queueMicrotask(() => listener.events(batch));
+      if (batch.length < POLL_BATCH) return;
+    }
+  }
+
+  /** Canonical values per field of the collection as the catalog knows it now. */
+  private eventOf(row: EventRow): ItemEvent {
+    const collection = this.catalog.current().collections.get(row.collection);
+    const image = (text: string | null): StoredItem | null => {
+      if (text === null) return null;
+      const rendered = JSON.parse(text) as Record<string, unknown>;
+      const item: Record<string, ScalarValue | null> = Object.create(null);
+      for (const [name, value] of Object.entries(rendered)) {
+        const field = collection?.fields.find((candidate) => candidate.name === name);
+        item[name] = field ? canonicalValueOf(field, value) : (value as ScalarValue | null);
+      }
+      return item;
+    };
+    const keyField = collection?.primaryKey
+      ? collection.fields.find((field) => field.name === collection.primaryKey)
+      : undefined;
+    return {
+      id: row.id,
+      collection: row.collection,
+      action: row.action,
+      key: (keyField ? canonicalValueOf(keyField, row.key) : row.key) as ScalarValue,
+      before: image(row.before),
+      after: image(row.after),
+    };
+  }
+}
