@@ -16,9 +16,7 @@ export const itemEventsModule = new ContainerModule((options) => {
   options
     .bind<HttpRoutes>(TYPES.HttpRoutes)
     .toDynamicValue((context) => {
-      // Until the realtime subscriptions are bound (the websocket area), there is no stream to serve.
-      const subscriptions = context.get<ItemSubscriptions>(TYPES.ItemSubscriptions, { optional: true });
-      if (!subscriptions) return { register() {} };
+      const subscriptions = context.get<ItemSubscriptions>(TYPES.ItemSubscriptions);
       const settings = sseSettings(context.get<AppConfig>(TYPES.Config));
       const resolveCaller = context.get(ResolveAccountabilityHandler);
       return {
