@@ -84,6 +84,8 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
   assert.equal(await tablesOf(database), [
     'archive.old_shipments',
     'public.audit_lines',
+    // The items' change log (docs/api.md §12).
+    'public.datagate_item_events',
     // The login throttle's counters: in PostgreSQL by default there, made at the first login.
     'public.datagate_login_throttle',
     'public.datagate_migrations',

@@ -200,7 +200,7 @@ for (const [target, oas] of suitePerBackend<Context>(
     for (const path of [...PUBLIC_PATHS, ...USER_PATHS]) assert.ok(document.paths[path], path);
     for (const path of ADMIN_PATHS) assert.not.ok(document.paths[path], `${path} is for admins`);
     const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
-    assert.equal(itemPaths.sort(), ['/items/cargos', '/items/cargos/{id}']);
+    assert.equal(itemPaths.sort(), ['/items/cargos', '/items/cargos/events', '/items/cargos/{id}']);
     assert.equal(methodsOf(document, '/items/cargos'), ['get', 'post']);
     assert.equal(methodsOf(document, '/items/cargos/{id}'), ['get']);
     assert.equal(propertiesOf(document, 'cargos.Item'), OPERATOR_READS);
@@ -217,7 +217,7 @@ for (const [target, oas] of suitePerBackend<Context>(
     for (const path of PUBLIC_PATHS) assert.ok(document.paths[path], path);
     for (const path of [...USER_PATHS, ...ADMIN_PATHS]) assert.not.ok(document.paths[path], path);
     const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
-    assert.equal(itemPaths.sort(), ['/items/secrets', '/items/secrets/{id}']);
+    assert.equal(itemPaths.sort(), ['/items/secrets', '/items/secrets/events', '/items/secrets/{id}']);
     assert.equal(methodsOf(document, '/items/secrets'), ['get']);
     assert.equal(propertiesOf(document, 'secrets.Item'), ['label']);
     assert.not.ok(JSON.stringify(document).includes('cargos'));
