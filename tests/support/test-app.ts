@@ -18,6 +18,7 @@ import { type CreateUserCommand, CreateUserHandler } from '../../src/application
 import type { UserView } from '../../src/application/users/user-view.ts';
 import { buildContainer, TYPES } from '../../src/container.ts';
 import { SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
+import { REALTIME_ATTACH, type RealtimeAttach } from '../../src/modules/realtime-http-module.ts';
 import { FixedClock } from './fakes/fixed-clock.ts';
 
 /** Fixed, so tokens minted in one run verify in the next; never used outside tests. */
@@ -101,6 +102,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server = createServer(container.get<HttpApp>(TYPES.HttpApp).callback());
   // As the production server (graceful-server.ts): what Node's parser refuses is answered in the contract's shape.
   server.on('clientError', answerClientError);
+  // As main.ts does: the Directus WebSocket (docs/api.md §12) on the API's own server.
+  const detachRealtime = container.get<RealtimeAttach>(REALTIME_ATTACH)(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -157,6 +160,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return response.body as TokenPairBody;
     },
     async close() {
+      detachRealtime();
       // fetch keeps connections alive; without closing them server.close() would wait for their timeout.
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) =>
