@@ -212,7 +212,8 @@ function sum(field: FieldSchema, values: ReadonlyArray<ScalarValue>): Value {
   if (values.length === 0) return null;
   if (field.type === 'float') return values.reduce<number>((total, value) => total + Number(value), 0);
   const decimals = values.map((value) => normalizeDecimal(String(value)) ?? String(value));
-  const scale = Math.max(...decimals.map((text) => text.split('.')[1]?.length ?? 0));
+  // A fold, not Math.max(...): spreading a large group's values would overflow the call stack.
+  const scale = decimals.reduce((widest, text) => Math.max(widest, text.split('.')[1]?.length ?? 0), 0);
   const total = decimals.reduce((accumulated, text) => accumulated + scaled(text, scale), 0n);
   return decimalText(total, scale);
 }
