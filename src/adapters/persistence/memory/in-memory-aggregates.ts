@@ -13,6 +13,7 @@ import type { ScalarValue } from '../../../domain/query/filter.ts';
 import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../../domain/schema/field-type.ts';
+import { compareNullsLast } from './compare-nulls-last.ts';
 import { arrayBytes, assertWithinBudget, fieldOrThrow } from './in-memory-item-json.ts';
 import type { RelatedRows } from './in-memory-related-rows.ts';
 import type { StoredRow } from './in-memory-schema.ts';
@@ -53,7 +54,7 @@ export function aggregateRows(
         target.kind === 'group'
           ? [groupFields[target.index]!.type, a.values[target.index]!, b.values[target.index]!]
           : [resultFields[target.index]!.type, a.aggregates[target.index]!, b.aggregates[target.index]!];
-      const order = compareNullable(type, left ?? null, right ?? null);
+      const order = compareNullsLast(type, left ?? null, right ?? null);
       if (order !== 0) return direction === 'desc' ? -order : order;
     }
     return 0;
@@ -82,12 +83,6 @@ export function aggregateRows(
 
 function groupField(term: GroupTerm, collection: CollectionSchema): FieldSchema {
   return term.part === null ? fieldOrThrow(collection, term.field) : DATE_PART_FIELD;
-}
-
-/** Nulls compare as the largest value, as PostgreSQL orders them. */
-function compareNullable(type: FieldSchema['type'], a: Value, b: Value): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-  return compareValues(type, a, b);
 }
 
 /** Without groupBy, one group of every row, even none (as SQL's aggregate without GROUP BY). */

@@ -1,8 +1,8 @@
 import type { SystemPage, SystemQuery } from '../../../application/ports/system-query.ts';
-import { compareValues } from '../../../domain/query/compare-values.ts';
 import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
 import { type CollectionSchema, fieldOf } from '../../../domain/schema/collection-schema.ts';
+import { compareNullsLast } from './compare-nulls-last.ts';
 
 /** A record's public fields in their canonical forms (filter.ts), as filters and sorting compare them. */
 export type CanonicalRecord = Readonly<Record<string, ScalarValue | null>>;
@@ -36,13 +36,4 @@ export function answerSystemQuery<T>(
     ...(query.count.total ? { totalCount: records.length } : {}),
     ...(query.count.filtered ? { filterCount: matching.length } : {}),
   };
-}
-
-function compareNullsLast(
-  type: Parameters<typeof compareValues>[0],
-  a: ScalarValue | null,
-  b: ScalarValue | null,
-): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-  return compareValues(type, a, b);
 }
