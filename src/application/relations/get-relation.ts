@@ -8,7 +8,8 @@ import { collectionFor } from '../items/collection-access.ts';
 import type { ReadRules } from '../items/read-rules.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
-import { project, RELATIONS_COLLECTION } from './relation-query.ts';
+import { selectFields } from '../system-queries/select-fields.ts';
+import { RELATIONS_COLLECTION } from './relation-query.ts';
 import { viewRelation } from './relation-view.ts';
 import { visibleRelations } from './visible-relations.ts';
 
@@ -42,6 +43,6 @@ export class GetRelationHandler
       ? await visibleRelations(caller, snapshot, [relation], this.rules, this.clock.now())
       : [];
     if (!visible) throw caller.admin ? notFound('Relation') : refusal(caller);
-    return project(viewRelation(visible), fields);
+    return selectFields(viewRelation(visible), fields);
   }
 }

@@ -7,10 +7,10 @@ import { compareValues } from '../../domain/query/compare-values.ts';
 import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
-import type { SelectedName } from '../../domain/query/item-query.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { searchFilter } from '../../domain/query/search-filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
+import { selectFields } from '../system-queries/select-fields.ts';
 import type { RelationView } from './relation-view.ts';
 
 const text = (name: string): FieldSchema => ({
@@ -104,40 +104,12 @@ export function queryRelations(
   const page = ordered.slice(query.offset, query.limit === null ? undefined : query.offset + query.limit);
   const counts = query.meta;
   return {
-    data: page.map((relation) => project(relation, query.fields)),
+    data: page.map((relation) => selectFields(relation, query.fields)),
     ...(counts.totalCount ? { totalCount: relations.length } : {}),
     ...(counts.filterCount ? { filterCount: matching.length } : {}),
     ...(counts.estimatedTotalCount ? { estimatedTotalCount: relations.length } : {}),
     ...(counts.estimatedFilterCount ? { estimatedFilterCount: matching.length } : {}),
   };
-}
-
-/** The `fields` of one relation, in the order asked; `*` is every key in the view's order. */
-export function project(
-  relation: RelationView,
-  fields: ReadonlyArray<SelectedName> | '*',
-): Record<string, unknown> {
-  if (fields === '*' || fields.includes('*')) {
-    const all: Record<string, unknown> = { ...relation };
-    for (const entry of fields) if (typeof entry !== 'string') all[entry.key] = valueAt(relation, entry);
-    return all;
-  }
-  const picked: Record<string, unknown> = {};
-  for (const entry of fields) {
-    if (typeof entry === 'string') picked[entry] = relation[entry as keyof RelationView];
-    else picked[entry.key] = valueAt(relation, entry);
-  }
-  return picked;
-}
-
-/** The value at a `json()` path (keys and indexes as text), or null when the path leads nowhere. */
-function valueAt(relation: RelationView, selection: { field: string; path: ReadonlyArray<string> }): unknown {
-  let value: unknown = relation[selection.field as keyof RelationView];
-  for (const step of selection.path) {
-    if (value === null || typeof value !== 'object') return null;
-    value = Object.hasOwn(value, step) ? (value as Record<string, unknown>)[step] : undefined;
-  }
-  return value ?? null;
 }
 
 /** The relation as matchesFilter reads an item: json fields as canonical JSON text. */
