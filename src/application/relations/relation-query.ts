@@ -9,23 +9,14 @@ import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { searchFilter } from '../../domain/query/search-filter.ts';
-import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
+import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { selectFields } from '../system-queries/select-fields.ts';
+import { systemField } from '../system-queries/system-collections.ts';
 import type { RelationView } from './relation-view.ts';
 
-const text = (name: string): FieldSchema => ({
-  name,
-  type: 'string',
-  dbType: 'character varying',
-  nullable: false,
-  defaultValue: null,
-  isPrimaryKey: false,
-  isUnique: false,
-  hasDefault: false,
-  maxLength: null,
-});
+const text = (name: string) => systemField(name, 'string', 'character varying');
 
-const json = (name: string): FieldSchema => ({ ...text(name), type: 'json', dbType: 'jsonb' });
+const json = (name: string) => systemField(name, 'json', 'jsonb');
 
 /**
  * /relations as a collection the item query language can address (docs/api.md §7a): the three names are

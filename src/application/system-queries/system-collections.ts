@@ -5,7 +5,13 @@ import { USER_STATUSES } from '../../domain/user.ts';
 
 type FieldOptions = { nullable?: boolean; choices?: ReadonlyArray<string>; maxLength?: number };
 
-function field(name: string, type: FieldType, dbType: string, options: FieldOptions = {}): FieldSchema {
+/** A field of a collection the server answers itself (system collections, /relations): no default, `id` the key. */
+export function systemField(
+  name: string,
+  type: FieldType,
+  dbType: string,
+  options: FieldOptions = {},
+): FieldSchema {
   return {
     name,
     type,
@@ -33,13 +39,13 @@ export const USERS_COLLECTION: CollectionSchema = {
   name: 'users',
   primaryKey: 'id',
   fields: [
-    field('id', 'uuid', 'uuid'),
-    field('email', 'string', 'character varying(254)', { maxLength: 254 }),
-    field('first_name', 'string', 'character varying(255)', { nullable: true, maxLength: 255 }),
-    field('last_name', 'string', 'character varying(255)', { nullable: true, maxLength: 255 }),
-    field('role', 'uuid', 'uuid', { nullable: true }),
-    field('status', 'string', 'character varying(16)', { choices: USER_STATUSES, maxLength: 16 }),
-    field('token', 'unknown', 'text', { nullable: true }),
+    systemField('id', 'uuid', 'uuid'),
+    systemField('email', 'string', 'character varying(254)', { maxLength: 254 }),
+    systemField('first_name', 'string', 'character varying(255)', { nullable: true, maxLength: 255 }),
+    systemField('last_name', 'string', 'character varying(255)', { nullable: true, maxLength: 255 }),
+    systemField('role', 'uuid', 'uuid', { nullable: true }),
+    systemField('status', 'string', 'character varying(16)', { choices: USER_STATUSES, maxLength: 16 }),
+    systemField('token', 'unknown', 'text', { nullable: true }),
   ],
 };
 
@@ -47,10 +53,10 @@ export const ROLES_COLLECTION: CollectionSchema = {
   name: 'roles',
   primaryKey: 'id',
   fields: [
-    field('id', 'uuid', 'uuid'),
-    field('name', 'string', 'character varying(255)', { maxLength: 255 }),
-    field('description', 'text', 'text', { nullable: true }),
-    field('admin_access', 'boolean', 'boolean'),
+    systemField('id', 'uuid', 'uuid'),
+    systemField('name', 'string', 'character varying(255)', { maxLength: 255 }),
+    systemField('description', 'text', 'text', { nullable: true }),
+    systemField('admin_access', 'boolean', 'boolean'),
   ],
 };
 
@@ -58,14 +64,14 @@ export const PERMISSIONS_COLLECTION: CollectionSchema = {
   name: 'permissions',
   primaryKey: 'id',
   fields: [
-    field('id', 'uuid', 'uuid'),
-    field('role', 'uuid', 'uuid', { nullable: true }),
-    field('collection', 'string', 'character varying(64)', { maxLength: 64 }),
-    field('action', 'string', 'character varying(16)', { choices: PERMISSION_ACTIONS, maxLength: 16 }),
-    field('permissions', 'json', 'jsonb', { nullable: true }),
-    field('validation', 'json', 'jsonb', { nullable: true }),
-    field('presets', 'json', 'jsonb', { nullable: true }),
-    field('fields', 'json', 'jsonb', { nullable: true }),
+    systemField('id', 'uuid', 'uuid'),
+    systemField('role', 'uuid', 'uuid', { nullable: true }),
+    systemField('collection', 'string', 'character varying(64)', { maxLength: 64 }),
+    systemField('action', 'string', 'character varying(16)', { choices: PERMISSION_ACTIONS, maxLength: 16 }),
+    systemField('permissions', 'json', 'jsonb', { nullable: true }),
+    systemField('validation', 'json', 'jsonb', { nullable: true }),
+    systemField('presets', 'json', 'jsonb', { nullable: true }),
+    systemField('fields', 'json', 'jsonb', { nullable: true }),
   ],
 };
 
