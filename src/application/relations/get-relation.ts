@@ -1,7 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { refusal } from '../../domain/permissions/refusal.ts';
-import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
+import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { manyToOneOf } from '../../domain/schema/relations-of.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
@@ -9,6 +9,7 @@ import type { ReadRules } from '../items/read-rules.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { selectFields } from '../system-queries/select-fields.ts';
+import { parseSystemFields } from '../system-queries/system-list-query.ts';
 import { RELATIONS_COLLECTION } from './relation-query.ts';
 import { viewRelation } from './relation-view.ts';
 import { visibleRelations } from './visible-relations.ts';
@@ -35,7 +36,7 @@ export class GetRelationHandler
     caller: Accountability,
     request: RelationAddress & { query: RawItemQuery },
   ): Promise<Record<string, unknown>> {
-    const { fields } = parseItemQuery({ fields: request.query.fields }, RELATIONS_COLLECTION, this.limits);
+    const fields = parseSystemFields(request.query, RELATIONS_COLLECTION, this.limits);
     const snapshot = this.catalog.current();
     const collection = collectionFor(this.catalog, caller, request.collection);
     const relation = manyToOneOf(snapshot, collection.name, request.field);
