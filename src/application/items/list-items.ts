@@ -4,7 +4,6 @@ import {
   assertFilterQueryable,
   projectFields,
 } from '../../domain/permissions/readable-fields.ts';
-import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
@@ -19,7 +18,7 @@ import { collectionFor } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
-import { searchCondition } from './row-conditions.ts';
+import { rowConditions, searchCondition } from './row-conditions.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
 
 export type ListItemsQuery = { collection: string; query: RawItemQuery };
@@ -55,13 +54,15 @@ export class ListItemsHandler {
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
     const query = parseItemQuery(request.query, collection, this.limits, this.catalog.current());
-    const conditions: BoundFilterNode[] = [];
     let select: ReadonlyArray<SelectedField>;
     let sort: ReadonlyArray<SortKey> = query.sort;
+    let filter: BoundFilterNode | null;
     if (query.relational) {
       const relational = await RelationalRead.start(this.rules, caller, query, now);
       select = relational.select(rule, query);
-      if (query.filter) conditions.push(relational.filter(rule, collection, query.filter));
+      const conditions = query.filter ? [relational.filter(rule, collection, query.filter)] : [];
+      if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
+      filter = conditions.length === 0 ? null : allOf(conditions);
       sort = relational.sort(rule, query.sort);
     } else {
       select = projectFields(caller, rule, query.fields);
@@ -71,13 +72,8 @@ export class ListItemsHandler {
         rule,
         query.sort.map((sort) => sort.field),
       );
-      if (query.filter) {
-        conditions.push(
-          bindDynamicValues(query.filter, { user: caller.user, role: caller.role, now }, collection),
-        );
-      }
+      filter = rowConditions(caller, rule, collection, query, now);
     }
-    if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
     const cursorQuery = this.cursorQuery(query, collection);
     const after =
       cursorQuery && query.after !== null
@@ -87,7 +83,7 @@ export class ListItemsHandler {
       collection,
       select,
       visible: rule.rows,
-      filter: conditions.length === 0 ? null : allOf(conditions),
+      filter,
       sort,
       limit: query.limit,
       offset: query.offset,

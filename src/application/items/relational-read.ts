@@ -1,7 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { fieldsNamedBy, relationsNamedBy } from '../../domain/permissions/filter-fields.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
-import { allowedFields } from '../../domain/permissions/readable-fields.ts';
+import { allowedFields, isQueryable } from '../../domain/permissions/readable-fields.ts';
 import { refusal } from '../../domain/permissions/refusal.ts';
 import { bindDynamicValues, type DynamicContext } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
@@ -202,11 +202,6 @@ export function selectionOf(query: RawItemQuery): RawItemQuery {
 }
 
 const NO_RELATIONS: ReadonlyMap<string, NestedSelection> = new Map();
-
-/** Readable on every row the rule shows: what filters and sorts may name (readable-fields.ts). */
-function isQueryable(rule: ReadRule, field: string): boolean {
-  return rule.fields.has(field) && rule.fields.get(field) === null;
-}
 
 function pathTo(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;

@@ -90,6 +90,11 @@ export function queryableFields(rule: ReadRule): string[] {
   return [...rule.fields].filter(([, condition]) => condition === null).map(([field]) => field);
 }
 
+/** Whether `field` is one of `queryableFields(rule)`. */
+export function isQueryable(rule: ReadRule, field: string): boolean {
+  return rule.fields.get(field) === null;
+}
+
 /** docs/api.md §4: filtering, sorting or searching on a field the caller may not query is refused, naming it. */
 export function assertFieldsQueryable(
   caller: Accountability,
@@ -97,7 +102,7 @@ export function assertFieldsQueryable(
   fields: Iterable<string>,
 ): void {
   for (const field of fields) {
-    if (!rule.fields.has(field) || rule.fields.get(field) !== null) throw refusal(caller, field);
+    if (!isQueryable(rule, field)) throw refusal(caller, field);
   }
 }
 

@@ -35,8 +35,15 @@ export type ShapeStatement = {
 
 type Compiled = { readonly name: string | null; readonly text: string };
 
-/** Distinct shapes kept compiled: a few hundred bytes of SQL text each. */
+/** Distinct shapes kept compiled: a few hundred bytes of SQL text each, for a flat read. */
 const MAX_SHAPES = 1000;
+
+/**
+ * The characters of shape keys and SQL text kept in all. A read across relations (`*.*.*` on a collection
+ * with many relations) compiles to a statement of a size the caller chooses, so counting shapes alone would
+ * not bound the memory they hold; a statement larger than this is built per request, never kept or prepared.
+ */
+const MAX_SHAPE_CHARS = 8_000_000;
 
 /**
  * A request's shape is everything that decides its SQL text and nothing else: the collection as the
@@ -53,7 +60,11 @@ const MAX_SHAPES = 1000;
  * trusted (never cached or prepared) and every such request is built in full, as before this cache.
  */
 export class CompiledShapes {
-  private readonly shapes = new LRUCache<string, Compiled>({ max: MAX_SHAPES });
+  private readonly shapes = new LRUCache<string, Compiled>({
+    max: MAX_SHAPES,
+    maxSize: MAX_SHAPE_CHARS,
+    sizeCalculation: (compiled, shape) => shape.length + compiled.text.length,
+  });
 
   list(request: ItemListRequest, schema: string): ShapeStatement {
     const key = ['L', schema, String(collectionId(request.collection))];
@@ -113,6 +124,8 @@ export class CompiledShapes {
       return { name: null, text: built.sql, values: [...built.parameters] };
     const compiled = { name: statementName(shape, built), text: built.sql };
     this.shapes.set(shape, compiled);
+    // Too large to keep: not prepared either, so that no connection holds it on the server.
+    if (!this.shapes.has(shape)) return { name: null, text: built.sql, values };
     return { ...compiled, values };
   }
 }
