@@ -108,15 +108,9 @@ export class InMemoryItemWriter implements ItemWriter {
     );
     assertUnique(table.schema, [...table.rows, ...added]);
     table.rows.push(...added);
-    this.record(
-      table.schema,
-      'create',
-      added.map((after) => ({ before: null, after })),
-    );
-    this.enforceForeignKeys(
-      { statement: 'insert', collection: table.schema.name, values: rows },
-      added.map((after) => ({ before: null, after })),
-    );
+    const created = added.map((after) => ({ before: null, after }));
+    this.record(table.schema, 'create', created);
+    this.enforceForeignKeys({ statement: 'insert', collection: table.schema.name, values: rows }, created);
     const key = table.schema.primaryKey;
     return key === null ? [] : added.map((row) => row[key]!);
   }
