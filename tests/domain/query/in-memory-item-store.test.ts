@@ -8,6 +8,7 @@ import { bindDynamicValues } from '../../../src/domain/query/bind-dynamic-values
 import type { BoundFilterNode } from '../../../src/domain/query/filter.ts';
 import { parseFilter } from '../../../src/domain/query/parse-filter.ts';
 import { CARGO_IDS, CARGO_USERS, cargoRows, cargosSchema } from '../../support/cargos-schema.ts';
+import { listRequest } from '../../support/list-request.ts';
 
 function seeded() {
   const schema = new InMemorySchema();
@@ -27,17 +28,7 @@ const select = (...names: string[]): SelectedField[] => names.map((field) => ({ 
 const letterOf = new Map<string, string>(Object.entries(CARGO_IDS).map(([letter, id]) => [id, letter]));
 
 function request(overrides: Partial<ItemListRequest> = {}): ItemListRequest {
-  return {
-    collection: cargosSchema,
-    select: select('id'),
-    visible: null,
-    filter: null,
-    sort: [],
-    limit: null,
-    offset: 0,
-    count: { total: false, filtered: false },
-    ...overrides,
-  };
+  return listRequest(cargosSchema, { select: select('id'), ...overrides });
 }
 
 async function letters(overrides: Partial<ItemListRequest>): Promise<string> {

@@ -53,6 +53,11 @@ type WorkingTable = {
  */
 export class InMemoryItemWriter implements ItemWriter {
   private readonly working = new Map<string, WorkingTable>();
+  /** Tables this transaction only read, with the shape it read them in: stale alike if it changes before commit. */
+  private readonly read = new Map<
+    string,
+    { readonly live: MemoryTable; readonly schema: CollectionSchema }
+  >();
   /** Like a PostgreSQL transaction after an error, a failed statement leaves nothing to commit. */
   private failure: { error: unknown } | undefined;
   /** The changes this transaction made, logged when (and only if) it commits. */
@@ -98,7 +103,7 @@ export class InMemoryItemWriter implements ItemWriter {
   /** InMemoryItemStore.getMany over this transaction's copies: it sees the rows written so far. */
   async getMany(request: ItemKeysRequest): Promise<string[]> {
     const rows = this.statement(() => this.touch(request.collection).rows);
-    return itemsWithKeys(rows, request, new RelatedRows((name) => this.touchNamed(name).rows));
+    return itemsWithKeys(rows, request, new RelatedRows((name) => this.seen(name).rows));
   }
 
   private insertRows(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): ScalarValue[] {
@@ -108,15 +113,9 @@ export class InMemoryItemWriter implements ItemWriter {
     );
     assertUnique(table.schema, [...table.rows, ...added]);
     table.rows.push(...added);
-    this.record(
-      table.schema,
-      'create',
-      added.map((after) => ({ before: null, after })),
-    );
-    this.enforceForeignKeys(
-      { statement: 'insert', collection: table.schema.name, values: rows },
-      added.map((after) => ({ before: null, after })),
-    );
+    const created = added.map((after) => ({ before: null, after }));
+    this.record(table.schema, 'create', created);
+    this.enforceForeignKeys({ statement: 'insert', collection: table.schema.name, values: rows }, created);
     const key = table.schema.primaryKey;
     return key === null ? [] : added.map((row) => row[key]!);
   }
@@ -140,7 +139,7 @@ export class InMemoryItemWriter implements ItemWriter {
 
   private rowsMatching(collection: CollectionSchema, filter: BoundFilterNode | null): StoredItem[] {
     const table = this.touch(collection);
-    const related = new RelatedRows((name) => this.touchNamed(name).rows);
+    const related = new RelatedRows((name) => this.seen(name).rows);
     const matching = table.rows.filter((row) => related.matches(filter, row, table.schema));
     const key = table.schema.primaryKey === null ? null : primaryKeyOf(table.schema);
     if (key) matching.sort((a, b) => compareValues(key.type, a[key.name]!, b[key.name]!));
@@ -215,8 +214,8 @@ export class InMemoryItemWriter implements ItemWriter {
     const { relations } = this.schema.current();
     if (relations.length === 0 || changes.length === 0) return;
     const tables: ForeignKeyTables = {
-      schemaOf: (name) => this.touchNamed(name).schema,
-      rowsOf: (name) => this.touchNamed(name).rows,
+      schemaOf: (name) => this.seen(name).schema,
+      rowsOf: (name) => this.seen(name).rows,
       replace: (name, rows) => {
         this.touchNamed(name).rows = rows;
       },
@@ -232,7 +231,7 @@ export class InMemoryItemWriter implements ItemWriter {
    */
   commit(): void {
     if (this.failure) throw this.failure.error;
-    for (const [name, table] of this.working) {
+    for (const [name, table] of [...this.working, ...this.read]) {
       if (this.schema.table(name) !== table.live || table.live.schema !== table.schema) {
         throw new StaleSchemaError();
       }
@@ -255,6 +254,23 @@ export class InMemoryItemWriter implements ItemWriter {
       this.failure = { error };
       throw error;
     }
+  }
+
+  /**
+   * A table's rows and shape as this transaction sees them: its copy once written, else the live table,
+   * not copied for a read (foreign-key checks and relational filters read whole related tables).
+   */
+  private seen(name: string): { readonly rows: ReadonlyArray<StoredRow>; readonly schema: CollectionSchema } {
+    const working = this.working.get(name);
+    if (working) return working;
+    let read = this.read.get(name);
+    if (!read) {
+      const live = this.schema.table(name);
+      if (!live) throw new StaleSchemaError();
+      read = { live, schema: live.schema };
+      this.read.set(name, read);
+    }
+    return { rows: read.live.rows, schema: read.schema };
   }
 
   private touch(collection: CollectionSchema): WorkingTable {

@@ -3,7 +3,7 @@ import { normalizeDecimal } from '../../../domain/query/decimal-text.ts';
 import { matchesFilter } from '../../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { RelationalHop } from '../../../domain/query/relational-hop.ts';
-import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { type CollectionSchema, fieldOf } from '../../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../../domain/schema/field-type.ts';
 import type { StoredRow } from './in-memory-schema.ts';
 
@@ -48,7 +48,7 @@ export class RelatedRows {
 
   /** The rows of `collection` whose `field` equals `value` (never null), in table order. */
   withValue(collection: CollectionSchema, field: string, value: ScalarValue): ReadonlyArray<StoredRow> {
-    const type = collection.fields.find((candidate) => candidate.name === field)?.type;
+    const type = fieldOf(collection, field)?.type;
     if (type === undefined) throw new StaleSchemaError();
     return this.index(collection.name, field, type).get(keyText(type, value)) ?? NONE;
   }

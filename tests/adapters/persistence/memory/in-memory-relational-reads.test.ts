@@ -13,6 +13,7 @@ import type { RelationalHop } from '../../../../src/domain/query/relational-hop.
 import type { CollectionSchema } from '../../../../src/domain/schema/collection-schema.ts';
 import { manyToOneOf, oneToManyOf } from '../../../../src/domain/schema/relations-of.ts';
 import { type Collections, memoryCollections } from '../../../support/collections.ts';
+import { listRequest } from '../../../support/list-request.ts';
 
 /*
  * The in-memory twin's relational reads (docs/api.md §4): customers ← shipments ← cargos. The expected
@@ -131,17 +132,9 @@ function across(
 }
 
 function list(collections: Collections, collection: string, overrides: Partial<ItemListRequest>) {
-  return collections.store.list({
-    collection: collectionOf(collections, collection),
-    select: plain('id'),
-    visible: null,
-    filter: null,
-    sort: [],
-    limit: null,
-    offset: 0,
-    count: { total: false, filtered: false },
-    ...overrides,
-  });
+  return collections.store.list(
+    listRequest(collectionOf(collections, collection), { select: plain('id'), ...overrides }),
+  );
 }
 
 async function json(collections: Collections, collection: string, overrides: Partial<ItemListRequest>) {
