@@ -20,6 +20,18 @@ export type ItemEvent = {
   readonly after: StoredItem | null;
 };
 
+/** The largest position a log can give out: its ids are PostgreSQL int8s. */
+const MAX_POSITION = 9_223_372_036_854_775_807n;
+
+/**
+ * Whether `text` is a position as a log gives them out (`ItemEvent.id`): a decimal integer without a
+ * leading zero, within int8. Every reader of a position (the SSE route, each feed) checks it the same way, so a
+ * position no log could have given out is refused at the edge instead of failing in a query.
+ */
+export function isLogPosition(text: string): boolean {
+  return /^(0|[1-9]\d{0,18})$/.test(text) && BigInt(text) <= MAX_POSITION;
+}
+
 export interface ItemEventListener {
   /** Events in log order, each once, in batches as they arrive. */
   events(batch: ReadonlyArray<ItemEvent>): void;

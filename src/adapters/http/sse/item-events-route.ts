@@ -1,4 +1,5 @@
 import type { ResolveAccountabilityHandler } from '../../../application/auth/resolve-accountability.ts';
+import { isLogPosition } from '../../../application/ports/item-events.ts';
 import type { ItemSubscriptions } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
@@ -11,9 +12,6 @@ import { itemQuery } from '../item-query-string.ts';
 import { EventStream } from './event-stream.ts';
 import type { SseSettings } from './sse-settings.ts';
 import { StreamQuota } from './stream-quota.ts';
-
-/** A log position as the server gives them out: what `Last-Event-ID` may carry. */
-const POSITION = /^\d{1,20}$/;
 
 export type ItemEventsRouteDependencies = {
   readonly subscriptions: ItemSubscriptions;
@@ -85,7 +83,7 @@ function lastEventId(ctx: RouteContext): string | undefined {
   const parameter = ctx.query.last_event_id;
   const value = header === '' ? parameter : header;
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !POSITION.test(value)) {
+  if (typeof value !== 'string' || !isLogPosition(value)) {
     throw invalidQuery('Last-Event-ID must be the id of an event this server sent.', {
       field: 'last_event_id',
       reason: 'INVALID_VALUE',

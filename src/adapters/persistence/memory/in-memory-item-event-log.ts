@@ -1,4 +1,9 @@
-import type { ItemEvent, ItemEventFeed, ItemEventListener } from '../../../application/ports/item-events.ts';
+import {
+  type ItemEvent,
+  type ItemEventFeed,
+  type ItemEventListener,
+  isLogPosition,
+} from '../../../application/ports/item-events.ts';
 
 /** An event as a writer records it; the log gives it its position when the transaction commits. */
 export type RecordedItemEvent = Omit<ItemEvent, 'id'>;
@@ -54,7 +59,7 @@ export class InMemoryItemEventLog implements ItemEventFeed {
 
   async since(after: string, limit: number): Promise<ItemEvent[] | null> {
     this.prune();
-    if (!/^(0|[1-9]\d{0,15})$/.test(after)) return null;
+    if (!isLogPosition(after)) return null;
     const position = Number(after);
     if (position < this.prunedThrough || position > this.last) return null;
     const first = this.events.findIndex(({ event }) => Number(event.id) > position);

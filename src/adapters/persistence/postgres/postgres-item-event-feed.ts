@@ -1,5 +1,10 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { ItemEvent, ItemEventFeed, ItemEventListener } from '../../../application/ports/item-events.ts';
+import {
+  type ItemEvent,
+  type ItemEventFeed,
+  type ItemEventListener,
+  isLogPosition,
+} from '../../../application/ports/item-events.ts';
 import type { StoredItem } from '../../../application/ports/item-store.ts';
 import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
@@ -31,7 +36,6 @@ const DEFAULT_POLL_MS = 100;
 const DEFAULT_PRUNE_EVERY_MS = 10_000;
 const DEFAULT_PRUNE_BATCH = 1000;
 const POLL_BATCH = 1000;
-const POSITION = /^(0|[1-9]\d{0,18})$/;
 
 /**
  * The items' change log on PostgreSQL (server or PGlite): the table the item writers fill in their
@@ -81,7 +85,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   }
 
   async since(after: string, limit: number): Promise<ItemEvent[] | null> {
-    if (!POSITION.test(after) || !(await this.covers(after))) return null;
+    if (!isLogPosition(after) || !(await this.covers(after))) return null;
     const { rows } = await sql<EventRow>`
       select e.id::text as id, e.collection, e.action, e.key, e.before::text as before, e.after::text as after
       from ${this.table} as e where e.id > ${after}::int8
