@@ -109,7 +109,7 @@ export class RealtimeHub implements ItemSubscriptions {
     }
     set.add(subscriber);
     if (request.resumeAfter !== undefined)
-      this.enqueue(() => this.replay(subscriber, request.resumeAfter ?? '0'));
+      this.enqueue(() => this.replayOrEnd(subscriber, request.resumeAfter ?? '0'));
     return { init, position, close: () => this.remove(subscriber) };
   }
 
@@ -151,6 +151,21 @@ export class RealtimeHub implements ItemSubscriptions {
   private enqueue(work: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(work).catch(() => undefined);
     return this.queue;
+  }
+
+  /**
+   * A replay that fails (the log unreadable) must not leave the subscriber waiting for events that will
+   * never come: the queue swallows errors so one subscriber cannot stall the others, so it ends here.
+   */
+  private async replayOrEnd(subscriber: Subscriber, after: string): Promise<void> {
+    try {
+      await this.replay(subscriber, after);
+    } catch {
+      this.end(subscriber, {
+        reason: 'RESYNC',
+        message: 'The changes to resume from could not be read; subscribe again.',
+      });
+    }
   }
 
   private async replay(subscriber: Subscriber, after: string): Promise<void> {

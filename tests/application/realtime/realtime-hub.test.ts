@@ -251,4 +251,26 @@ hub('resuming replays the events after the position, judged now, with no init', 
   );
 });
 
+hub(
+  'a replay the log cannot answer ends the subscription with RESYNC rather than leaving it waiting',
+  async () => {
+    const f = await hubFixture();
+    await f.grant();
+    f.feed.since = async () => {
+      throw new Error('the log is unreachable');
+    };
+    const sink = recordingSink();
+    await f.hub.subscribe(
+      { collection: PARCELS, query: { fields: ['id'] }, caller: async () => CALLER.ada, resumeAfter: '1' },
+      sink,
+    );
+    await f.hub.settled();
+    assert.equal(sink.events, []);
+    assert.equal(
+      sink.ends.map((end) => end.reason),
+      ['RESYNC'],
+    );
+  },
+);
+
 hub.run();
