@@ -84,6 +84,9 @@ class Connection {
   private caller: Accountability | null = null;
   private user: string | null = null;
   private readonly subscriptions = new Map<string, Subscription | null>();
+  /** The messages received and not yet handled, handled in order (see `start`). */
+  private inbox: Promise<void> = Promise.resolve();
+  private pending = 0;
   private authTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -94,7 +97,19 @@ class Connection {
   ) {}
 
   async start(): Promise<void> {
-    this.ws.on('message', (data, binary) => void this.receive(data, binary));
+    // One message at a time, the socket paused meanwhile: a subscribe runs a list query for its `init`, and a
+    // client sending faster than they finish must wait on TCP, not pile queries (or queued messages) up here.
+    this.ws.on('message', (data, binary) => {
+      this.ws.pause();
+      this.pending += 1;
+      this.inbox = this.inbox
+        .then(() => this.receive(data, binary))
+        .catch(() => undefined)
+        .finally(() => {
+          this.pending -= 1;
+          if (this.pending === 0 && this.ws.readyState === WebSocket.OPEN) this.ws.resume();
+        });
+    });
     this.ws.on('close', () => this.closeAll());
     this.ws.on('error', () => this.ws.terminate());
     if (this.urlToken !== null) {
