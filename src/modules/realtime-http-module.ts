@@ -49,6 +49,7 @@ export const realtimeHttpModule = new ContainerModule((options) => {
         messageMaxBytes: realtime.wsMessageMaxBytes,
         sendBufferMaxBytes: realtime.sendBufferBytes,
         authTimeoutMs: realtime.wsAuthTimeout,
+        heartbeatMs: realtime.wsHeartbeat,
       },
     });
     return () => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
-import { PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
+import { CALLER, PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
 import { websocketFixture } from '../support/websocket-fixture.ts';
 
 const ws = suite('/websocket (Directus protocol)');
@@ -121,6 +121,80 @@ ws('subscriptions per connection and malformed messages are refused with errors'
     const error = await f.next(socket, (m) => m.type === 'error');
     assert.is((error.error as { code: string }).code, 'INVALID_PAYLOAD');
     socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('the server pings; a client that answers stays, one that never does is terminated', async () => {
+  const f = await websocketFixture({ heartbeatMs: 100 });
+  try {
+    const answering = await f.connect('?access_token=ada-token');
+    answering.on('message', (data) => {
+      if (JSON.parse(String(data)).type === 'ping') answering.send(JSON.stringify({ type: 'pong' }));
+    });
+    const silent = await f.connect('?access_token=ada-token');
+    assert.equal(await f.next(silent, (m) => m.type === 'ping'), { type: 'ping' });
+    // No close frame for a peer that does not answer: its socket is dropped (1006 on this side).
+    const [code] = (await once(silent, 'close')) as [number];
+    assert.is(code, 1006);
+    for (let pings = 0; pings < 3; pings++) await f.next(answering, (m) => m.type === 'ping');
+    assert.is(answering.readyState, answering.OPEN);
+    answering.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('heartbeat 0: no ping, and a silent client stays connected', async () => {
+  const f = await websocketFixture({ heartbeatMs: 0 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.send(JSON.stringify({ type: 'ping', uid: 'still-there' }));
+    assert.equal(await f.next(socket, (m) => m.type === 'pong'), { type: 'pong', uid: 'still-there' });
+    assert.not.ok(
+      f.received(socket).some((m) => m.type === 'ping'),
+      'the server sent a ping with the heartbeat off',
+    );
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('a connection that neither authenticates nor subscribes gets AUTH_TIMEOUT and 4001', async () => {
+  const f = await websocketFixture({ authTimeoutMs: 100, publicCaller: CALLER.anonymous });
+  try {
+    const idle = await f.connect();
+    const closed = once(idle, 'close');
+    const error = await f.next(idle, (m) => m.type === 'auth');
+    assert.is((error.error as { code: string }).code, 'AUTH_TIMEOUT');
+    const [code] = (await closed) as [number];
+    assert.is(code, CLOSE.authTimeout);
+  } finally {
+    await f.close();
+  }
+});
+
+ws('the auth timeout spares a connection that authenticated, or subscribed as the public', async () => {
+  const f = await websocketFixture({ authTimeoutMs: 100, publicCaller: CALLER.anonymous });
+  await f.grant({ role: null });
+  try {
+    const authenticated = await f.connect();
+    authenticated.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+    await f.next(authenticated, (m) => m.type === 'auth' && m.status === 'ok');
+    const subscriber = await f.connect();
+    subscriber.send(
+      JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'p', query: { fields: ['id'] } }),
+    );
+    await f.next(subscriber, (m) => m.event === 'init');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const socket of [authenticated, subscriber]) {
+      socket.send(JSON.stringify({ type: 'ping', uid: 'alive' }));
+      await f.next(socket, (m) => m.type === 'pong');
+      socket.close();
+    }
   } finally {
     await f.close();
   }

@@ -11,7 +11,8 @@ import { FakeItemEventFeed, ManualTicker } from './fakes/fake-item-event-feed.ts
 
 /**
  * /websocket on a bare HTTP server over the read fixture's parcels (clerks may read them all) and a fake
- * event feed the test emits into; tokens map to the fixture's callers. `next` waits for a message.
+ * event feed the test emits into; tokens map to the fixture's callers, no token to `publicCaller` (none: the
+ * public caller cannot be resolved). `next` waits for a message.
  */
 const LIMITS_WS = {
   connectionsPerUser: 2,
@@ -20,9 +21,13 @@ const LIMITS_WS = {
   messageMaxBytes: 4096,
   sendBufferMaxBytes: 1024 * 1024,
   authTimeoutMs: 60_000,
+  heartbeatMs: 0,
 };
 
-export async function websocketFixture() {
+export async function websocketFixture({
+  publicCaller = null,
+  ...limits
+}: Partial<typeof LIMITS_WS> & { publicCaller?: Accountability | null } = {}) {
   const fixture = await readFixture();
   await fixture.grant();
   const feed = new FakeItemEventFeed();
@@ -45,8 +50,8 @@ export async function websocketFixture() {
   const server: Server = createServer((_request, response) => response.end());
   const detach = attachWebSocket(server, {
     subscriptions: hub,
-    authenticate: async (token) => (token === null ? null : (tokens.get(token) ?? null)),
-    limits: LIMITS_WS,
+    authenticate: async (token) => (token === null ? publicCaller : (tokens.get(token) ?? null)),
+    limits: { ...LIMITS_WS, ...limits },
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -71,6 +76,8 @@ export async function websocketFixture() {
   }
   return {
     ...fixture,
+    /** What `socket` received and `next` has not taken yet. */
+    received: (socket: WebSocket) => (messages.get(socket) ?? []) as Record<string, unknown>[],
     feed,
     ticker,
     hub,

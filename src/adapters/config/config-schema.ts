@@ -23,6 +23,13 @@ const duration = z
   })
   .meta({ type: 'duration' });
 
+/** A duration, or 0 (or "0") to turn off what it paces. */
+const durationOrOff = z
+  .union([z.literal(0), z.literal('0').transform(() => 0), duration], {
+    error: (issue) => `"${String(issue.input)}" is not a duration such as 30s, nor 0 (off)`,
+  })
+  .meta({ type: 'duration' });
+
 /** Environment variables are text, and `z.coerce.boolean()` would read "false" as true. */
 const flag = z
   .union([
@@ -412,7 +419,12 @@ export const configSchema = z
         wsAuthTimeout: duration
           .default(ms('10s'))
           .describe(
-            'How long a WebSocket client without any credential has to send its `auth` message (then 4001).',
+            'How long a WebSocket connection without a credential may go without authenticating or subscribing before it is closed with 4001.',
+          ),
+        wsHeartbeat: durationOrOff
+          .default(ms('30s'))
+          .describe(
+            'How often the server sends a WebSocket client `{"type":"ping"}`; a client that sent nothing for a whole period is disconnected. 0 turns the heartbeat off.',
           ),
         sseHeartbeat: duration
           .default(ms('15s'))
@@ -513,6 +525,7 @@ export const ENV_KEYS: Record<string, string> = {
   REALTIME_WS_SUBSCRIPTIONS_PER_CONNECTION: 'realtime.wsSubscriptionsPerConnection',
   REALTIME_WS_MESSAGE_MAX_BYTES: 'realtime.wsMessageMaxBytes',
   REALTIME_WS_AUTH_TIMEOUT: 'realtime.wsAuthTimeout',
+  REALTIME_WS_HEARTBEAT: 'realtime.wsHeartbeat',
   REALTIME_SSE_HEARTBEAT: 'realtime.sseHeartbeat',
   REALTIME_SSE_RETRY: 'realtime.sseRetry',
   REALTIME_SSE_STREAMS_PER_USER: 'realtime.sseStreamsPerUser',

@@ -27,7 +27,10 @@ export type WebSocketLimits = {
   readonly messageMaxBytes: number;
   /** Bytes queued in the socket past which the client is a slow consumer and is disconnected. */
   readonly sendBufferMaxBytes: number;
+  /** How long a connection without a credential or a subscription may stay idle before 4001. */
   readonly authTimeoutMs: number;
+  /** The period of the server's `ping`; a peer that sent nothing for a whole period is dropped. 0 = off. */
+  readonly heartbeatMs: number;
 };
 
 export type WebSocketOptions = {
@@ -49,6 +52,13 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.limits.messageMaxBytes });
   const perAddress = new Map<string, number>();
   const perUser = new Map<string, number>();
+  const connections = new Set<Connection>();
+  const heartbeat =
+    options.limits.heartbeatMs > 0
+      ? setInterval(() => {
+          for (const connection of connections) connection.heartbeat();
+        }, options.limits.heartbeatMs).unref()
+      : null;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return;
@@ -59,13 +69,19 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       count(perAddress, address, 1);
-      ws.once('close', () => count(perAddress, address, -1));
-      new Connection(ws, options, perUser, url.searchParams.get('access_token')).start();
+      const connection = new Connection(ws, options, perUser, url.searchParams.get('access_token'));
+      connections.add(connection);
+      ws.once('close', () => {
+        count(perAddress, address, -1);
+        connections.delete(connection);
+      });
+      void connection.start();
     });
   };
   server.on('upgrade', onUpgrade);
   return () => {
     server.off('upgrade', onUpgrade);
+    if (heartbeat) clearInterval(heartbeat);
     for (const client of wss.clients) client.close(CLOSE.shutdown, 'Server shutting down');
     wss.close();
   };
@@ -88,6 +104,8 @@ class Connection {
   private inbox: Promise<void> = Promise.resolve();
   private pending = 0;
   private authTimer: NodeJS.Timeout | null = null;
+  /** Set by each heartbeat's ping, cleared by any message from the client. */
+  private silent = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -100,6 +118,7 @@ class Connection {
     // One message at a time, the socket paused meanwhile: a subscribe runs a list query for its `init`, and a
     // client sending faster than they finish must wait on TCP, not pile queries (or queued messages) up here.
     this.ws.on('message', (data, binary) => {
+      this.silent = false;
       this.ws.pause();
       this.pending += 1;
       this.inbox = this.inbox
@@ -116,14 +135,29 @@ class Connection {
       if (!(await this.authenticate(this.urlToken))) this.ws.close(CLOSE.authFailed, 'Authentication failed');
       return;
     }
-    // Public access needs no auth message, but a client gets the auth timeout to send one before acting.
+    // Without a credential the connection acts as the public caller, but one that neither authenticates nor
+    // subscribes within the auth timeout is only holding a socket open, and is closed.
     this.caller = await this.options.authenticate(null).catch(() => null);
     this.authTimer = setTimeout(() => {
-      if (this.caller !== null) return;
       this.error('auth', 'AUTH_TIMEOUT', 'No auth message arrived in time.', undefined);
       this.ws.close(CLOSE.authTimeout, 'Authentication timed out');
     }, this.options.limits.authTimeoutMs);
     this.authTimer.unref();
+  }
+
+  /**
+   * One beat of the server's heartbeat (Directus's `ping`, which its SDK answers with `pong`): a peer that sent
+   * nothing since the previous ping is gone or hung and is terminated — a close handshake would wait on it —
+   * unless its own message is still being handled (its socket is paused meanwhile).
+   */
+  heartbeat(): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.silent && this.pending === 0) {
+      this.ws.terminate();
+      return;
+    }
+    this.silent = true;
+    this.send({ type: 'ping' });
   }
 
   private async receive(data: RawData, binary: boolean): Promise<void> {
@@ -235,6 +269,7 @@ class Connection {
         return;
       }
       this.subscriptions.set(key, subscription);
+      if (this.authTimer) clearTimeout(this.authTimer);
       this.sendRaw(
         `{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${uidJson(uid)}}`,
       );
