@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
+import { tokenExpired, userSuspended } from '../../src/domain/errors.ts';
 import { CALLER, PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
 import { websocketFixture } from '../support/websocket-fixture.ts';
 
@@ -105,6 +106,29 @@ ws('a revoked token ends the subscription at the next recheck', async () => {
     socket.close();
   } finally {
     await f.close();
+  }
+});
+
+ws('a suspended user ends UNAUTHENTICATED, an expired token TOKEN_EXPIRED', async () => {
+  for (const [refusal, code] of [
+    [userSuspended(), 'UNAUTHENTICATED'],
+    [tokenExpired(), 'TOKEN_EXPIRED'],
+  ] as const) {
+    const f = await websocketFixture();
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 's', query: { fields: ['id'] } }),
+      );
+      await f.next(socket, (m) => m.event === 'init');
+      f.tokens.set('ada-token', refusal);
+      f.ticker.tick();
+      const end = await f.next(socket, (m) => m.type === 'subscribe');
+      assert.is((end.error as { code: string }).code, code);
+      socket.close();
+    } finally {
+      await f.close();
+    }
   }
 });
 

@@ -6,12 +6,13 @@ import { attachWebSocket } from '../../src/adapters/http/websocket/directus-webs
 import { InProcessItemJson } from '../../src/adapters/realtime/in-process-item-json.ts';
 import { RealtimeHub } from '../../src/application/realtime/realtime-hub.ts';
 import type { Accountability } from '../../src/domain/accountability.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { CALLER, LIMITS, readFixture } from '../application/items/read-fixture.ts';
 import { FakeItemEventFeed, ManualTicker } from './fakes/fake-item-event-feed.ts';
 
 /**
  * /websocket on a bare HTTP server over the read fixture's parcels (clerks may read them all) and a fake
- * event feed the test emits into; tokens map to the fixture's callers, no token to `publicCaller` (none: the
+ * event feed the test emits into; tokens map to the fixture's callers (or to the error resolving them throws), no token to `publicCaller` (none: the
  * public caller cannot be resolved). `next` waits for a message.
  */
 const LIMITS_WS = {
@@ -43,14 +44,19 @@ export async function websocketFixture({
     LIMITS,
     ticker,
   );
-  const tokens = new Map<string, Accountability>([
+  /** A token's caller, or the error resolving it throws (a suspended user, an expired token). */
+  const tokens = new Map<string, Accountability | DomainError>([
     ['ada-token', CALLER.ada],
     ['carol-token', CALLER.carol],
   ]);
   const server: Server = createServer((_request, response) => response.end());
   const detach = attachWebSocket(server, {
     subscriptions: hub,
-    authenticate: async (token) => (token === null ? publicCaller : (tokens.get(token) ?? null)),
+    authenticate: async (token) => {
+      const caller = token === null ? publicCaller : (tokens.get(token) ?? null);
+      if (caller instanceof DomainError) throw caller;
+      return caller;
+    },
     limits: { ...LIMITS_WS, ...limits },
   });
   server.listen(0, '127.0.0.1');

@@ -281,9 +281,15 @@ class Connection {
     }
   }
 
+  /** The caller as the credential says now: null once it no longer holds (invalid, suspended), so the end says so. */
   private async currentCaller(): Promise<Accountability | null> {
     if (this.token === null) return this.caller;
-    return this.options.authenticate(this.token);
+    try {
+      return await this.options.authenticate(this.token);
+    } catch (error) {
+      if (error instanceof DomainError && error.code !== 'TOKEN_EXPIRED') return null;
+      throw error;
+    }
   }
 
   private unsubscribe(uid: string | undefined): void {
