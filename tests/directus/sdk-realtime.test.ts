@@ -98,4 +98,33 @@ sdk('a suspended user’s subscription ends at the next recheck (within a second
   }
 });
 
+sdk('the SDK answers the server’s heartbeat by itself: its connection outlives many periods', async () => {
+  const f = await websocketFixture({ heartbeatMs: 50 });
+  const client = sdkClient(f.url, 'ada-token');
+  try {
+    const socket = await client.connect();
+    let pings = 0;
+    socket.addEventListener('message', (event: MessageEvent) => {
+      if (JSON.parse(String(event.data)).type === 'ping') pings += 1;
+    });
+    const { subscription } = await client.subscribe(PARCELS, { query: { fields: ['id'] } });
+    const received: Message[] = [];
+    for await (const message of subscription as AsyncIterable<Message>) {
+      received.push(message);
+      if (message.event === 'create') break;
+      // Ten periods later, a silent client would have been dropped twice over.
+      while (pings < 10 && socket.readyState === WebSocket.OPEN)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+    }
+    assert.equal(
+      received.map((message) => message.event),
+      ['init', 'create'],
+    );
+  } finally {
+    client.disconnect();
+    await f.close();
+  }
+});
+
 sdk.run();
