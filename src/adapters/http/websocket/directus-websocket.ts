@@ -139,6 +139,8 @@ class Connection {
     // subscribes within the auth timeout is only holding a socket open, and is closed.
     this.caller = await this.options.authenticate(null).catch(() => null);
     this.authTimer = setTimeout(() => {
+      // A credential that arrived while the public caller was being resolved cleared no timer yet.
+      if (this.token !== null) return;
       this.error('auth', 'AUTH_TIMEOUT', 'No auth message arrived in time.', undefined);
       this.ws.close(CLOSE.authTimeout, 'Authentication timed out');
     }, this.options.limits.authTimeoutMs);
