@@ -133,4 +133,15 @@ live('a removed permission ends the stream with FORBIDDEN', async ({ app, admin,
   assert.is(statuses[1], 403);
 });
 
+live('an access token that expires ends the stream with TOKEN_EXPIRED', async ({ app, operator }) => {
+  const { source, received, statuses } = follow(app, '/items/cargos/events', operator);
+  await until(() => received.length === 1);
+  app.clock.advance(16 * 60_000);
+  await until(() => received.length === 2 && statuses.length === 2);
+  source.close();
+  assert.is(received[1]!.type, 'end');
+  assert.is(JSON.parse(received[1]!.data).reason, 'TOKEN_EXPIRED');
+  assert.is(statuses[1], 401);
+});
+
 live.run();

@@ -100,7 +100,8 @@ async function currentCaller(
   try {
     return await resolveCaller.execute(null, { token });
   } catch (error) {
-    if (error instanceof DomainError) return null;
+    // An expired token ends the stream as TOKEN_EXPIRED (thrown on), anything else the credential says as UNAUTHENTICATED.
+    if (error instanceof DomainError && error.code !== 'TOKEN_EXPIRED') return null;
     throw error;
   }
 }
