@@ -1,15 +1,28 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import { PostgresCollectionWatch } from './postgres-collection-watch.ts';
+
+/** The change log's wake-ups, which the persistence builds for the server or the embedded database. */
+export {
+  type ItemEventWakeUps,
+  PgliteItemEventWakeUps,
+  PostgresItemEventWakeUps,
+} from './item-events-wake-ups.ts';
+
 import { PostgresItemEventFeed, type PostgresItemEventFeedOptions } from './postgres-item-event-feed.ts';
 import { PostgresItemStore, type PostgresItemStoreOptions } from './postgres-item-store.ts';
 import { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
 import { PostgresSchemaEditor } from './postgres-schema-editor.ts';
+import { WatchKeepingSchemaEditor } from './watch-keeping-schema-editor.ts';
 
 /** The collection-side adapters on one database. Call `catalog.refresh()` once before serving. */
 export type PostgresCollections = {
   readonly catalog: PostgresSchemaCatalog;
-  readonly editor: PostgresSchemaEditor;
+  readonly editor: SchemaEditor;
   readonly store: PostgresItemStore;
+  /** Watching hand-made writes, where the change log is recorded. */
+  readonly watch?: PostgresCollectionWatch;
 };
 
 /**
@@ -22,9 +35,14 @@ export function createPostgresCollections(
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
+  const editor = new PostgresSchemaEditor(db, catalog);
+  const watch =
+    options.recordEvents &&
+    new PostgresCollectionWatch(db, catalog.schema, options.recordEvents.systemSchema);
   return {
     catalog,
-    editor: new PostgresSchemaEditor(db, catalog),
+    editor: watch ? new WatchKeepingSchemaEditor(editor, watch) : editor,
+    ...(watch ? { watch } : {}),
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
       ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
