@@ -290,9 +290,11 @@ export const revokeTokens = (email: string) =>
     );
   });
 
+/** With realtime off nothing prunes the change log: a collection is not watched then, only unwatched. */
 export const watchCollection = (collection: string) =>
-  withContainer(async (_container, persistence) => {
-    await new WatchCollectionHandler(persistence.schema, persistence.watch).execute(SYSTEM_ACCOUNTABILITY, {
+  withContainer(async (container, persistence) => {
+    const watch = container.get<AppConfig>(TYPES.Config).realtime.enabled ? persistence.watch : undefined;
+    await new WatchCollectionHandler(persistence.schema, watch).execute(SYSTEM_ACCOUNTABILITY, {
       collection,
     });
     console.log(`Watching ${collection}: its writes made by hand in SQL are realtime events too.`);

@@ -33,7 +33,7 @@ export interface Persistence {
   readonly itemEvents?: ItemEventFeed;
   /**
    * Recording the writes made by hand in SQL (`datagate realtime watch`); absent where there is no SQL to
-   * write by hand (in memory) or no change log (realtime off).
+   * write by hand (in memory).
    */
   readonly watch?: CollectionWatch;
   /**

@@ -32,12 +32,15 @@ export class WatchCollectionHandler implements Handler<{ collection: string }, v
   }
 }
 
-/** The watch, where the backend has SQL to write by hand and records the change log. */
+/**
+ * The watch, where the backend has SQL to write by hand (not in memory, where every write goes through
+ * datagate and is an event already) and, to start one, records the change log.
+ */
 export function availableWatch(watch: CollectionWatch | undefined): CollectionWatch {
   if (watch) return watch;
   throw new DomainError(
     'INVALID_PAYLOAD',
-    'Watching needs a database (PostgreSQL or the embedded one) with realtime enabled: here every write goes through datagate and is an event already.',
+    'Watching needs a database (PostgreSQL or the embedded one) with realtime enabled (realtime.enabled).',
     { reason: 'WATCH_UNAVAILABLE' },
   );
 }

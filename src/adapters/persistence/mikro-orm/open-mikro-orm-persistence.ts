@@ -224,7 +224,7 @@ function assemble(
         });
   return {
     ...(itemEvents ? { itemEvents } : {}),
-    ...(collections.watch ? { watch: collections.watch } : {}),
+    watch: collections.watch,
     orm,
     users: new MikroOrmUserRepository(database),
     roles: new MikroOrmRoleRepository(database),
@@ -249,8 +249,11 @@ function assemble(
   };
 }
 
-/** Whether the item writers record the change log, and where its table is. */
-function eventsOptions(options: MikroOrmPersistenceOptions): { recordEvents?: { systemSchema?: string } } {
-  if (options.itemEvents === false) return {};
-  return { recordEvents: options.schema ? { systemSchema: options.schema } : {} };
+/** Whether the item writers record the change log, and where its table is (which watching needs too). */
+function eventsOptions(options: MikroOrmPersistenceOptions): {
+  recordEvents?: { systemSchema?: string };
+  systemSchema?: string;
+} {
+  const where = options.schema ? { systemSchema: options.schema } : {};
+  return options.itemEvents === false ? where : { ...where, recordEvents: where };
 }

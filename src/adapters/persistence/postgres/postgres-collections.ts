@@ -21,8 +21,8 @@ export type PostgresCollections = {
   readonly catalog: PostgresSchemaCatalog;
   readonly editor: SchemaEditor;
   readonly store: PostgresItemStore;
-  /** Watching hand-made writes, where the change log is recorded. */
-  readonly watch?: PostgresCollectionWatch;
+  /** Watching hand-made writes (the command line refuses to start one while realtime is off). */
+  readonly watch: PostgresCollectionWatch;
 };
 
 /**
@@ -31,18 +31,15 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string; recordEvents?: { systemSchema?: string } } = {},
+  options: { schema?: string; recordEvents?: { systemSchema?: string }; systemSchema?: string } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
-  const editor = new PostgresSchemaEditor(db, catalog);
-  const watch =
-    options.recordEvents &&
-    new PostgresCollectionWatch(db, catalog.schema, options.recordEvents.systemSchema);
+  const watch = new PostgresCollectionWatch(db, catalog.schema, options.systemSchema);
   return {
     catalog,
-    editor: watch ? new WatchKeepingSchemaEditor(editor, watch) : editor,
-    ...(watch ? { watch } : {}),
+    editor: new WatchKeepingSchemaEditor(new PostgresSchemaEditor(db, catalog), watch),
+    watch,
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
       ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
