@@ -97,9 +97,14 @@ export class PostgresCollectionWatch implements CollectionWatch {
     });
   }
 
-  /** The function of a collection whose table was dropped (its triggers went with it). */
+  /**
+   * Drops the function of a collection whose table was dropped (its triggers went with it). Where there is
+   * no change log there is no function either.
+   */
   async forget(collection: string): Promise<void> {
-    await this.db.transaction().execute((trx) => this.dropFunction(trx, collection));
+    await this.db.transaction().execute(async (trx) => {
+      if ((await this.eventsSchemaOrNull(trx)) !== null) await this.dropFunction(trx, collection);
+    });
   }
 
   async watched(): Promise<WatchedCollection[]> {
@@ -144,6 +149,13 @@ export class PostgresCollectionWatch implements CollectionWatch {
 
   /** The log's schema, by name: a trigger runs in any session, whose search path may not find it. */
   private async eventsSchema(trx: Transaction<unknown>): Promise<string> {
+    const schema = await this.eventsSchemaOrNull(trx);
+    if (schema === null)
+      throw new Error('the change log (datagate_item_events) is missing: run `datagate migrate`');
+    return schema;
+  }
+
+  private async eventsSchemaOrNull(trx: Transaction<unknown>): Promise<string | null> {
     const where = this.systemSchema
       ? sql`n.nspname = ${this.systemSchema}`
       : sql`pg_catalog.pg_table_is_visible(c.oid)`;
@@ -151,8 +163,7 @@ export class PostgresCollectionWatch implements CollectionWatch {
       select n.nspname as schema from pg_catalog.pg_class c
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where c.relname = ${EVENTS_TABLE} and ${where}`.execute(trx);
-    if (!rows[0]) throw new Error('the change log (datagate_item_events) is missing: run `datagate migrate`');
-    return rows[0].schema;
+    return rows[0]?.schema ?? null;
   }
 }
 
