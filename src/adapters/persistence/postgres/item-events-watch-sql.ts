@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { DomainError, UNAVAILABLE_RETRY_AFTER_S } from '../../../domain/errors.ts';
 
 /**
  * The row trigger of a watched collection (docs/decisions/0032-item-events-wake-up-and-watch.md): its name
@@ -17,3 +18,17 @@ export function recordedByTrigger(schema: string, table: string): RawBuilder<boo
     where n.nspname = ${schema} and c.relname = ${table} and t.tgname = ${WATCH_TRIGGER}
       and t.tgenabled <> 'D')`;
 }
+
+/**
+ * The SQLSTATE a watched table's trigger raises when its columns changed by hand after it was watched: a
+ * class of datagate's own, which no PostgreSQL error uses.
+ */
+export const WATCH_STALE_STATE = 'DG001';
+
+/** A write to such a table, through the API: the table's writes wait for an operator, as a lost table does. */
+export const watchStale = () =>
+  new DomainError(
+    'SERVICE_UNAVAILABLE',
+    'Writes to this collection wait for an operator to renew its realtime watch: `datagate realtime watch <collection>`.',
+    { reason: 'WATCH_STALE', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
+  );

@@ -5,7 +5,7 @@ import type { CollectionSchema } from '../../../domain/schema/collection-schema.
 import { compiler } from './compiled-shapes.ts';
 import { fieldOrThrow } from './filter-sql.ts';
 import { ITEM_EVENTS_CHANNEL } from './item-events-wake-ups.ts';
-import { WATCH_TRIGGER } from './item-events-watch-sql.ts';
+import { WATCH_STALE_STATE, WATCH_TRIGGER } from './item-events-watch-sql.ts';
 import { ITEM_EVENTS_LOCK, imageSql, keySql } from './postgres-item-writer.ts';
 
 /** Refuses a statement on a table whose columns changed after it was watched. */
@@ -193,7 +193,7 @@ declare
 begin
   if tg_level = 'STATEMENT' then
     if ${signatureSql('tg_relid')} is distinct from ${literal(signature)} then
-      raise exception using errcode = '55000',
+      raise exception using errcode = ${literal(WATCH_STALE_STATE)},
         message = pg_catalog.format('The columns of %s changed after it was watched for realtime events.', tg_table_name),
         hint = pg_catalog.format('Run: datagate realtime watch %s', tg_table_name);
     end if;

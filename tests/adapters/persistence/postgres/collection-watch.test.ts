@@ -7,6 +7,7 @@ import type { CollectionSchema } from '../../../../src/domain/schema/collection-
 import type { NewField } from '../../../../src/domain/schema/new-field.ts';
 import { databaseBackends } from '../../../support/databases.ts';
 import { EVERY_COLUMN_TYPE } from '../../../support/every-column-type.ts';
+import { expectDomainError } from '../../../support/expect-domain-error.ts';
 import { suitePerBackend } from '../../../support/suite-per-backend.ts';
 
 type Context = { persistence: MikroOrmPersistence; db: Kysely<unknown>; names: string[] };
@@ -207,6 +208,10 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
       (error: Error) => error.message,
     );
     assert.match(refused, /changed after it was watched/);
+    await expectDomainError(
+      context.persistence.items.write((writer) => writer.insert(cargos, [{ id: 2, name: 'fish' }])),
+      'SERVICE_UNAVAILABLE',
+    );
     const refreshed = (await context.persistence.schema.refresh()).collections.get(cargos.name)!;
     await watch.watch(refreshed);
     assert.equal(await watch.watched(), [{ collection: cargos.name, current: true }]);
