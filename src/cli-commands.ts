@@ -11,10 +11,14 @@ import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
 import { clusterExposition } from './adapters/metrics/cluster-metrics.ts';
+import type { Persistence } from './adapters/persistence/persistence.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
 import { ListPermissionsHandler } from './application/permissions/list-permissions.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import type { UserRepository } from './application/ports/user-repository.ts';
+import { ListWatchedCollectionsHandler } from './application/realtime/list-watched-collections.ts';
+import { UnwatchCollectionHandler } from './application/realtime/unwatch-collection.ts';
+import { WatchCollectionHandler } from './application/realtime/watch-collection.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
 import { ListRolesHandler } from './application/roles/list-roles.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
@@ -39,13 +43,15 @@ import { VERSION } from './version.ts';
 const config = (): AppConfig => resolveSecret(loadConfig());
 
 /** Runs one piece of work against a migrated database and closes it again. */
-async function withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
+async function withContainer<T>(
+  work: (container: Container, persistence: Persistence) => Promise<T>,
+): Promise<T> {
   const appConfig = config();
   const persistence = await openPersistence(appConfig);
   try {
     await persistence.migrate();
     await persistence.schema.refresh();
-    return await work(buildContainer(appConfig, persistence));
+    return await work(buildContainer(appConfig, persistence), persistence);
   } finally {
     await persistence.close();
   }
@@ -282,6 +288,42 @@ export const revokeTokens = (email: string) =>
     console.log(
       `Ended the sessions of ${revoked.email}${revoked.hadStaticToken ? ' and removed its static token' : ''}.`,
     );
+  });
+
+/** With realtime off nothing prunes the change log: a collection is not watched then, only unwatched. */
+export const watchCollection = (collection: string) =>
+  withContainer(async (container, persistence) => {
+    const watch = container.get<AppConfig>(TYPES.Config).realtime.enabled ? persistence.watch : undefined;
+    await new WatchCollectionHandler(persistence.schema, watch).execute(SYSTEM_ACCOUNTABILITY, {
+      collection,
+    });
+    console.log(`Watching ${collection}: its writes made by hand in SQL are realtime events too.`);
+  });
+
+export const unwatchCollection = (collection: string) =>
+  withContainer(async (_container, persistence) => {
+    const watched = await new UnwatchCollectionHandler(persistence.schema, persistence.watch).execute(
+      SYSTEM_ACCOUNTABILITY,
+      { collection },
+    );
+    console.log(
+      watched
+        ? `No longer watching ${collection}: only its writes through datagate are realtime events.`
+        : `${collection} was not watched: nothing to do.`,
+    );
+  });
+
+export const realtimeStatus = (options: ListOptions) =>
+  withContainer(async (_container, persistence) => {
+    const watched = await new ListWatchedCollectionsHandler(persistence.watch).execute(SYSTEM_ACCOUNTABILITY);
+    if (watched.length === 0 && !options.json) {
+      console.log('No collection is watched: only writes through datagate are realtime events.');
+      return;
+    }
+    printList(options, watched, ['collection', 'trigger'], (entry) => [
+      entry.collection,
+      entry.current ? 'current' : `stale: columns changed, run datagate realtime watch ${entry.collection}`,
+    ]);
   });
 
 export async function addSampleCargos(rows: number): Promise<void> {

@@ -223,6 +223,51 @@ Example:
   )
   .action(async (email: string) => (await commands()).revokeTokens(email));
 
+const realtime = program
+  .command('realtime')
+  .description('make writes made by hand in SQL realtime events too, per collection');
+realtime
+  .command('watch')
+  .description(
+    "record the collection's writes made by hand in SQL (psql, another application) as realtime events",
+  )
+  .argument('<collection>', 'name of the collection; it needs a single-column primary key')
+  .addHelpText(
+    'after',
+    `
+A trigger on the table records every insert, update, delete and truncate,
+whoever makes it, cascades of foreign keys included, as the API records its own
+writes. A column changed by hand (not through the API) needs \`watch\` again:
+until then the table's writes are refused. The embedded database is held by
+one process at a time, so run this before \`serve\`.
+
+Example:
+  $ datagate realtime watch cargos`,
+  )
+  .action(async (collection: string) => (await commands()).watchCollection(collection));
+realtime
+  .command('unwatch')
+  .description('stop recording the writes made by hand; writes through datagate stay events')
+  .argument('<collection>', 'name of the collection')
+  .addHelpText(
+    'after',
+    `
+Example:
+  $ datagate realtime unwatch cargos`,
+  )
+  .action(async (collection: string) => (await commands()).unwatchCollection(collection));
+realtime
+  .command('status')
+  .description('list the watched collections, and whether their trigger matches their columns')
+  .option(...JSON_OPTION, false)
+  .addHelpText(
+    'after',
+    `
+Example:
+  $ datagate realtime status`,
+  )
+  .action(async (options: { json: boolean }) => (await commands()).realtimeStatus(options));
+
 program
   .command('sample')
   .description('create sample data')

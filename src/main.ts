@@ -46,7 +46,10 @@ export function openPersistence(config: AppConfig): Promise<MikroOrmPersistence>
     timeouts: { connectMs: connectTimeout, queryMs: queryTimeout },
     statementTimeouts: statementTimeout,
     replicas: { urls: config.database.replicas, maxLagMs: config.database.replicaMaxLagMs },
-    itemEvents: config.realtime.enabled && { replayWindowMs: config.realtime.replayWindow },
+    itemEvents: config.realtime.enabled && {
+      replayWindowMs: config.realtime.replayWindow,
+      pollMs: config.realtime.pollInterval,
+    },
   });
 }
 

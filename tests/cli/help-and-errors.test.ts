@@ -61,6 +61,10 @@ const OPTIONS: Record<string, string[]> = {
   'tokens revoke': ['--help'],
   sample: ['--help'],
   'sample cargos': ['--rows <n>'],
+  realtime: ['--help'],
+  'realtime watch': ['--help'],
+  'realtime unwatch': ['--help'],
+  'realtime status': ['--json'],
 };
 
 const help = suite('datagate --help');
@@ -103,6 +107,8 @@ help('commands with effects show examples', async () => {
     ['users', 'suspend'],
     ['tokens', 'revoke'],
     ['sample', 'cargos'],
+    ['realtime', 'watch'],
+    ['realtime', 'unwatch'],
   ]) {
     const { stdout } = await datagate([...path, '--help']);
     assert.match(stdout, /\nExamples?:\n {2}\$ /, `${path.join(' ')} --help has no example`);

@@ -388,6 +388,11 @@ export const configSchema = z
           .describe(
             'How long the change log keeps an event, so a subscriber that reconnects within it resumes without missing a change; older positions must start over.',
           ),
+        pollInterval: duration
+          .default(ms('1s'))
+          .describe(
+            'How often each instance with subscribers reads the change log even when no wake-up came (a safety net: a committed change wakes every instance at once); while its wake-up connection is lost, every 100 ms.',
+          ),
         sendBufferBytes: byteCount
           .default(1024 ** 2)
           .describe(
@@ -519,6 +524,7 @@ export const ENV_KEYS: Record<string, string> = {
   METRICS_HOST: 'metrics.host',
   REALTIME_ENABLED: 'realtime.enabled',
   REALTIME_REPLAY_WINDOW: 'realtime.replayWindow',
+  REALTIME_POLL_INTERVAL: 'realtime.pollInterval',
   REALTIME_SEND_BUFFER_BYTES: 'realtime.sendBufferBytes',
   REALTIME_WS_CONNECTIONS_PER_USER: 'realtime.wsConnectionsPerUser',
   REALTIME_WS_CONNECTIONS_PER_ADDRESS: 'realtime.wsConnectionsPerAddress',

@@ -8,6 +8,7 @@ import type { RefreshTokenRepository } from '../../application/ports/refresh-tok
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import type { SchemaCatalog, SchemaEditor } from '../../application/ports/schema-catalog.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
+import type { CollectionWatch } from '../../application/realtime/collection-watch.ts';
 
 /** Everything one storage backend provides; the composition root opens one and binds its parts. */
 export interface Persistence {
@@ -30,6 +31,11 @@ export interface Persistence {
    * backend records none (realtime off), which the composition root serves as a silent feed.
    */
   readonly itemEvents?: ItemEventFeed;
+  /**
+   * Recording the writes made by hand in SQL (`datagate realtime watch`); absent where there is no SQL to
+   * write by hand (in memory).
+   */
+  readonly watch?: CollectionWatch;
   /**
    * The connections of the primary database, for the metrics; undefined before the pool exists, absent
    * where there is no connection (in memory).

@@ -9,7 +9,10 @@ import { openReplicaRouting } from '../postgres/open-replica-routing.ts';
 import {
   createItemEventFeed,
   createPostgresCollections,
+  type ItemEventWakeUps,
+  PgliteItemEventWakeUps,
   type PostgresCollections,
+  PostgresItemEventWakeUps,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
 import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
@@ -39,7 +42,7 @@ export type MikroOrmPersistenceOptions = {
    * The items' change log (`realtime.*`, docs/api.md §12): kept this long; false records none. Unset:
    * recorded, kept 5 minutes.
    */
-  itemEvents?: { replayWindowMs: number } | false;
+  itemEvents?: { replayWindowMs: number; pollMs?: number } | false;
   /**
    * Connection pool of the server connection; PGlite has one connection. A request that finds every
    * connection busy waits up to `timeouts.connectMs`, then gets SERVICE_BUSY.
@@ -131,17 +134,19 @@ export async function openMikroOrmPersistence(
           .executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));
       },
     });
+    const wakeUps = new PostgresItemEventWakeUps({ url, connectMs });
     const closeParts = (first: ClosingPart[]) =>
       closeInTurn(
         [
           ...first,
           { name: 'the change feed', close: () => changes.close() },
+          { name: "the change log's wake-ups", close: () => wakeUps.close() },
           { name: 'the connection pool', close: () => orm.close() },
           { name: "the health check's connection", close: () => health.close() },
         ],
         { limitMs: CLOSE_PART_MS, warn: options.warn ?? warnOnStderr },
       );
-    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]));
+    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]), wakeUps);
     const poolUsage = () =>
       servingPool && {
         size: servingPool.totalCount,
@@ -171,6 +176,9 @@ export async function openMikroOrmPersistence(
   try {
     const dialect = new PGliteDialect(embedded.db);
     const orm = await MikroORM.init(datagateOrmOptions({ ...settings, connection: { dialect } }));
+    const wakeUps = new PgliteItemEventWakeUps(embedded.db, async (statement) => {
+      await userTablesDatabase(orm).executeQuery(CompiledQuery.raw(statement));
+    });
     const persistence = assemble(
       orm,
       createPostgresCollections(orm, eventsOptions(options)),
@@ -186,6 +194,7 @@ export async function openMikroOrmPersistence(
           await embedded.close();
         }
       },
+      wakeUps,
     );
     return { ...persistence, poolUsage: () => dialect.usage() };
   } catch (error) {
@@ -201,6 +210,7 @@ function assemble(
   options: MikroOrmPersistenceOptions,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
+  wakeUps: ItemEventWakeUps,
 ): MikroOrmPersistence {
   const database = new SystemDatabase(orm, options.schema);
   const itemEvents =
@@ -208,10 +218,13 @@ function assemble(
       ? undefined
       : createItemEventFeed(orm, collections.catalog, {
           replayWindowMs: options.itemEvents?.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+          wakeUps,
+          ...(options.itemEvents?.pollMs === undefined ? {} : { pollMs: options.itemEvents.pollMs }),
           ...(options.schema ? { systemSchema: options.schema } : {}),
         });
   return {
     ...(itemEvents ? { itemEvents } : {}),
+    watch: collections.watch,
     orm,
     users: new MikroOrmUserRepository(database),
     roles: new MikroOrmRoleRepository(database),
@@ -230,14 +243,17 @@ function assemble(
         throw unavailableError(error) ?? error;
       }),
     close: async () => {
-      itemEvents?.close();
+      await itemEvents?.close();
       await close();
     },
   };
 }
 
-/** Whether the item writers record the change log, and where its table is. */
-function eventsOptions(options: MikroOrmPersistenceOptions): { recordEvents?: { systemSchema?: string } } {
-  if (options.itemEvents === false) return {};
-  return { recordEvents: options.schema ? { systemSchema: options.schema } : {} };
+/** Whether the item writers record the change log, and where its table is (which watching needs too). */
+function eventsOptions(options: MikroOrmPersistenceOptions): {
+  recordEvents?: { systemSchema?: string };
+  systemSchema?: string;
+} {
+  const where = options.schema ? { systemSchema: options.schema } : {};
+  return options.itemEvents === false ? where : { ...where, recordEvents: where };
 }

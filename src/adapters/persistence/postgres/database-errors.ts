@@ -6,6 +6,7 @@ import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { unavailableError } from '../database-unreachable.ts';
 import { constraintColumns, indexColumns, referencedKey } from './constraint-columns.ts';
+import { WATCH_STALE_STATE, watchStale } from './item-events-watch-sql.ts';
 import {
   checkViolation,
   invalidFieldValue,
@@ -68,6 +69,7 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
  *   for the handler's check that the caller may read them;
  * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION;
  * - 42P01/42703 → StaleSchemaError, as on reads;
+ * - DG001 (a watched table whose columns changed by hand) → SERVICE_UNAVAILABLE `WATCH_STALE`;
  * - an unreachable database → SERVICE_UNAVAILABLE, before any lookup (each would wait for a connection).
  * Anything else passes unchanged. `db` answers the catalog lookups, so the transaction must have ended.
  */
@@ -114,6 +116,8 @@ export async function translateWriteError(
     case '42P01':
     case '42703':
       return new StaleSchemaError();
+    case WATCH_STALE_STATE:
+      return watchStale();
   }
   return state.startsWith('22') ? invalidFieldValue(undefined) : error;
 }

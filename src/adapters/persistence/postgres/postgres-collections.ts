@@ -1,15 +1,28 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import { PostgresCollectionWatch } from './postgres-collection-watch.ts';
+
+/** The change log's wake-ups, which the persistence builds for the server or the embedded database. */
+export {
+  type ItemEventWakeUps,
+  PgliteItemEventWakeUps,
+  PostgresItemEventWakeUps,
+} from './item-events-wake-ups.ts';
+
 import { PostgresItemEventFeed, type PostgresItemEventFeedOptions } from './postgres-item-event-feed.ts';
 import { PostgresItemStore, type PostgresItemStoreOptions } from './postgres-item-store.ts';
 import { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
 import { PostgresSchemaEditor } from './postgres-schema-editor.ts';
+import { WatchKeepingSchemaEditor } from './watch-keeping-schema-editor.ts';
 
 /** The collection-side adapters on one database. Call `catalog.refresh()` once before serving. */
 export type PostgresCollections = {
   readonly catalog: PostgresSchemaCatalog;
-  readonly editor: PostgresSchemaEditor;
+  readonly editor: SchemaEditor;
   readonly store: PostgresItemStore;
+  /** Watching hand-made writes (the command line refuses to start one while realtime is off). */
+  readonly watch: PostgresCollectionWatch;
 };
 
 /**
@@ -18,13 +31,15 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string; recordEvents?: { systemSchema?: string } } = {},
+  options: { schema?: string; recordEvents?: { systemSchema?: string }; systemSchema?: string } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
+  const watch = new PostgresCollectionWatch(db, catalog.schema, options.systemSchema);
   return {
     catalog,
-    editor: new PostgresSchemaEditor(db, catalog),
+    editor: new WatchKeepingSchemaEditor(new PostgresSchemaEditor(db, catalog), watch),
+    watch,
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
       ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),

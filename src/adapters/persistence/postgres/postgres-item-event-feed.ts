@@ -10,12 +10,20 @@ import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts
 import type { ScalarValue } from '../../../domain/query/filter.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
 import { itemEventsTable } from './item-events-table.ts';
+import type { ItemEventWakeUps } from './item-events-wake-ups.ts';
 
 export type PostgresItemEventFeedOptions = {
   /** How long an event is kept (`realtime.replayWindow`), in milliseconds. */
   readonly replayWindowMs: number;
-  /** How often the listeners' instance reads the log for new events. */
+  /**
+   * What tells this instance that events have committed, on any instance (a NOTIFY channel); without it
+   * the log is read every `unwokenPollMs`.
+   */
+  readonly wakeUps?: ItemEventWakeUps;
+  /** How often the log is read anyway while the wake-ups listen (`realtime.pollInterval`): a safety net. */
   readonly pollMs?: number;
+  /** How often it is read while there are no wake-ups, or their channel is lost. */
+  readonly unwokenPollMs?: number;
   /** How often old events are pruned, and how many at most per statement. */
   readonly pruneEveryMs?: number;
   readonly pruneBatch?: number;
@@ -32,7 +40,8 @@ type EventRow = {
   after: string | null;
 };
 
-const DEFAULT_POLL_MS = 100;
+const DEFAULT_POLL_MS = 1000;
+const DEFAULT_UNWOKEN_POLL_MS = 100;
 const DEFAULT_PRUNE_EVERY_MS = 10_000;
 const DEFAULT_PRUNE_BATCH = 1000;
 const POLL_BATCH = 1000;
@@ -41,8 +50,10 @@ const POLL_BATCH = 1000;
  * The items' change log on PostgreSQL (server or PGlite): the table the item writers fill in their
  * transactions (docs/decisions/0030-item-change-log.md). Ids are handed out in commit order (the writers'
  * advisory lock), so "after id N" never skips an event that commits later. While anyone listens, the log
- * is read every `pollMs`, which is how writes of every instance on the database reach this one; old events
- * are pruned in small batches by a timer, apart from any write.
+ * is read as soon as a wake-up says events have committed (on any instance of the database), and every
+ * `pollMs` in case one was missed; while the wake-up channel is lost, every `unwokenPollMs`, so a lost
+ * channel makes delivery slower, never stale. Old events are pruned in small batches by a timer, apart from
+ * any write.
  */
 export class PostgresItemEventFeed implements ItemEventFeed {
   private readonly listeners = new Set<ItemEventListener>();
@@ -51,6 +62,11 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   /** The last position delivered to the listeners; undefined until the first poll has found the latest. */
   private delivered: string | undefined;
   private polling = false;
+  /** A wake-up came while a poll was under way, after its read perhaps: read once more when it ends. */
+  private pollAgain = false;
+  /** The wake-up channel listens, so the timer is only a safety net. */
+  private awake = false;
+  private wakeUpsStarted = false;
 
   private readonly table: RawBuilder<unknown>;
 
@@ -70,10 +86,10 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const own: ItemEventListener = { events: (batch) => listener.events(batch), lost: () => listener.lost() };
     this.listeners.add(own);
     if (!this.poller) {
-      this.poller = setInterval(() => this.poll(), this.options.pollMs ?? DEFAULT_POLL_MS);
-      this.poller.unref();
+      this.schedule();
       this.poll();
     }
+    this.startWakeUps();
     return () => {
       this.listeners.delete(own);
       if (this.listeners.size === 0 && this.poller) {
@@ -82,6 +98,36 @@ export class PostgresItemEventFeed implements ItemEventFeed {
         this.delivered = undefined;
       }
     };
+  }
+
+  /**
+   * Connects the wake-ups on the first subscription and keeps them until `close`: an instance that served
+   * subscribers once is likely to again. A wake-up while nobody listens reads nothing.
+   */
+  private startWakeUps(): void {
+    if (this.wakeUpsStarted || !this.options.wakeUps) return;
+    this.wakeUpsStarted = true;
+    this.options.wakeUps.start({
+      woken: () => this.poll(),
+      lost: () => this.setAwake(false),
+      listening: () => this.setAwake(true),
+    });
+  }
+
+  /** Either way the log is read at once: whatever committed while the channel was lost is read now. */
+  private setAwake(awake: boolean): void {
+    this.awake = awake;
+    if (this.poller) this.schedule();
+    this.poll();
+  }
+
+  private schedule(): void {
+    clearInterval(this.poller);
+    const every = this.awake
+      ? (this.options.pollMs ?? DEFAULT_POLL_MS)
+      : (this.options.unwokenPollMs ?? DEFAULT_UNWOKEN_POLL_MS);
+    this.poller = setInterval(() => this.poll(), every);
+    this.poller.unref();
   }
 
   async since(after: string, limit: number): Promise<ItemEvent[] | null> {
@@ -99,12 +145,13 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     return rows[0]!.last;
   }
 
-  /** Stops the timers; the listeners hear nothing more. */
-  close(): void {
+  /** Stops the timers and the wake-ups; the listeners hear nothing more. */
+  async close(): Promise<void> {
     clearInterval(this.pruner);
     if (this.poller) clearInterval(this.poller);
     this.poller = undefined;
     this.listeners.clear();
+    await this.options.wakeUps?.close();
   }
 
   /**
@@ -133,12 +180,19 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   }
 
   private poll(): void {
-    if (this.polling) return;
+    if (this.listeners.size === 0) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
     this.deliver()
       .catch(() => {})
       .finally(() => {
         this.polling = false;
+        if (!this.pollAgain) return;
+        this.pollAgain = false;
+        this.poll();
       });
   }
 

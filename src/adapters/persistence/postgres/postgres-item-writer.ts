@@ -15,6 +15,8 @@ import { canonicalValueOf, canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
 import type { WriteErrorContext } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
+import { ITEM_EVENTS_CHANNEL } from './item-events-wake-ups.ts';
+import { recordedByTrigger } from './item-events-watch-sql.ts';
 import { itemKeysQuery, itemsWithinBudget } from './item-read-statements.ts';
 import { type RowScope, tableOf, topScope } from './row-scope.ts';
 import { notWritable } from './write-refusals.ts';
@@ -27,6 +29,9 @@ export const ITEM_EVENTS_LOCK = 1_684_108_385;
 
 /** The wire protocol counts bind parameters in 16 bits: one statement binds at most 65,535 values. */
 const MAX_PARAMETERS = 65_535;
+
+/** Parameters of an insert that are not row values: the change log's collection, action and watch check. */
+const RESERVED_PARAMETERS = 8;
 
 /**
  * A statement of the transaction failed; the transaction is aborted. Carries what was being written, so
@@ -77,7 +82,7 @@ export class PostgresItemWriter implements ItemWriter {
     const columns = insertedColumns(collection, rows);
     const key = collection.primaryKey === null ? null : fieldOrThrow(collection, collection.primaryKey);
     const returning = key ? sql`returning to_json(${canonicalValueSql(key)})::text as key` : sql``;
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    const perStatement = Math.max(1, Math.floor((MAX_PARAMETERS - RESERVED_PARAMETERS) / columns.length));
     const keys: ScalarValue[] = [];
     for (let start = 0; start < rows.length; start += perStatement) {
       const chunk = rows.slice(start, start + perStatement);
@@ -185,18 +190,27 @@ export class PostgresItemWriter implements ItemWriter {
 
   /**
    * Whether this statement records events; the first that does takes the change log's lock, held to the
-   * commit, so that events get their ids in commit order.
+   * commit, so that events get their ids in commit order, and notifies the wake-up channel, which
+   * PostgreSQL delivers at commit (item-events-wake-ups.ts).
    */
   private async recording(context: WriteErrorContext): Promise<boolean> {
     if (!this.eventsTable) return false;
     if (!this.holdsEventsLock) {
-      await this.run(sql`select pg_advisory_xact_lock(${ITEM_EVENTS_LOCK}::int8)`, context);
+      await this.run(
+        sql`select pg_advisory_xact_lock(${ITEM_EVENTS_LOCK}::int8), pg_notify(${ITEM_EVENTS_CHANNEL}, '')`,
+        context,
+      );
       this.holdsEventsLock = true;
     }
     return true;
   }
 
-  /** Inserts the CTE `changed`'s rows into the change log, in the order the statement returned them. */
+  /**
+   * Inserts the CTE `changed`'s rows into the change log, in the order the statement returned them —
+   * unless the collection is watched, whose trigger records every change, this one included
+   * (item-events-watch-sql.ts). Asked of the catalog by the statement itself: a watch or an unwatch
+   * waits for a transaction writing the table and vice versa, so each change is recorded exactly once.
+   */
   private logged(
     collection: CollectionSchema,
     action: 'create' | 'update' | 'delete',
@@ -206,7 +220,8 @@ export class PostgresItemWriter implements ItemWriter {
   ): RawBuilder<unknown> {
     return sql`insert into ${this.eventsTable!} ("collection", "action", "key", "before", "after")
       select ${collection.name}::text, ${action}::text, changed.key::jsonb, (${before})::json, (${after})::json
-      from changed ${join}`;
+      from changed ${join}
+      where not ${recordedByTrigger(this.schema, collection.name)}`;
   }
 
   /** Throws the failure of an earlier statement, if any: the transaction must then roll back. */
@@ -270,15 +285,15 @@ export class PostgresItemWriter implements ItemWriter {
 }
 
 /** The primary key's canonical value as jsonb, as the change log keeps it. */
-function keySql(key: FieldSchema): RawBuilder<unknown> {
+export function keySql(key: FieldSchema): RawBuilder<unknown> {
   return sql`to_jsonb(${canonicalValueSql(key)})`;
 }
 
 /**
  * The row's modelled columns as a canonical JSON object's text, in a subquery over the row's columns
- * (`json_build_object` takes at most 50 columns).
+ * (`json_build_object` takes at most 50 columns). A watched collection's trigger renders its images with it too.
  */
-function imageSql(collection: CollectionSchema): RawBuilder<unknown> {
+export function imageSql(collection: CollectionSchema): RawBuilder<unknown> {
   const fields = collection.fields.filter((field) => field.type !== 'unknown');
   const columns = sql.join(fields.map((field) => sql`${canonicalValueSql(field)} as ${sql.id(field.name)}`));
   return sql`(select row_to_json(image.*)::text from (select ${fields.length === 0 ? sql`` : columns}) as image)`;

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import type { CollectionSchema, SchemaSnapshot } from '../../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../../domain/schema/new-field.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { createPostgresCollections, userTablesDatabase } from './postgres-collections.ts';
-import type { PostgresSchemaEditor } from './postgres-schema-editor.ts';
 
 /** The seed document's sample collection. */
 export const CARGOS_COLLECTION = 'cargos';
@@ -161,7 +161,7 @@ export async function createSampleCargos(
 
 /** Declares `collection.field → related` unless it already is a relation, with an index on the field. */
 async function relateIndexed(
-  editor: PostgresSchemaEditor,
+  editor: SchemaEditor,
   db: Kysely<unknown>,
   table: (name: string) => RawBuilder<unknown>,
   snapshot: SchemaSnapshot,

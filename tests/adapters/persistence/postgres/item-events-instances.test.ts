@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { sql } from 'kysely';
 import * as assert from 'uvu/assert';
 import {
   type MikroOrmPersistence,
@@ -60,6 +61,95 @@ test('a write through instance A reaches a listener of instance B', async ({ a, 
     received.map((event) => [event.collection, event.action, event.key, { ...event.after }]),
     [['cargos', 'create', 1, { id: 1, name: 'ice' }]],
   );
+});
+
+/**
+ * An instance whose safety poll would take ten minutes: whatever reaches its subscribers in the meantime
+ * came by the wake-up channel, or by the quick polling of a lost channel.
+ */
+async function withWakeUpsOnly<T>(work: (c: MikroOrmPersistence) => Promise<T>): Promise<T> {
+  const c = await openMikroOrmPersistence({
+    url: testDatabaseUrl(database),
+    dataDir: tmpdir(),
+    itemEvents: { replayWindowMs: 60_000, pollMs: 600_000 },
+  });
+  try {
+    await c.schema.refresh();
+    return await work(c);
+  } finally {
+    await c.close();
+  }
+}
+
+/** The first event of `key` that `feed` delivers, or a failure after `withinMs`. */
+function eventOf(c: MikroOrmPersistence, key: number, withinMs = 20_000) {
+  let unsubscribe = () => {};
+  const event = new Promise<ItemEvent>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no event for ${key} within ${withinMs} ms`)), withinMs);
+    timer.unref();
+    unsubscribe = c.itemEvents!.subscribe({
+      events: (batch) => {
+        const found = batch.find((candidate) => candidate.key === key);
+        if (!found) return;
+        clearTimeout(timer);
+        resolve(found);
+      },
+      lost: () => reject(new Error('lost')),
+    });
+  });
+  const settled = event.finally(() => unsubscribe());
+  // A case that fails before awaiting it must not leave a rejection nobody handles.
+  settled.catch(() => {});
+  return { event: settled };
+}
+
+/** The wake-up connections that listen on the database (an instance connects its own on a first subscription). */
+async function listening(a: MikroOrmPersistence): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where datname = ${database}
+      and application_name = 'datagate item events' and state = 'idle'`.execute(userTablesDatabase(a.orm));
+  return rows.map((row) => row.pid);
+}
+
+async function untilListening(a: MikroOrmPersistence, count: number): Promise<number[]> {
+  for (;;) {
+    const pids = await listening(a);
+    if (pids.length >= count) return pids;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a write through A wakes C at once, without waiting for its poll', async ({ a, cargos }) => {
+  const others = (await listening(a)).length;
+  await withWakeUpsOnly(async (c) => {
+    const { event } = eventOf(c, 30);
+    await untilListening(a, others + 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await a.items.write((writer) => writer.insert(cargos, [{ id: 30, name: 'woken' }]));
+    assert.equal({ ...(await event).after }, { id: 30, name: 'woken' });
+  });
+});
+
+test('a lost wake-up connection is read around: the log is polled until it listens again', async ({
+  a,
+  cargos,
+}) => {
+  const others = (await listening(a)).length;
+  await withWakeUpsOnly(async (c) => {
+    const { event: first } = eventOf(c, 31);
+    const pids = await untilListening(a, others + 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sql`select pg_terminate_backend(pid) from unnest(${pids}::int[]) as pid`.execute(
+      userTablesDatabase(a.orm),
+    );
+    await a.items.write((writer) => writer.insert(cargos, [{ id: 31, name: 'while lost' }]));
+    assert.is((await first).key, 31);
+    const { event: second } = eventOf(c, 32);
+    await untilListening(a, others + 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await a.items.write((writer) => writer.insert(cargos, [{ id: 32, name: 'listening again' }]));
+    assert.is((await second).key, 32);
+  });
 });
 
 test('an event whose transaction commits later is not skipped by a reader that moved on', async ({
