@@ -129,7 +129,7 @@ streams(
       received.map(({ type }) => type),
       ['init', 'end'],
     );
-    assert.is(JSON.parse(received[1]!.data).reason, 'UNAUTHENTICATED');
+    assert.is(JSON.parse(received[1]!.data).reason, 'TOKEN_EXPIRED');
     assert.is(statuses[1], 401);
   },
 );

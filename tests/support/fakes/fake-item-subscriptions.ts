@@ -66,9 +66,15 @@ export class FakeItemSubscriptions implements ItemSubscriptions {
   /** Re-asks every subscriber's caller, as the real subscriptions do when rights may have changed. */
   async recheck(): Promise<void> {
     for (const subscriber of this.open()) {
-      if (await subscriber.request.caller()) continue;
+      let end: SubscriptionEnd = { reason: 'UNAUTHENTICATED', message: 'The credential no longer holds.' };
+      try {
+        if (await subscriber.request.caller()) continue;
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'TOKEN_EXPIRED')) throw error;
+        end = { reason: 'TOKEN_EXPIRED', message: error.message };
+      }
       subscriber.closed = true;
-      subscriber.sink.end({ reason: 'UNAUTHENTICATED', message: 'The credential no longer holds.' });
+      subscriber.sink.end(end);
     }
   }
 
