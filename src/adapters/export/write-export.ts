@@ -16,30 +16,39 @@ export async function writeExport(
   progress?: (rows: number) => void,
 ): Promise<number> {
   const encoder = exportEncoder(itemExport.format, itemExport.fields);
+  // A response learns that its client left from the 'close' event only: `destroyed` stays false.
+  let closed = out.destroyed;
+  const onClose = () => {
+    closed = true;
+  };
+  out.once('close', onClose);
+  const write = async (text: string) => !closed && (text === '' || out.write(text) || (await drained(out)));
   let rows = 0;
-  if (!(await write(out, encoder.head))) return rows;
-  for await (const json of itemExport.pages) {
-    const page = encoder.page(json);
-    if (!(await write(out, page.text))) return rows;
-    rows += page.rows;
-    progress?.(rows);
+  try {
+    if (!(await write(encoder.head))) return rows;
+    for await (const json of itemExport.pages) {
+      const page = encoder.page(json);
+      if (!(await write(page.text))) return rows;
+      rows += page.rows;
+      progress?.(rows);
+    }
+    await write(encoder.tail);
+    return rows;
+  } finally {
+    out.off('close', onClose);
   }
-  await write(out, encoder.tail);
-  return rows;
 }
 
-/** False when `out` is closed (before or while waiting for it to drain). */
-async function write(out: Writable, text: string): Promise<boolean> {
-  if (out.destroyed) return false;
-  if (text === '' || out.write(text)) return true;
-  const closed = new AbortController();
-  const drained = once(out, 'drain', { signal: closed.signal }).then(() => true);
-  const gone = once(out, 'close', { signal: closed.signal }).then(() => false);
+/** True once `out` has drained, false when it closes first. */
+async function drained(out: Writable): Promise<boolean> {
+  const settled = new AbortController();
+  const ready = once(out, 'drain', { signal: settled.signal }).then(() => true);
+  const gone = once(out, 'close', { signal: settled.signal }).then(() => false);
   try {
-    return await Promise.race([drained, gone]);
+    return await Promise.race([ready, gone]);
   } finally {
-    closed.abort();
-    drained.catch(() => {});
+    settled.abort();
+    ready.catch(() => {});
     gone.catch(() => {});
   }
 }

@@ -180,9 +180,15 @@ function exportFormatOf(query: RawItemQuery): ExportFormat {
 
 /**
  * The list query an export runs: `meta` is ignored (a file has no metadata) and no `limit` means all the
- * rows, not a list's default page.
+ * rows, not a list's default page. Groups are not exported: the query would ask for another answer.
  */
 function exportListQuery(query: RawItemQuery): RawItemQuery {
+  if (Object.hasOwn(query, 'aggregate') || Object.hasOwn(query, 'groupBy')) {
+    throw invalidQuery('An export lists items; "aggregate" and "groupBy" are not exported.', {
+      field: 'export',
+      reason: 'INVALID_VALUE',
+    });
+  }
   const { export: _format, meta: _meta, ...list } = query;
   return Object.hasOwn(list, 'limit') ? list : { ...list, limit: '-1' };
 }
