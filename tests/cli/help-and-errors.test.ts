@@ -61,6 +61,14 @@ const OPTIONS: Record<string, string[]> = {
   'tokens revoke': ['--help'],
   sample: ['--help'],
   'sample cargos': ['--rows <n>'],
+  export: [
+    '--format <format>',
+    '--fields <fields>',
+    '--filter <json>',
+    '--sort <fields>',
+    '--search <text>',
+    '--limit <n>',
+  ],
 };
 
 const help = suite('datagate --help');
