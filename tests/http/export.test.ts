@@ -280,4 +280,38 @@ exports('a failure on the first page is an ordinary error answer', async ({ app,
   assert.is(response.headers.get('content-disposition'), null);
 });
 
+exports(
+  'a page over export.pageMaxBytes is read again in halves; a row over it is refused before any byte',
+  async () => {
+    const app = await startTestApp({ env: { EXPORT_PAGE_ROWS: '10', EXPORT_PAGE_MAX_BYTES: '120' } });
+    try {
+      const admin = (await app.login(await app.seedAdmin())).access_token;
+      const create = await app.request('POST', '/collections', {
+        token: admin,
+        body: {
+          collection: 'notes',
+          fields: [
+            { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+            { field: 'text', type: 'text' },
+          ],
+        },
+      });
+      assert.is(create.status, 200, create.text);
+      const notes = Array.from({ length: 25 }, (_, index) => ({ id: index + 1, text: `note ${index + 1}` }));
+      assert.is((await app.request('POST', '/items/notes', { token: admin, body: notes })).status, 200);
+      const all = await fetch(`${app.url}/items/notes?export=json`, {
+        headers: { Authorization: `Bearer ${admin}` },
+      });
+      assert.is(all.status, 200);
+      assert.equal(JSON.parse(await all.text()), notes);
+      await app.request('PATCH', '/items/notes/1', { token: admin, body: { text: 'x'.repeat(200) } });
+      const refused = await app.request('GET', '/items/notes?export=csv', { token: admin });
+      assertError(refused, 400, 'RESPONSE_TOO_LARGE');
+      assert.is(refused.headers.get('content-disposition'), null);
+    } finally {
+      await app.close();
+    }
+  },
+);
+
 exports.run();

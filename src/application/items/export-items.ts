@@ -5,7 +5,7 @@ import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts
 import type { SortField } from '../../domain/query/item-query.ts';
 import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import type { ItemListRequest, ItemStore } from '../ports/item-store.ts';
+import type { ItemListRequest, ItemStore, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import type { ListItemsHandler } from './list-items.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
@@ -152,13 +152,13 @@ class ExportPages {
     }
   }
 
-  private advance(limit: number, lastRow: Readonly<Record<string, unknown>>): void {
+  private advance(limit: number, lastRow: StoredItem): void {
     if (this.remaining !== null) this.remaining -= limit;
     if (!this.keyset) {
       this.offset += limit;
       return;
     }
-    const values = this.keyset.map(({ field }) => (lastRow[field] ?? null) as never);
+    const values = this.keyset.map(({ field }) => lastRow[field] ?? null);
     // After the last row of this page, which is after the query's own `after` and offset too.
     this.after = afterCondition(this.keyset, values, this.planned.collection);
     this.offset = 0;
