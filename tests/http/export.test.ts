@@ -314,4 +314,31 @@ exports(
   },
 );
 
+exports('the directus profile downloads the same file, not wrapped in data', async () => {
+  const app = await startTestApp({ env: { API_PROFILE: 'directus' } });
+  try {
+    const login = await app.request('POST', '/auth/login', { body: await app.seedAdmin() });
+    const admin = (login.body as { data: { access_token: string } }).data.access_token;
+    const response = await fetch(`${app.url}/items/datagate_nothing?export=json`, {
+      headers: { Authorization: `Bearer ${admin}` },
+    });
+    assert.is(response.status, 404);
+    const created = await app.request('POST', '/collections', {
+      token: admin,
+      body: {
+        collection: 'pads',
+        fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true } }],
+      },
+    });
+    assert.is(created.status, 200, created.text);
+    await app.request('POST', '/items/pads', { token: admin, body: [{ id: 1 }, { id: 2 }] });
+    const file = await fetch(`${app.url}/items/pads?export=json&meta=*`, {
+      headers: { Authorization: `Bearer ${admin}` },
+    });
+    assert.is(await file.text(), '[{"id":1},{"id":2}]');
+  } finally {
+    await app.close();
+  }
+});
+
 exports.run();

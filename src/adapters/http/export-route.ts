@@ -4,7 +4,7 @@ import type { ExportFormat, ExportItemsHandler, ItemExport } from '../../applica
 import type { Clock } from '../../application/ports/clock.ts';
 import type { Authenticated } from './authenticated.ts';
 import type { ExportQuota } from './export-quota.ts';
-import type { RouteMiddleware } from './http-state.ts';
+import type { RouteContext, RouteMiddleware } from './http-state.ts';
 import { itemQuery } from './item-query-string.ts';
 
 /** How an export becomes a file: the export adapter's, handed in by the module. */
@@ -66,5 +66,14 @@ export function exportRoute({
       release();
     }
   });
-  return (ctx, next) => (Object.hasOwn(itemQuery(ctx), 'export') ? run(ctx, next) : next());
+  return (ctx, next) => (asksForExport(ctx) ? run(ctx, next) : next());
+}
+
+/** A query that cannot be read is left to the list, which refuses it in its own order (401 before 400). */
+function asksForExport(ctx: RouteContext): boolean {
+  try {
+    return Object.hasOwn(itemQuery(ctx), 'export');
+  } catch {
+    return false;
+  }
 }
