@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Container } from 'inversify';
+import { exportProgress } from './adapters/cli/export-progress.ts';
 import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
 import { progressBar } from './adapters/cli/progress-bar.ts';
@@ -10,9 +11,11 @@ import { WorkerSupervisor } from './adapters/cluster/worker-supervisor.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { loadConfig } from './adapters/config/load-config.ts';
 import { resolveSecret } from './adapters/config/resolve-secret.ts';
+import { writeExport } from './adapters/export/write-export.ts';
 import { clusterExposition } from './adapters/metrics/cluster-metrics.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
+import { ExportItemsHandler } from './application/items/export-items.ts';
 import { ListPermissionsHandler } from './application/permissions/list-permissions.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import type { UserRepository } from './application/ports/user-repository.ts';
@@ -337,6 +340,50 @@ export async function addSampleCargos(rows: number): Promise<void> {
     await persistence.close();
   }
 }
+
+/**
+ * `datagate export`: the HTTP export's handler and file writer, as the system (every row and field), to
+ * stdout. A reader that closes stdout early (`| head`) ends the export; that is reported, not thrown.
+ */
+export const exportItems = (
+  collection: string,
+  options: {
+    format: string;
+    fields?: string;
+    filter?: string;
+    sort?: string;
+    search?: string;
+    limit?: number;
+  },
+) =>
+  withContainer(async (container) => {
+    const { format, limit, ...rest } = options;
+    const query = { ...rest, export: format, ...(limit === undefined ? {} : { limit: String(limit) }) };
+    const itemExport = await container
+      .get(ExportItemsHandler)
+      .open(SYSTEM_ACCOUNTABILITY, { collection, query });
+    const { stdout } = process;
+    let broken = false;
+    const onError = () => {
+      broken = true;
+      stdout.destroy();
+    };
+    stdout.on('error', onError);
+    const progress = exportProgress(collection);
+    try {
+      const rows = await writeExport(itemExport, stdout, progress.update);
+      if (broken || stdout.destroyed) {
+        console.error(`${collection}: the output closed after ${rows.toLocaleString('en')} rows`);
+        process.exitCode = 1;
+        return;
+      }
+      // Everything written has left the process before it exits.
+      await new Promise<void>((resolve) => stdout.write('', () => resolve()));
+      progress.finish(rows);
+    } finally {
+      stdout.off('error', onError);
+    }
+  });
 
 async function userIdByEmail(container: Container, email: string): Promise<string> {
   const user = await container

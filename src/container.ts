@@ -30,6 +30,7 @@ import { Readiness } from './application/server/readiness.ts';
 import type { QueryLimits } from './domain/query/parse-item-query.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
+import { exportModule } from './modules/export-module.ts';
 import { httpModule } from './modules/http-module.ts';
 import { itemEventsModule } from './modules/item-events-module.ts';
 import { itemsModule } from './modules/items-module.ts';
@@ -60,6 +61,7 @@ const AREAS = [
   relationsModule,
   serverModule,
   itemEventsModule,
+  exportModule,
   itemsModule,
 ];
 

@@ -65,6 +65,14 @@ const OPTIONS: Record<string, string[]> = {
   'realtime watch': ['--help'],
   'realtime unwatch': ['--help'],
   'realtime status': ['--json'],
+  export: [
+    '--format <format>',
+    '--fields <fields>',
+    '--filter <json>',
+    '--sort <fields>',
+    '--search <text>',
+    '--limit <n>',
+  ],
 };
 
 const help = suite('datagate --help');

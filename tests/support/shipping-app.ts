@@ -21,18 +21,19 @@ export function payload(profile: string, body: unknown): unknown {
 /**
  * The shipping example (shipping-schema.ts) behind a test app on `target`: collections and foreign keys
  * made by the schema editor, rows written by the admin over HTTP, and one user per role of `roles`
- * (tokens by role name, plus `admin`).
+ * (tokens by role name, plus `admin`). `env`: further settings (docs/api.md §8).
  */
 export async function startShippingApp(
   target: PersistenceTarget,
   roles: Record<string, ReadonlyArray<ShippingGrant>>,
   profile = 'plain',
+  env: Record<string, string> = {},
 ): Promise<ShippingApp> {
   const persistence = borrowed(await target.fresh());
   await persistence.schema.refresh();
   await dropShippingCollections(persistence.schemaEditor, persistence.schema.current().collections);
   await createShippingSchema(persistence.schemaEditor);
-  const app = await startTestApp({ persistence, env: { API_PROFILE: profile } });
+  const app = await startTestApp({ persistence, env: { ...env, API_PROFILE: profile } });
   const login = async (user: { email: string; password: string }) => {
     const response = await app.request('POST', '/auth/login', { body: user });
     assert.is(response.status, 200, response.text);

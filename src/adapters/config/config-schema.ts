@@ -317,6 +317,26 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    export: z
+      .object({
+        pageRows: integer
+          .min(1)
+          .default(1000)
+          .describe('Rows an export (`?export=`, `datagate export`) reads from the database at a time.'),
+        pageMaxBytes: byteCount
+          .default(8 * 1024 ** 2)
+          .describe(
+            'Largest page an export reads at once, as JSON text (8 MiB): a larger page is read again in halves, so the server holds about this much per export; one row larger than this ends the export.',
+          ),
+        concurrentPerUser: integer
+          .min(1)
+          .default(1)
+          .describe(
+            'Exports one caller (a user, or an anonymous client address) may run at once, per instance; one more is 429 `TOO_MANY_REQUESTS`.',
+          ),
+      })
+      .strict()
+      .prefault({}),
     limits: z
       .object({
         perCaller: z
@@ -515,6 +535,9 @@ export const ENV_KEYS: Record<string, string> = {
   QUERY_MAX_RELATIONAL_DEPTH: 'query.maxRelationalDepth',
   QUERY_BATCH_MAX: 'query.batchMax',
   QUERY_RESPONSE_MAX_BYTES: 'query.responseMaxBytes',
+  EXPORT_PAGE_ROWS: 'export.pageRows',
+  EXPORT_PAGE_MAX_BYTES: 'export.pageMaxBytes',
+  EXPORT_CONCURRENT_PER_USER: 'export.concurrentPerUser',
   PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',
   PER_CALLER_QUEUE: 'limits.perCaller.queue',
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',

@@ -12,7 +12,13 @@ import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { ItemListResult, ItemStore, SelectedField, SortKey } from '../ports/item-store.ts';
+import type {
+  ItemListRequest,
+  ItemListResult,
+  ItemStore,
+  SelectedField,
+  SortKey,
+} from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
@@ -25,6 +31,13 @@ export type ListItemsQuery = { collection: string; query: RawItemQuery };
 
 /** The page and the metadata asked for; `next` (with `meta=next`) is null after the last page. */
 export type ItemPage = Omit<ItemListResult, 'lastRow'> & { readonly next?: string | null };
+
+/** A list decided but not run: its store request, its parsed query, and the cursor `meta=next` seals. */
+export type ListPlan = {
+  readonly request: ItemListRequest;
+  readonly query: ItemQuery;
+  readonly cursor: CursorQuery | null;
+};
 
 /**
  * GET /items/:collection — the rows and fields the caller may see, in one store call. A page whose JSON
@@ -50,10 +63,27 @@ export class ListItemsHandler {
   }
 
   private async read(caller: Accountability, request: ListItemsQuery): Promise<ItemPage> {
+    const { request: list, cursor } = await this.plan(caller, request);
+    const { lastRow, ...page } = await this.items.list(list);
+    if (!cursor) return page;
+    const values = lastRow ? cursor.keyset.map(({ field }) => lastRow[field] ?? null) : null;
+    return { ...page, next: values ? this.cursors.seal(values, cursor) : null };
+  }
+
+  /**
+   * The store request of the list, decided for the caller (rules, fields, filter, search, sort, page) but
+   * not run, for a reader that pages further itself (an export). `limits` replaces the configured ones.
+   * Call it inside `withFreshSchema`.
+   */
+  async plan(
+    caller: Accountability,
+    request: ListItemsQuery,
+    limits: QueryLimits = this.limits,
+  ): Promise<ListPlan> {
     const collection = collectionFor(this.catalog, caller, request.collection);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = parseItemQuery(request.query, collection, this.limits, this.catalog.current());
+    const query = parseItemQuery(request.query, collection, limits, this.catalog.current());
     let select: ReadonlyArray<SelectedField>;
     let sort: ReadonlyArray<SortKey> = query.sort;
     let filter: BoundFilterNode | null;
@@ -79,7 +109,7 @@ export class ListItemsHandler {
       cursorQuery && query.after !== null
         ? afterCondition(cursorQuery.keyset, this.cursors.open(query.after, cursorQuery), collection)
         : null;
-    const { lastRow, ...page } = await this.items.list({
+    const list: ItemListRequest = {
       collection,
       select,
       visible: rule.rows,
@@ -96,10 +126,8 @@ export class ListItemsHandler {
         estimatedFiltered: query.meta.estimatedFilterCount,
       },
       maxBytes: this.responseMaxBytes,
-    });
-    if (!query.meta.next || !cursorQuery) return page;
-    const values = lastRow ? cursorQuery.keyset.map(({ field }) => lastRow[field] ?? null) : null;
-    return { ...page, next: values ? this.cursors.seal(values, cursorQuery) : null };
+    };
+    return { request: list, query, cursor: query.meta.next ? cursorQuery : null };
   }
 
   /** What a cursor of this query is made for, when the query uses one (`after` or `meta=next`). */

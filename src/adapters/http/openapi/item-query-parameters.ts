@@ -90,6 +90,12 @@ function listParameters({ limitDefault, limitMax }: QueryLimits) {
         'Comma list of fields, or date parts of date/time fields (`year`, `month`, `week`, `day`, `weekday`, `hour`, `minute`, `second`: `year(date_created)`, answered as `date_created_year`), to group by.',
       )
       .optional(),
+    export: z
+      .enum(['csv', 'json', 'ndjson'])
+      .describe(
+        'Answer the items as a file to download instead (docs/api.md §13): every row the query gives, streamed (no `limit` means all of them; `meta` is ignored), as `text/csv`, a JSON array (`application/json`) or one item per line (`application/x-ndjson`), with `Content-Disposition: attachment`. Not with `aggregate` or `groupBy`.',
+      )
+      .optional(),
     after: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/)

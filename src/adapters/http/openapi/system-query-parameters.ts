@@ -4,8 +4,8 @@ import { itemQueryParameters } from './item-query-parameters.ts';
 
 /**
  * The query parameters of the system lists (/users, /roles, /permissions): the items' own, less what
- * these lists refuse (keyset cursors, the planner's estimates, aggregates, `deep`: they have no
- * relations; docs/api.md §6), so that the document
+ * these lists refuse or ignore (keyset cursors, the planner's estimates, aggregates, `deep`: they have
+ * no relations; exports; docs/api.md §6), so that the document
  * offers nothing the server answers 400 to.
  */
 export function systemQueryParameters(limits: QueryLimits): SystemQueryParameters {
@@ -14,13 +14,15 @@ export function systemQueryParameters(limits: QueryLimits): SystemQueryParameter
   let parameters = MADE.get(key);
   if (!parameters) {
     const items = itemQueryParameters(limits);
-    const list = items.list.omit({ after: true, aggregate: true, groupBy: true, deep: true }).extend({
-      meta: z
-        .string()
-        .meta({ examples: ['*', 'total_count'] })
-        .describe('Comma list of the counts to add: `total_count`, `filter_count`, or `*` (both).')
-        .optional(),
-    });
+    const list = items.list
+      .omit({ after: true, aggregate: true, groupBy: true, deep: true, export: true })
+      .extend({
+        meta: z
+          .string()
+          .meta({ examples: ['*', 'total_count'] })
+          .describe('Comma list of the counts to add: `total_count`, `filter_count`, or `*` (both).')
+          .optional(),
+      });
     parameters = { list, single: items.single.omit({ deep: true }) };
     MADE.set(key, parameters);
   }

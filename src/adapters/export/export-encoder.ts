@@ -1,0 +1,65 @@
+import { type Options, stringify } from 'csv-stringify/sync';
+import type { ExportFormat } from '../../application/items/export-items.ts';
+import { arrayElements, objectValues } from './json-text-parts.ts';
+
+/** An export's file, written page by page: `head`, then each page's text, then `tail`. */
+export type ExportEncoder = {
+  readonly head: string;
+  /** A page (the JSON array text of its items) as the file's text, and how many items it held. */
+  page(json: string): { text: string; rows: number };
+  readonly tail: string;
+};
+
+/**
+ * RFC 4180: CRLF between records; a field quoted when it holds a comma, a quote (doubled), CR or LF.
+ * An empty string is quoted (`""`) and a null is not (an empty field), so that the two stay apart.
+ */
+const CSV_OPTIONS: Options = { record_delimiter: '\r\n', quoted_match: [/^$/, /[\r\n]/] };
+
+/** The file of `format` (docs/api.md §13, Export): `fields` are the items' keys, in order. */
+export function exportEncoder(format: ExportFormat, fields: ReadonlyArray<string>): ExportEncoder {
+  if (format === 'csv') return csvEncoder(fields);
+  if (format === 'ndjson') {
+    return {
+      head: '',
+      page(json) {
+        const items = arrayElements(json);
+        return { text: `${items.join('\n')}\n`, rows: items.length };
+      },
+      tail: '',
+    };
+  }
+  // One JSON array, as a list's `data` would be were it answered whole (Directus's export=json).
+  let first = true;
+  return {
+    head: '[',
+    page(json) {
+      const rows = arrayElements(json).length;
+      const text = first ? json.slice(1, -1) : `,${json.slice(1, -1)}`;
+      first = false;
+      return { text, rows };
+    },
+    tail: ']',
+  };
+}
+
+/**
+ * A header of the fields, then a record per item: each value as the item API writes it, strings
+ * unquoted to their text, null as an empty field, numbers and booleans as written, and a nested object
+ * or array (a related item, a json value) as its JSON text.
+ */
+function csvEncoder(fields: ReadonlyArray<string>): ExportEncoder {
+  return {
+    head: stringify([fields], CSV_OPTIONS),
+    page(json) {
+      const records = arrayElements(json).map((item) => objectValues(item).map(csvField));
+      return { text: stringify(records, CSV_OPTIONS), rows: records.length };
+    },
+    tail: '',
+  };
+}
+
+function csvField(value: string): string | null {
+  if (value === 'null') return null;
+  return value.startsWith('"') ? (JSON.parse(value) as string) : value;
+}
