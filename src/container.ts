@@ -31,6 +31,7 @@ import type { QueryLimits } from './domain/query/parse-item-query.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { httpModule } from './modules/http-module.ts';
+import { importModule } from './modules/import-module.ts';
 import { itemEventsModule } from './modules/item-events-module.ts';
 import { itemsModule } from './modules/items-module.ts';
 import { permissionsModule } from './modules/permissions-module.ts';
@@ -61,6 +62,7 @@ const AREAS = [
   serverModule,
   itemEventsModule,
   itemsModule,
+  importModule,
 ];
 
 /**
