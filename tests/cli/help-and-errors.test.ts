@@ -61,6 +61,7 @@ const OPTIONS: Record<string, string[]> = {
   'tokens revoke': ['--help'],
   sample: ['--help'],
   'sample cargos': ['--rows <n>'],
+  import: ['--format <format>', '--batch'],
 };
 
 const help = suite('datagate --help');
