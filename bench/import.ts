@@ -27,6 +27,8 @@ import { SYSTEM_ACCOUNTABILITY } from '../src/domain/accountability.ts';
 const rows = Number(process.env.IMPORT_ROWS ?? 1_000_000);
 const events = process.env.IMPORT_EVENTS !== '0';
 const chunkRows = Number(process.env.IMPORT_CHUNK_ROWS ?? 5000);
+/** `values`: the writer's multi-row VALUES insert instead of insertBulk, to compare the two. */
+const statement = process.env.IMPORT_STATEMENT ?? 'recordset';
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const database = `datagate_bench_import_${process.pid}`;
 const file = join(tmpdir(), `${database}.csv`);
@@ -77,6 +79,13 @@ try {
     new ImportSlots(1),
     { maxBytes: 2 ** 40, maxRows: rows, chunkRows, maxRecordChars: 1 << 20 },
   );
+  if (statement === 'values') {
+    const write = persistence.items.write.bind(persistence.items);
+    persistence.items.write = (work) =>
+      write((writer) =>
+        work(Object.assign(Object.create(writer), { insertBulk: writer.insert.bind(writer) })),
+      );
+  }
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -95,6 +104,7 @@ try {
       rows: result.inserted,
       fileMB: +(size / 1024 ** 2).toFixed(1),
       events,
+      statement,
       chunkRows,
       seconds: +seconds.toFixed(2),
       rowsPerSecond: Math.round(result.inserted / seconds),

@@ -6,8 +6,8 @@ import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
 /**
  * A CSV row (docs/api.md §13) as the JSON item it stands for, to be read as a JSON payload is
  * (parseItemPayload): every cell is text, and each field's type says what its text means.
- * - An empty cell is null; a quoted empty cell (`""`) is the empty string in a string or text field, null
- *   in any other. `cells` holds null for an unquoted empty cell and "" for a quoted one.
+ * - An empty cell is null (`cells` holds null for it), whatever the field's type: a CSV file cannot tell
+ *   an empty text from no value, and Directus reads it as no value too.
  * - json and array fields: the text is parsed as JSON (`{"a":1}`, `[1,2]`, `42`, `true`); text that is
  *   not JSON is a JSON string (`hello`), as Directus's import reads it. An array field still needs a JSON
  *   array.
@@ -22,10 +22,8 @@ export function itemOfTextCells(
   const item: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(cells)) {
     const field = fieldOf(collection, name);
-    let value: unknown = text;
-    if (text === '' && field?.type !== 'string' && field?.type !== 'text') value = null;
-    else if (text !== null && (field?.type === 'json' || field?.type === 'array'))
-      value = jsonOrText(name, text);
+    const value =
+      text !== null && (field?.type === 'json' || field?.type === 'array') ? jsonOrText(name, text) : text;
     // Defined, not assigned: a `__proto__` column must stay a key for parseItemPayload to refuse.
     Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
   }
