@@ -86,7 +86,8 @@ try {
         work(Object.assign(Object.create(writer), { insertBulk: writer.insert.bind(writer) })),
       );
   }
-  let peakRss = process.memoryUsage().rss;
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 50);
@@ -108,6 +109,7 @@ try {
       chunkRows,
       seconds: +seconds.toFixed(2),
       rowsPerSecond: Math.round(result.inserted / seconds),
+      rssBeforeMB: Math.round(rssBefore / 1024 ** 2),
       peakRssMB: Math.round(peakRss / 1024 ** 2),
     }),
   );
