@@ -327,5 +327,69 @@ export function importItemsContract(target: PersistenceTarget) {
     assert.equal(await state.rows(), []);
   });
 
+  test('imported rows are item creates in the change log, once the import commits', async (state) => {
+    const feed = state.persistence.itemEvents;
+    if (!feed) return;
+    const before = await feed.latest();
+    await state.run(ADMIN, 'csv', 'label\na\nb\n');
+    const events = (await feed.since(before, 10)) ?? [];
+    const mine = events.filter((event) => event.collection === CRATES);
+    assert.equal(
+      mine.map((event) => [event.action, event.after?.label]),
+      [
+        ['create', 'a'],
+        ['create', 'b'],
+      ],
+    );
+  });
+
+  test('one import at a time per user: a second one meanwhile is 429', async (state) => {
+    const { persistence } = state;
+    const handler = new ImportItemsHandler(
+      persistence.schema,
+      new ReadRules(persistence.permissions),
+      new WriteRules(persistence.permissions),
+      persistence.items,
+      new StreamingImportRecordReader(),
+      new FixedClock('2026-03-01T12:00:00Z'),
+      new ImportSlots(1),
+      LIMITS,
+    );
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const slow = handler.execute(ADMIN, {
+      collection: CRATES,
+      format: 'csv',
+      mode: 'all',
+      bytes: (async function* () {
+        yield Buffer.from('label\na\n');
+        await gate;
+      })(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await refused(
+      handler.execute(ADMIN, {
+        collection: CRATES,
+        format: 'csv',
+        mode: 'all',
+        bytes: bytesOf('label\nb\n'),
+      }),
+    );
+    assert.equal([second.code, second.extensions.retryAfter], ['TOO_MANY_REQUESTS', 1]);
+    open();
+    assert.equal(await slow, { inserted: 1 });
+    assert.equal(
+      await handler.execute(ADMIN, {
+        collection: CRATES,
+        format: 'csv',
+        mode: 'all',
+        bytes: bytesOf('label\nc\n'),
+      }),
+      { inserted: 1 },
+    );
+  });
+
   return test;
 }
