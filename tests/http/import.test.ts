@@ -152,6 +152,19 @@ for (const [target, test] of suitePerBackend<Context>(
     }
   });
 
+  test('a multipart upload cut short is 400, nothing written', async (context) => {
+    const body =
+      '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nlabel\na\n';
+    const response = await context.app.request('POST', '/utils/import/crates', {
+      token: context.admin,
+      rawBody: body,
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XX' },
+    });
+    assert.is(response.status, 400, response.text);
+    assert.is(errorOf(response.body).extensions.code, 'INVALID_PAYLOAD');
+    assert.is(await count(context), 0);
+  });
+
   test('an anonymous caller is 401, an unknown collection 403 for non-admins', async ({ app, clerk }) => {
     const anonymous = await app.request('POST', '/utils/import/crates', {
       rawBody: 'label\na\n',

@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { ImportFormat } from '../../application/ports/import-records.ts';
 import { invalidPayload } from '../../domain/errors.ts';
@@ -49,7 +50,7 @@ export async function importUpload(ctx: HttpContext): Promise<ImportUpload> {
   if (ctx.request.is('multipart/form-data')) return multipartFile(ctx);
   const format = FORMAT_OF_MEDIA_TYPE[ctx.request.type];
   if (!format) throw unsupportedFormat();
-  return { format, bytes: ctx.req };
+  return { format, bytes: uploaded(ctx.req) };
 }
 
 function multipartFile(ctx: HttpContext): Promise<ImportUpload> {
@@ -63,6 +64,8 @@ function multipartFile(ctx: HttpContext): Promise<ImportUpload> {
     }
     let found = false;
     parser.on('file', (_name, stream, info) => {
+      // A file cut short errors; one nobody reads must not make that an unhandled 'error' event.
+      stream.on('error', () => {});
       if (found) {
         stream.resume();
         return;
@@ -76,12 +79,31 @@ function multipartFile(ctx: HttpContext): Promise<ImportUpload> {
         reject(unsupportedFormat());
         return;
       }
-      resolve({ format, bytes: stream });
+      resolve({ format, bytes: uploaded(stream) });
     });
     parser.on('error', () => reject(invalidPayload('The multipart upload is malformed.')));
     parser.on('close', () => reject(invalidPayload('The multipart upload has no file.')));
+    // A client that goes away fails the file being read, through the parser's destroy.
+    ctx.req.on('error', (error) => parser.destroy(error));
     ctx.req.pipe(parser);
   });
+}
+
+/**
+ * The upload's bytes; a stream that fails (a client that goes away, a multipart body cut short) is the
+ * client's malformed upload, not a server error. The stream may fail before the import starts reading it
+ * (while its transaction opens): the listener, added at once, keeps that failure from being an unhandled
+ * 'error' event, which would end the process; the reading then meets it, as the stream keeps it.
+ */
+function uploaded(stream: Readable): AsyncIterable<Uint8Array> {
+  stream.on('error', () => {});
+  return (async function* () {
+    try {
+      yield* stream;
+    } catch {
+      throw invalidPayload('The upload ended before its file did.');
+    }
+  })();
 }
 
 function hasBody(ctx: HttpContext): boolean {
