@@ -96,31 +96,29 @@ export class PostgresItemWriter implements ItemWriter {
    * `insert … select … from json_to_recordset($1)`: the rows travel as one JSON parameter, which costs
    * PostgreSQL and the driver far less per row than one bound parameter per value (measured in
    * docs/decisions/0035-streamed-import.md). The recordset's columns are text, each cast on exactly as
-   * `insert` casts its parameters. Rows that name the same fields share a statement, so a field a row
-   * lacks still takes its DEFAULT; the keys are put back in input order (a function scan returns the
-   * rows in the array's order, and the insert returns them in that order, as with VALUES).
+   * `insert` casts its parameters. A run of consecutive rows naming the same fields is one statement, so a
+   * field a row lacks still takes its DEFAULT, and the rows are inserted in input order (identities and
+   * sequences count in that order, as with `insert`); a function scan returns the rows in the array's
+   * order, and the insert returns them in that order, as with VALUES.
    */
   async insertBulk(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]> {
-    const groups = new Map<string, { columns: FieldSchema[]; indexes: number[] }>();
-    rows.forEach((row, index) => {
-      const shape = Object.keys(row).join('\u0000');
-      const group = groups.get(shape);
-      if (group) group.indexes.push(index);
-      else groups.set(shape, { columns: insertedColumns(collection, [row]), indexes: [index] });
-    });
-    const keys: ScalarValue[] = new Array(rows.length);
-    for (const { columns, indexes } of groups.values()) {
-      const group = indexes.map((index) => rows[index]!);
+    const keys: ScalarValue[] = [];
+    let start = 0;
+    while (start < rows.length) {
+      const shape = Object.keys(rows[start]!).join('\u0000');
+      let end = start + 1;
+      while (end < rows.length && Object.keys(rows[end]!).join('\u0000') === shape) end++;
+      const run = rows.slice(start, end);
+      const columns = insertedColumns(collection, [run[0]!]);
       // A row naming no field at all is inserted with DEFAULT in its first column, which only VALUES says.
-      const inserted =
-        Object.keys(group[0]!).length === 0
-          ? await this.insert(collection, group)
-          : await this.inserted(collection, columns, recordsetSql(columns, group), group);
-      inserted.forEach((key, position) => {
-        keys[indexes[position]!] = key;
-      });
+      keys.push(
+        ...(shape === ''
+          ? await this.insert(collection, run)
+          : await this.inserted(collection, columns, recordsetSql(columns, run), run)),
+      );
+      start = end;
     }
-    return collection.primaryKey === null ? [] : keys;
+    return keys;
   }
 
   /** `insert into <table> (<columns>) <rows>`, its events recorded, returning the new keys in order. */
