@@ -6,7 +6,7 @@ import { itemOfTextCells } from '../../domain/items/text-cells.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ImportFormat, ImportRecord, ImportRecordReader } from '../ports/import-records.ts';
-import type { ItemStore, ItemWriter } from '../ports/item-store.ts';
+import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import { type ImportChunk, importChunks } from './import-chunks.ts';
@@ -65,7 +65,9 @@ export type ImportResult = {
  * and the reading waits for the database.
  *
  * By default the whole file is one transaction: the first refusal, of a row (named by number) or of the
- * database, rolls everything back. In batch mode each chunk commits on its own and the answer lists each
+ * database, rolls everything back. The database's refusals (a unique clash, a foreign key, a rule on a
+ * column only it fills) name the field, not the row: they come from a statement over a whole chunk, and are
+ * answered as for `POST /items` (withClashAnswered). In batch mode each chunk commits on its own and the answer lists each
  * chunk's outcome; a chunk refused leaves the others in, and a file that cannot be read further (a syntax
  * error, a limit) ends the import with that chunk's refusal.
  */
@@ -133,7 +135,7 @@ export class ImportItemsHandler {
               const drafts = checkedDrafts(rules, chunk);
               await settled();
               inFlight = drafts;
-              pending = this.insert(writer, rules, drafts).then(
+              pending = insertNewItems(writer, rules, drafts, true).then(
                 () => {
                   done += drafts.length;
                   progress(done);
@@ -171,7 +173,7 @@ export class ImportItemsHandler {
           const drafts = checkedDrafts(rules, chunk);
           await withClashAnswered(
             this.items,
-            () => this.items.write((writer) => this.insert(writer, rules, drafts)),
+            () => this.items.write((writer) => insertNewItems(writer, rules, drafts, true)),
             clash(drafts),
           );
           inserted += drafts.length;
@@ -187,18 +189,6 @@ export class ImportItemsHandler {
       outcomes.push({ rows: [next, error.extensions.row ?? next], error });
     }
     return { inserted, chunks: outcomes };
-  }
-
-  /**
-   * The database's refusals (a unique clash, a foreign key, a rule on a column only it fills) name the
-   * field, not the row: they come from a statement over the whole chunk, as they would for `POST /items`.
-   */
-  private async insert(
-    writer: ItemWriter,
-    rules: NewItemRules,
-    drafts: ReadonlyArray<NewItemDraft>,
-  ): Promise<void> {
-    await insertNewItems(writer, rules, drafts, true);
   }
 }
 
