@@ -66,10 +66,10 @@ export type ImportResult = {
  *
  * By default the whole file is one transaction: the first refusal, of a row (named by number) or of the
  * database, rolls everything back. The database's refusals (a unique clash, a foreign key, a rule on a
- * column only it fills) name the field, not the row: they come from a statement over a whole chunk, and are
- * answered as for `POST /items` (withClashAnswered). In batch mode each chunk commits on its own and the answer lists each
- * chunk's outcome; a chunk refused leaves the others in, and a file that cannot be read further (a syntax
- * error, a limit) ends the import with that chunk's refusal.
+ * column only it fills) name the field, not the row: they come from a statement over a whole chunk, and
+ * are answered as for `POST /items` (withClashAnswered). In batch mode each chunk commits on its own and
+ * the answer lists each chunk's outcome; a chunk refused leaves the others in, and a file that cannot be
+ * read further (a syntax error, a limit) ends the import with that chunk's refusal.
  */
 export class ImportItemsHandler {
   constructor(
