@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine, oneLineUsageErrors } from './adapters/cli/one-line-errors.ts';
 import { VERSION } from './version.ts';
@@ -28,6 +28,7 @@ Without a command, datagate runs \`serve\`.
 Examples:
   $ datagate                            start the server
   $ datagate sample cargos --rows 1000  sample data to try the API on
+  $ datagate import cargos cargos.csv   add the rows of a file
   $ datagate users create --help        the options of one command`,
   )
   .addHelpText(
@@ -328,6 +329,35 @@ Examples:
   )
   .action(async (collection: string, options: ExportCommandOptions) =>
     (await commands()).exportItems(collection, options),
+  );
+
+program
+  .command('import')
+  .description('create items from a CSV, JSON or NDJSON file, checked as POST /items checks them')
+  .argument('<collection>', 'the collection to add the rows to')
+  .argument('<file>', 'the file; its extension (.csv, .json, .ndjson, .jsonl) names its format')
+  .addOption(
+    new Option('--format <format>', 'the format, whatever the extension').choices(['csv', 'json', 'ndjson']),
+  )
+  .option('--batch', 'commit every import.chunkRows rows on their own instead of all or nothing', false)
+  .addHelpText(
+    'after',
+    `
+Runs with an admin's rights. By default the file is one transaction: a bad row
+stops the import, names the row and field, and nothing is written. With --batch
+each chunk commits alone; refused chunks are listed and the exit code is 1.
+A CSV file starts with a header of field names. Progress goes to stderr.
+
+Examples:
+  $ datagate import cargos ./cargos.csv
+  $ datagate import cargos ./cargos.jsonl --format ndjson --batch`,
+  )
+  .action(
+    async (
+      collection: string,
+      file: string,
+      options: { format?: 'csv' | 'json' | 'ndjson'; batch: boolean },
+    ) => (await commands()).importFile(collection, file, options),
   );
 
 function wholeNumber(value: string): number {

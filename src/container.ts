@@ -32,6 +32,7 @@ import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { exportModule } from './modules/export-module.ts';
 import { httpModule } from './modules/http-module.ts';
+import { importModule } from './modules/import-module.ts';
 import { itemEventsModule } from './modules/item-events-module.ts';
 import { itemsModule } from './modules/items-module.ts';
 import { permissionsModule } from './modules/permissions-module.ts';
@@ -63,6 +64,7 @@ const AREAS = [
   itemEventsModule,
   exportModule,
   itemsModule,
+  importModule,
 ];
 
 /**

@@ -26,6 +26,8 @@ export type ErrorExtensions = {
   /** RESPONSE_TOO_LARGE: the response byte budget, and the size of the answer that was refused. */
   maxBytes?: number;
   bytes?: number;
+  /** An import's refusal: the 1-based data row it is about (docs/api.md §13). */
+  row?: number;
 };
 
 /** A refusal the caller may see: its message must never carry secrets, SQL or stack traces. */

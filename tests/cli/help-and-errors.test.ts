@@ -73,6 +73,7 @@ const OPTIONS: Record<string, string[]> = {
     '--search <text>',
     '--limit <n>',
   ],
+  import: ['--format <format>', '--batch'],
 };
 
 const help = suite('datagate --help');

@@ -233,6 +233,31 @@ export function itemWriterContract(target: CollectionsTarget) {
     assert.is(locked.get('5')!.label, null);
   });
 
+  test('insertBulk stores what insert stores, every column type, keys in input order', async ({
+    collections,
+  }) => {
+    const typed = await create(collections, 'typed', EVERY_COLUMN_TYPE);
+    // Rows of several shapes, interleaved: each shape is one statement, the keys still come back in order.
+    const rows = [
+      TYPED_ROWS[2]!,
+      TYPED_ROWS[0]!,
+      TYPED_ROWS[3]!,
+      TYPED_ROWS[1]!,
+      TYPED_ROWS[4]!,
+      TYPED_ROWS[0]!,
+      {},
+    ];
+    const keys = await write(collections, (writer) => writer.insertBulk(typed, rows));
+    assert.equal(keys, [1, 2, 3, 4, 5, 6, 7]);
+    const locked = await write(collections, (writer) => writer.lockRows(typed, keys));
+    rows.forEach((written, index) => {
+      const expected = Object.fromEntries(
+        EVERY_COLUMN_TYPE.map(({ field }) => [field, field === 'id' ? index + 1 : (written[field] ?? null)]),
+      );
+      assert.equal(plain(locked.get(String(index + 1))), expected, `row ${index + 1}`);
+    });
+  });
+
   test('update sets only the given columns, on the given keys', async ({ collections }) => {
     const people = await create(collections, 'people', PEOPLE_FIELDS);
     await write(collections, (writer) =>

@@ -337,6 +337,41 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    import: z
+      .object({
+        maxBytes: byteCount
+          .default(1024 ** 3)
+          .describe(
+            'Largest file one import (`POST /utils/import/:collection`, `datagate import`) may send, in bytes (1 GiB); over it is 400 `INVALID_PAYLOAD` with `reason: MAX_BYTES`, nothing written (batch mode: the chunks before stay). `http.bodyLimit` does not apply to imports.',
+          ),
+        maxRows: integer
+          .min(1)
+          .default(10_000_000)
+          .describe(
+            'Most rows one import may hold; one more is 400 `INVALID_PAYLOAD` with `reason: MAX_ROWS`.',
+          ),
+        chunkRows: integer
+          .min(1)
+          .max(100_000)
+          .default(5000)
+          .describe(
+            'Rows an import checks and inserts in one statement; in batch mode (`?mode=batch`), rows committed together. An import holds at most two chunks in memory.',
+          ),
+        maxRecordLength: integer
+          .min(1)
+          .default(1_048_576)
+          .describe(
+            'Longest record of an import file (a CSV row, a JSON object, an NDJSON line), in characters; longer is 400 `INVALID_PAYLOAD` naming the row, refused before the rest of it is read.',
+          ),
+        concurrencyPerUser: integer
+          .min(1)
+          .default(1)
+          .describe(
+            'Imports one user (the public caller counts as one) may run at once, per instance; one more is 429 `TOO_MANY_REQUESTS`.',
+          ),
+      })
+      .strict()
+      .prefault({}),
     limits: z
       .object({
         perCaller: z
@@ -538,6 +573,11 @@ export const ENV_KEYS: Record<string, string> = {
   EXPORT_PAGE_ROWS: 'export.pageRows',
   EXPORT_PAGE_MAX_BYTES: 'export.pageMaxBytes',
   EXPORT_CONCURRENT_PER_USER: 'export.concurrentPerUser',
+  IMPORT_MAX_BYTES: 'import.maxBytes',
+  IMPORT_MAX_ROWS: 'import.maxRows',
+  IMPORT_CHUNK_ROWS: 'import.chunkRows',
+  IMPORT_MAX_RECORD_LENGTH: 'import.maxRecordLength',
+  IMPORT_CONCURRENCY_PER_USER: 'import.concurrencyPerUser',
   PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',
   PER_CALLER_QUEUE: 'limits.perCaller.queue',
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',

@@ -144,6 +144,11 @@ export interface ItemWriter {
   /** Inserts the rows in order; returns each new row's primary key (canonical). */
   insert(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]>;
   /**
+   * `insert` for thousands of rows at once (an import): the same rows, keys, events and refusals, in the
+   * adapter's cheapest statement for many rows (on PostgreSQL one bound parameter per statement).
+   */
+  insertBulk(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]>;
+  /**
    * The current rows with these primary keys, locked, keyed by `String(key)`; keys without a row are
    * absent. Unknown-type columns are left out (they cannot be checked or written).
    */

@@ -1,0 +1,71 @@
+import { pipeline, Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { invalidPayload } from '../../domain/errors.ts';
+import { atRow } from '../../domain/items/import-row.ts';
+
+/**
+ * CSV (RFC 4180, comma-separated, `"` quoting) through csv-parse as the text arrives: the first record is
+ * the header of field names, each later one a row, its cells by header name; an empty cell, quoted or
+ * not, is null. Blank lines are skipped and not counted; a row whose
+ * cell count differs from the header's, or one longer than `maxChars`, is refused naming its row.
+ */
+export async function* csvRecords(
+  text: AsyncIterable<string>,
+  maxChars: number,
+): AsyncIterable<Readonly<Record<string, string | null>>> {
+  // No `cast`: csv-parse then builds a context object per cell, which made it 15 times slower (0035).
+  const parser = parse({ skip_empty_lines: true, max_record_size: maxChars });
+  // pipeline, not pipe: a failure of the text (a limit, invalid UTF-8) must reach the parser's reader, and
+  // a reader that stops early must stop the text.
+  pipeline(Readable.from(text), parser, () => {});
+  let header: string[] | null = null;
+  let row = 0;
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      if (header === null) {
+        header = headerOf(cells);
+        continue;
+      }
+      row++;
+      const item: Record<string, string | null> = {};
+      for (let index = 0; index < cells.length; index++) {
+        const cell = cells[index]!;
+        item[header[index]!] = cell === '' ? null : cell;
+      }
+      yield item;
+    }
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw atRow(error, row + 1);
+    // The parser reads ahead of the rows handed out; it counts the records (the header is one) it parsed.
+    const parsed = (error as CsvError & { records?: unknown }).records;
+    throw atRow(
+      csvRefusal(error, maxChars),
+      typeof parsed === 'number' ? Math.max(parsed, row + 1) : row + 1,
+    );
+  }
+  if (header === null) throw invalidPayload('The CSV file has no header row naming the fields.');
+}
+
+function headerOf(cells: ReadonlyArray<string>): string[] {
+  const names = [...cells];
+  const seen = new Set<string>();
+  for (const name of names) {
+    // Cells are assigned by name below, where this one would set the object's prototype; no field has it.
+    if (name === '__proto__') throw invalidPayload('Unknown field "__proto__".', name);
+    if (seen.has(name)) throw invalidPayload(`The CSV header names "${name}" twice.`, name);
+    seen.add(name);
+  }
+  return names;
+}
+
+/** csv-parse's own words quote the data around the fault; these say what is wrong in the contract's terms. */
+function csvRefusal(error: CsvError, maxChars: number): unknown {
+  switch (error.code) {
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+      return invalidPayload('The row does not have as many cells as the header has fields.');
+    case 'CSV_MAX_RECORD_SIZE':
+      return invalidPayload(`The row is longer than ${maxChars} characters.`);
+    default:
+      return invalidPayload('The file is not valid CSV (a quote is not closed or is misplaced).');
+  }
+}

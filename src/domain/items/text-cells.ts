@@ -1,0 +1,44 @@
+import { invalidPayload } from '../errors.ts';
+import type { CollectionSchema } from '../schema/collection-schema.ts';
+import { fieldOf } from '../schema/collection-schema.ts';
+import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
+
+/**
+ * A CSV row (docs/api.md §13) as the JSON item it stands for, to be read as a JSON payload is
+ * (parseItemPayload): every cell is text, and each field's type says what its text means.
+ * - An empty cell is null (`cells` holds null for it), whatever the field's type: a CSV file cannot tell
+ *   an empty text from no value, and Directus reads it as no value too.
+ * - json and array fields: the text is parsed as JSON (`{"a":1}`, `[1,2]`, `42`, `true`); text that is
+ *   not JSON is a JSON string (`hello`), as Directus's import reads it. An array field still needs a JSON
+ *   array.
+ * - Every other field takes the text as a JSON payload's string: numbers, booleans (`true`, `false`, `1`,
+ *   `0`), uuids, dates and times in the forms of §4, so `12` is an integer and ` 12 ` is not.
+ * A column that is not a field of the collection is kept as it is, for parseItemPayload to refuse.
+ */
+export function itemOfTextCells(
+  cells: Readonly<Record<string, string | null>>,
+  collection: CollectionSchema,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(cells)) {
+    const field = fieldOf(collection, name);
+    const value =
+      text !== null && (field?.type === 'json' || field?.type === 'array') ? jsonOrText(name, text) : text;
+    // Defined, not assigned: a `__proto__` column must stay a key for parseItemPayload to refuse.
+    Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return item;
+}
+
+/** JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a): refused as in a JSON body. */
+function jsonOrText(name: string, text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(value) : null;
+  if (flawed) throw invalidPayload(`The value of "${name}" contains ${flawed.flaw}.`, name);
+  return value;
+}

@@ -1,0 +1,183 @@
+import { createDirectus, rest, staticToken, utilsImport } from '@directus/sdk';
+import * as assert from 'uvu/assert';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+const CRATE_FIELDS = [
+  { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+  { field: 'label', type: 'string', schema: { is_nullable: false } },
+  { field: 'count', type: 'integer' },
+];
+
+type Context = { app: TestApp; admin: string; clerk: string };
+
+const errorOf = (body: unknown) =>
+  (body as { errors: Array<{ message: string; extensions: Record<string, unknown> }> }).errors[0]!;
+
+for (const [target, test] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `POST /utils/import on ${backend}`,
+)) {
+  test.before(async (context) => {
+    const persistence = borrowed(await target.fresh());
+    await persistence.schema.refresh();
+    if (persistence.schema.current().collections.has('crates'))
+      await persistence.schemaEditor.dropCollection('crates');
+    context.app = await startTestApp({
+      persistence,
+      env: { IMPORT_CHUNK_ROWS: '2', IMPORT_MAX_BYTES: '4kb' },
+    });
+    const { app } = context;
+    context.admin = (await app.login(await app.seedAdmin())).access_token;
+    const created = await app.request('POST', '/collections', {
+      token: context.admin,
+      body: { collection: 'crates', fields: CRATE_FIELDS },
+    });
+    assert.is(created.status, 200, created.text);
+    const role = await app.createRole({ name: 'Clerk' });
+    const clerk = await app.createUser({ role: role.id });
+    const grant = { role: role.id, collection: 'crates', action: 'create', fields: ['label', 'count'] };
+    assert.is((await app.request('POST', '/permissions', { token: context.admin, body: grant })).status, 200);
+    context.clerk = (await app.login(clerk)).access_token;
+  });
+  test.before.each(async ({ app, admin }) => {
+    await app.request('DELETE', '/items/crates', { token: admin, body: { query: { filter: {} } } });
+  });
+  test.after(async ({ app }) => {
+    await app.close();
+    await target.dispose();
+  });
+
+  const count = async ({ app, admin }: Context) =>
+    ((await app.request('GET', '/items/crates?fields=id', { token: admin })).body as unknown[]).length;
+
+  test('a raw CSV, JSON or NDJSON body is imported; the answer counts the rows', async (context) => {
+    const { app, clerk } = context;
+    const bodies: Array<[string, string]> = [
+      ['text/csv; charset=utf-8', 'label,count\na,1\nb,\nc,3\n'],
+      ['application/json', '[{"label":"d"},{"label":"e","count":5}]'],
+      ['application/x-ndjson', '{"label":"f"}\n'],
+    ];
+    const admin = context.admin;
+    for (const [type, rawBody] of bodies) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody,
+        headers: { 'Content-Type': type },
+      });
+      assert.is(response.status, 200, response.text);
+    }
+    assert.is(await count(context), 6);
+    const csv = await app.request('POST', '/utils/import/crates', {
+      token: clerk,
+      rawBody: 'label,count\nx,1\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    assert.equal([csv.status, csv.body], [200, { inserted: 1 }]);
+  });
+
+  test('a multipart upload (Directus SDK utilsImport) is imported, its format from the part', async (context) => {
+    const { app, admin } = context;
+    const form = new FormData();
+    form.append('file', new Blob(['id,label\n10,a\n11,b\n'], { type: 'text/csv' }), 'crates.csv');
+    const response = await fetch(`${app.url}/utils/import/crates`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}` },
+      body: form,
+    });
+    assert.is(response.status, 200, await response.clone().text());
+    assert.equal(await response.json(), { inserted: 2 });
+    const byName = new FormData();
+    byName.append('file', new Blob(['{"id":12,"label":"c"}\n']), 'crates.ndjson');
+    const sdk = createDirectus(app.url).with(staticToken(admin)).with(rest());
+    assert.equal(await sdk.request(utilsImport('crates', byName)), { inserted: 1 });
+    assert.is(await count(context), 3);
+  });
+
+  test('a field outside the permission is 403 naming row and field; nothing is written', async (context) => {
+    const response = await context.app.request('POST', '/utils/import/crates', {
+      token: context.clerk,
+      rawBody: 'label,count\na,1\nb,2\nc,3\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    assert.is(response.status, 200, response.text);
+    const forbidden = await context.app.request('POST', '/utils/import/crates', {
+      token: context.clerk,
+      rawBody: 'id,label\n50,a\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    assert.is(forbidden.status, 403);
+    assert.equal(errorOf(forbidden.body).extensions, { code: 'FORBIDDEN', field: 'id', row: 1 });
+    assert.is(await count(context), 3);
+  });
+
+  test('mode=batch answers each chunk; a bad chunk leaves the others in', async (context) => {
+    const response = await context.app.request('POST', '/utils/import/crates?mode=batch', {
+      token: context.admin,
+      rawBody: 'id,label,count\n1,a,1\n2,b,x\n3,c,3\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    assert.is(response.status, 200, response.text);
+    const body = response.body as { inserted: number; chunks: Array<Record<string, unknown>> };
+    assert.is(body.inserted, 1);
+    assert.equal(body.chunks[0]!.rows, [1, 2]);
+    assert.equal((body.chunks[0]!.error as { extensions: unknown }).extensions, {
+      code: 'FAILED_VALIDATION',
+      field: 'count',
+      row: 2,
+    });
+    assert.equal(body.chunks[1], { rows: [3, 3], inserted: 1 });
+    assert.is(await count(context), 1);
+  });
+
+  test('refusals: no file, an unknown format, a bad mode, a file over import.maxBytes', async ({
+    app,
+    admin,
+  }) => {
+    const cases: Array<[string, Record<string, string>, string | undefined, number, string]> = [
+      ['', { 'Content-Type': 'text/csv' }, undefined, 400, 'INVALID_PAYLOAD'],
+      ['', { 'Content-Type': 'text/plain' }, 'a', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['?mode=fast', { 'Content-Type': 'text/csv' }, 'label\na\n', 400, 'INVALID_QUERY'],
+      ['', { 'Content-Type': 'text/csv' }, `label\n${'a\n'.repeat(3000)}`, 400, 'INVALID_PAYLOAD'],
+    ];
+    for (const [query, headers, rawBody, status, code] of cases) {
+      const response = await app.request('POST', `/utils/import/crates${query}`, {
+        token: admin,
+        rawBody,
+        headers,
+      });
+      assert.is(response.status, status, `${query} ${headers['Content-Type']}: ${response.text}`);
+      assert.is(errorOf(response.body).extensions.code, code);
+    }
+  });
+
+  test('a multipart upload cut short is 400, nothing written', async (context) => {
+    const body =
+      '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nlabel\na\n';
+    const response = await context.app.request('POST', '/utils/import/crates', {
+      token: context.admin,
+      rawBody: body,
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XX' },
+    });
+    assert.is(response.status, 400, response.text);
+    assert.is(errorOf(response.body).extensions.code, 'INVALID_PAYLOAD');
+    assert.is(await count(context), 0);
+  });
+
+  test('an anonymous caller is 401, an unknown collection 403 for non-admins', async ({ app, clerk }) => {
+    const anonymous = await app.request('POST', '/utils/import/crates', {
+      rawBody: 'label\na\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    assert.is(anonymous.status, 401);
+    const unknown = await app.request('POST', '/utils/import/nothing', {
+      token: clerk,
+      rawBody: 'label\na\n',
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    assert.is(unknown.status, 403);
+  });
+
+  test.run();
+}
