@@ -77,7 +77,7 @@ export class CreateItemsHandler {
           );
           if (grants !== 'all') await this.authorize(caller, writer, collection, grants, drafts, keys);
           return this.readBack.read(writer, plan, keys);
-        }),
+        }, caller),
       async () => ({
         caller,
         collection,

@@ -221,6 +221,7 @@ function assemble(
     schema: collections.catalog,
     schemaEditor: collections.editor,
     items: collections.store,
+    activity: collections.activity,
     // Applies what is pending, so it is safe on every start. The migrator's errors are MikroORM's own,
     // untouched by the repositories' translation.
     migrate: () =>
@@ -236,8 +237,15 @@ function assemble(
   };
 }
 
-/** Whether the item writers record the change log, and where its table is. */
-function eventsOptions(options: MikroOrmPersistenceOptions): { recordEvents?: { systemSchema?: string } } {
-  if (options.itemEvents === false) return {};
-  return { recordEvents: options.schema ? { systemSchema: options.schema } : {} };
+/**
+ * Whether the item writers record the change log, and where its table is; they always record activity
+ * (each collection's own setting decides), in the system tables' schema.
+ */
+function eventsOptions(options: MikroOrmPersistenceOptions): {
+  recordEvents?: { systemSchema?: string };
+  recordActivity: { systemSchema?: string };
+} {
+  const systemSchema = options.schema ? { systemSchema: options.schema } : {};
+  if (options.itemEvents === false) return { recordActivity: systemSchema };
+  return { recordEvents: systemSchema, recordActivity: systemSchema };
 }

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import { PostgresActivityLog } from './postgres-activity-log.ts';
 import { PostgresItemEventFeed, type PostgresItemEventFeedOptions } from './postgres-item-event-feed.ts';
 import { PostgresItemStore, type PostgresItemStoreOptions } from './postgres-item-store.ts';
 import { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
@@ -10,6 +11,8 @@ export type PostgresCollections = {
   readonly catalog: PostgresSchemaCatalog;
   readonly editor: PostgresSchemaEditor;
   readonly store: PostgresItemStore;
+  /** The activity and revisions, in the system tables' schema (`recordActivity`'s). */
+  readonly activity: PostgresActivityLog;
 };
 
 /**
@@ -18,16 +21,22 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string; recordEvents?: { systemSchema?: string } } = {},
+  options: {
+    schema?: string;
+    recordEvents?: { systemSchema?: string };
+    recordActivity?: { systemSchema?: string };
+  } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
   return {
     catalog,
     editor: new PostgresSchemaEditor(db, catalog),
+    activity: new PostgresActivityLog(db, catalog.schema, options.recordActivity?.systemSchema),
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
       ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
+      ...(options.recordActivity ? { recordActivity: options.recordActivity } : {}),
     }),
   };
 }
