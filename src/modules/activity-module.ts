@@ -1,8 +1,10 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
+import { ActivityRetention } from '../application/activity/activity-retention.ts';
 import { QueryHistoryHandler } from '../application/activity/query-history.ts';
 import { RevertRevisionHandler } from '../application/activity/revert-revision.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
@@ -54,6 +56,14 @@ export const activityModule = new ContainerModule((options) => {
     );
   bind(QueryHistoryHandler, history('activity'));
   bind(QueryRevisionsHandler, history('revisions'));
+  bind(ActivityRetention, (get) => {
+    const { retention, pruneInterval, pruneBatch } = get<AppConfig>(TYPES.Config).activity;
+    return new ActivityRetention(get(TYPES.ActivityLog), get(TYPES.Clock), {
+      retentionMs: retention,
+      intervalMs: pruneInterval,
+      batch: pruneBatch,
+    });
+  });
   bind(
     RevertRevisionHandler,
     (get) => new RevertRevisionHandler(get(QueryRevisionsHandler), get(UpdateItemsHandler)),

@@ -19,6 +19,9 @@ import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
 import { jsonValueOf } from './json-value-sql.ts';
 import { tableOf, topScope } from './row-scope.ts';
 
+/** The advisory lock of the pruning transaction: one instance prunes at a time. */
+const ACTIVITY_PRUNE_LOCK = 1_684_108_386;
+
 type PageRow = { rows: string; total_count?: string; filter_count?: string };
 
 /**
@@ -77,12 +80,18 @@ export class PostgresActivityLog implements ActivityLog {
   /**
    * One small batch, oldest first; rows another transaction holds are skipped, not waited for, so pruning
    * never queues behind (or holds up) anything. Revisions go with their activity (on delete cascade).
+   * One instance at a time: another instance's batch in progress makes this one delete nothing.
    */
   async prune(before: Date, batch: number): Promise<number> {
-    const result = await sql`delete from ${this.tables.activity} where "id" in (
-        select "id" from ${this.tables.activity} where "timestamp" < ${before.toISOString()}::timestamptz
-        order by "id" limit ${batch} for update skip locked)`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0n);
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ locked: boolean }>`
+        select pg_try_advisory_xact_lock(${ACTIVITY_PRUNE_LOCK}::int8) as locked`.execute(trx);
+      if (!rows[0]?.locked) return 0;
+      const result = await sql`delete from ${this.tables.activity} where "id" in (
+          select "id" from ${this.tables.activity} where "timestamp" < ${before.toISOString()}::timestamptz
+          order by "id" limit ${batch} for update skip locked)`.execute(trx);
+      return Number(result.numAffectedRows ?? 0n);
+    });
   }
 
   private async page(
