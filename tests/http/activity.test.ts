@@ -121,6 +121,45 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.equal(one.body, { action: 'update', item: '1' });
   });
 
+  test('changes to the schema and the permissions are activity entries of the admin, naming the record', async ({
+    app,
+    admin,
+    adminId,
+  }) => {
+    const response = await app.request(
+      'GET',
+      '/activity?filter[collection][_in]=datagate_collections,datagate_permissions&sort=id&fields=action,collection,item,user',
+      { token: admin },
+    );
+    const entries = response.body as Array<{
+      action: string;
+      collection: string;
+      item: string;
+      user: string;
+    }>;
+    assert.equal(
+      entries.map(({ action, collection, user }) => ({ action, collection, user })),
+      [
+        { action: 'create', collection: 'datagate_collections', user: adminId },
+        { action: 'create', collection: 'datagate_permissions', user: adminId },
+        { action: 'create', collection: 'datagate_permissions', user: adminId },
+      ],
+    );
+    assert.is(entries[0]!.item, COLLECTION);
+    const field = await app.request('POST', `/fields/${COLLECTION}`, {
+      token: admin,
+      body: { field: 'note', type: 'text' },
+    });
+    assert.is(field.status, 200, field.text);
+    const fields = await app.request('GET', '/activity?filter[collection][_eq]=datagate_fields', {
+      token: admin,
+    });
+    assert.equal(
+      (fields.body as Entry[]).map(({ action, item }) => `${action} ${item}`),
+      [`create ${COLLECTION}.note`],
+    );
+  });
+
   test('revisions hold the item after and the fields written', async ({ revisions }) => {
     assert.equal(
       revisions.map(({ item, data, delta }) => ({ item, data, delta })),
