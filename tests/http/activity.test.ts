@@ -160,6 +160,36 @@ for (const [target, test] of suitePerBackend<Context>(
     );
   });
 
+  test('logins, logouts and refused refreshes of a session are entries of its user, with no secret', async ({
+    app,
+    admin,
+    adminId,
+  }) => {
+    const user = await app.createUser();
+    const pair = await app.login(user);
+    const logout = await app.request('POST', '/auth/logout', { body: { refresh_token: pair.refresh_token } });
+    assert.is(logout.status, 204);
+    const refused = await app.request('POST', '/auth/refresh', {
+      body: { refresh_token: pair.refresh_token },
+    });
+    assert.is(refused.status, 401);
+    await app.request('POST', '/auth/refresh', { body: { refresh_token: 'never-issued' } });
+    const response = await app.request(
+      'GET',
+      '/activity?filter[action][_in]=login,logout,refresh_failed&sort=id',
+      { token: admin },
+    );
+    const entries = response.body as Entry[];
+    assert.equal(
+      entries.map(
+        ({ action, user: who }) =>
+          `${action} ${who === adminId ? 'admin' : who === user.id ? 'user' : 'viewer'}`,
+      ),
+      ['login admin', 'login viewer', 'login user', 'logout user', 'refresh_failed user'],
+    );
+    assert.not.match(response.text, new RegExp(`${pair.refresh_token}|${user.password}|${user.email}`));
+  });
+
   test('revisions hold the item after and the fields written', async ({ revisions }) => {
     assert.equal(
       revisions.map(({ item, data, delta }) => ({ item, data, delta })),

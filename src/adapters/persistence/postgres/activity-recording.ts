@@ -12,11 +12,18 @@ import { jsonValueSql } from './json-value-sql.ts';
 export type ActivityTables = {
   readonly activity: RawBuilder<unknown>;
   readonly revisions: RawBuilder<unknown>;
+  /** The activity ids' sequence, as `nextval` takes it (a bound text cast to regclass). */
+  readonly activityIds: string;
 };
 
 export function activityTables(systemSchema?: string): ActivityTables {
   const table = (name: string) => (systemSchema ? sql.id(systemSchema, name) : sql.id(name));
-  return { activity: table('datagate_activity'), revisions: table('datagate_revisions') };
+  const sequence = '"datagate_activity_id_seq"';
+  return {
+    activity: table('datagate_activity'),
+    revisions: table('datagate_revisions'),
+    activityIds: systemSchema ? `"${systemSchema.replaceAll('"', '""')}".${sequence}` : sequence,
+  };
 }
 
 /** Where a writer records activity, and on whose behalf (absent: the system, with no user). */
@@ -24,9 +31,10 @@ export type ActivityRecording = { readonly tables: ActivityTables; readonly auth
 
 /**
  * What one write statement adds so that it records its own activity (docs/decisions/0033): columns for
- * the `changed` CTE's RETURNING (each changed row's key as text and, with revisions, its wire image), and
- * the CTEs that insert an activity row per changed row and a revision per activity row. Being part of the
- * write's statement, the records commit and roll back with it, at the cost of one more insert or two.
+ * the `changed` CTE's RETURNING (each changed row's key as text, its entry's id and, with revisions, its
+ * wire image), and the CTEs that insert an activity row and a revision per changed row, both straight
+ * from `changed`: the entry's id is drawn there, so the revision needs no join with the entry. Being part
+ * of the write's statement, the records commit and roll back with it, at the cost of an insert or two.
  */
 export type ActivitySql = { readonly returning: RawBuilder<unknown>; readonly ctes: RawBuilder<unknown> };
 
@@ -46,14 +54,15 @@ export function activitySql(
   const revisions = mode === 'all' && action !== 'delete';
   const { tables, author } = recording;
   const origin = author?.origin;
-  const returning = sql`, (to_jsonb(${canonicalValueSql(key)}) #>> '{}') as audit_item${
-    revisions ? sql`, ${wireImageSql(collection)} as audit_data` : sql``
-  }`;
+  const returning = sql`, (to_jsonb(${canonicalValueSql(key)}) #>> '{}') as audit_item,
+    nextval(${tables.activityIds}::regclass) as audit_id${
+      revisions ? sql`, ${wireImageSql(collection)} as audit_data` : sql``
+    }`;
   const activity = sql`audit_activity as (insert into ${tables.activity}
-      ("action", "user", "ip", "user_agent", "collection", "item", "origin")
-    select ${action}::text, ${author?.user ?? null}::uuid, ${origin?.ip ?? null}::text,
+      ("id", "action", "user", "ip", "user_agent", "collection", "item", "origin")
+    select changed.audit_id, ${action}::text, ${author?.user ?? null}::uuid, ${origin?.ip ?? null}::text,
       ${origin?.userAgent ?? null}::text, ${collection.name}::text, changed.audit_item, ${origin?.origin ?? null}::text
-    from changed returning "id", "item")`;
+    from changed)`;
   if (!revisions) return { returning, ctes: sql`, ${activity}` };
   const delta =
     written === null
@@ -64,8 +73,8 @@ export function activitySql(
     returning,
     ctes: sql`, ${activity}, audit_revisions as (insert into ${tables.revisions}
         ("activity", "collection", "item", "data", "delta")
-      select audit_activity."id", ${collection.name}::text, audit_activity."item", changed.audit_data, ${delta}
-      from audit_activity join changed on changed.audit_item = audit_activity."item")`,
+      select changed.audit_id, ${collection.name}::text, changed.audit_item, changed.audit_data, ${delta}
+      from changed)`,
   };
 }
 

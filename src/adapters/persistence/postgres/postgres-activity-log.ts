@@ -79,7 +79,8 @@ export class PostgresActivityLog implements ActivityLog {
 
   /**
    * One small batch, oldest first; rows another transaction holds are skipped, not waited for, so pruning
-   * never queues behind (or holds up) anything. Revisions go with their activity (on delete cascade).
+   * never queues behind (or holds up) anything. Revisions go with their activity, in the same statement.
+   * Oldest first by id, which grows with time: the primary key serves, no index on `timestamp` is kept.
    * One instance at a time: another instance's batch in progress makes this one delete nothing.
    */
   async prune(before: Date, batch: number): Promise<number> {
@@ -87,10 +88,13 @@ export class PostgresActivityLog implements ActivityLog {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_xact_lock(${ACTIVITY_PRUNE_LOCK}::int8) as locked`.execute(trx);
       if (!rows[0]?.locked) return 0;
-      const result = await sql`delete from ${this.tables.activity} where "id" in (
-          select "id" from ${this.tables.activity} where "timestamp" < ${before.toISOString()}::timestamptz
-          order by "id" limit ${batch} for update skip locked)`.execute(trx);
-      return Number(result.numAffectedRows ?? 0n);
+      const { rows: deleted } = await sql<{ count: string }>`
+        with gone as (delete from ${this.tables.activity} where "id" in (
+            select "id" from ${this.tables.activity} where "timestamp" < ${before.toISOString()}::timestamptz
+            order by "id" limit ${batch} for update skip locked) returning "id"),
+          revisions as (delete from ${this.tables.revisions} where "activity" in (select "id" from gone))
+        select count(*)::text as count from gone`.execute(trx);
+      return Number(deleted[0]?.count ?? 0);
     });
   }
 
