@@ -17,7 +17,7 @@ declare module 'autocannon' {
     duration?: number;
     /** A fixed number of requests instead of a duration. */
     amount?: number;
-    method?: 'GET' | 'POST';
+    method?: 'GET' | 'POST' | 'PATCH';
     headers?: Record<string, string>;
     body?: string;
     timeout?: number;

@@ -35,6 +35,11 @@ const ONLY = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(',').map((c) => c.t
 /** Unset: datagate's production default (config/default.yaml: info, one access-log line per request). */
 const LOG_LEVEL = env.BENCH_LOG_LEVEL;
 const CPU_PROF = env.BENCH_CPU_PROF === '1';
+/**
+ * What writes to `cargos` record (docs/api.md §14): `all` (activity and revisions, the default), `activity`,
+ * or `none`; set through PATCH /collections before the cases run, so the write cases can be compared.
+ */
+const ACCOUNTABILITY = env.BENCH_ACCOUNTABILITY;
 /** The deep page read against page 1 (of 100 items); needs that many pages of rows. */
 const DEEP_PAGE = Number(env.BENCH_DEEP_PAGE ?? 5000);
 /** The server the throwaway databases are created on; its own database is never written. */
@@ -126,7 +131,13 @@ async function expectOk(method: string, url: string, options: { token?: string; 
 
 // ---------------------------------------------------------------- measuring
 
-type Load = { path: string; method?: 'GET' | 'POST'; token?: string; body?: string; connections?: number };
+type Load = {
+  path: string;
+  method?: 'GET' | 'POST' | 'PATCH';
+  token?: string;
+  body?: string;
+  connections?: number;
+};
 type Measured = {
   rps: number;
   p50: number;
@@ -375,6 +386,13 @@ async function benchSize(rows: number): Promise<SizeReport> {
   await waitFor(`${base}/server/health`, server);
   const rssIdle = rssMb(server.pid);
 
+  if (ACCOUNTABILITY !== undefined) {
+    const accountability = ACCOUNTABILITY === 'none' ? null : ACCOUNTABILITY;
+    await expectOk('PATCH', `${base}/collections/cargos`, {
+      token: staticToken,
+      body: { meta: { accountability } },
+    });
+  }
   const role = await adminQuery(url, `select id from datagate_roles where name = 'Operator'`);
   await expectOk('POST', `${base}/permissions`, {
     token: staticToken,
@@ -681,6 +699,33 @@ async function benchSize(rows: number): Promise<SizeReport> {
       note: `100 items/request → ${(datagate.rps * 100).toFixed(0)} rows/s`,
     });
   }
+  if (wanted('update_batch')) {
+    log(`${rows}: update_batch`);
+    // The same 100 rows each time: every request locks them, so the requests queue on the row locks
+    // alike with and without revisions, and the difference is the recording's cost.
+    const keys = (
+      await adminQuery(
+        url,
+        `select json_agg(id order by id)::text from (select id from cargos order by id limit 100) k`,
+      )
+    ).toString();
+    const datagate = await measure(
+      base,
+      {
+        path: '/items/cargos',
+        method: 'PATCH',
+        token: staticToken,
+        body: JSON.stringify({ keys: JSON.parse(keys), data: { temperature: 3 } }),
+      },
+      server.pid,
+    );
+    table.push({
+      name: 'update_batch',
+      datagate,
+      note: `100 items/request → ${(datagate.rps * 100).toFixed(0)} rows/s`,
+    });
+  }
+  if (ACCOUNTABILITY !== undefined) extra.push(`cargos record: ${ACCOUNTABILITY} (BENCH_ACCOUNTABILITY)`);
   extra.push(`datagate RSS after start: ${rssIdle?.toFixed(0)} MB`);
   extra.push(
     `final RSS: datagate ${rssMb(server.pid)?.toFixed(0)} MB, floor ${rssMb(floor.pid)?.toFixed(0)} MB, prepared floor ${rssMb(floorPrepared.pid)?.toFixed(0)} MB`,

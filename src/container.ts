@@ -13,6 +13,7 @@ import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
 import { PasetoAccessTokens } from './adapters/tokens/paseto-access-tokens.ts';
 import type { AuthSettings } from './application/auth/auth-settings.ts';
 import type { AccessTokens } from './application/ports/access-tokens.ts';
+import type { ActivityLog } from './application/ports/activity-log.ts';
 import type { ChangeFeed } from './application/ports/change-feed.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
@@ -28,6 +29,7 @@ import type { SchemaCatalog, SchemaEditor } from './application/ports/schema-cat
 import type { UserRepository } from './application/ports/user-repository.ts';
 import { Readiness } from './application/server/readiness.ts';
 import type { QueryLimits } from './domain/query/parse-item-query.ts';
+import { activityModule } from './modules/activity-module.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { exportModule } from './modules/export-module.ts';
@@ -65,6 +67,7 @@ const AREAS = [
   exportModule,
   itemsModule,
   importModule,
+  activityModule,
 ];
 
 /**
@@ -99,6 +102,7 @@ export function buildContainer(
   constant<SchemaEditor>(TYPES.SchemaEditor, cached.schemaEditor);
   constant<ChangeFeed>(TYPES.ChangeFeed, cached.changes);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
+  constant<ActivityLog>(TYPES.ActivityLog, persistence.activity);
   // Realtime off, or a backend that records no change log: subscriptions get no events (docs/api.md §12).
   constant<ItemEventFeed>(
     TYPES.ItemEventFeed,

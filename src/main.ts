@@ -14,6 +14,7 @@ import {
   type MikroOrmPersistence,
   openMikroOrmPersistence,
 } from './adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { ActivityRetention } from './application/activity/activity-retention.ts';
 import type { Metrics } from './application/ports/metrics.ts';
 import { Readiness } from './application/server/readiness.ts';
 import { StartUp } from './application/server/start-up.ts';
@@ -92,8 +93,10 @@ export async function startServer(
   const detachRealtime = container.get<RealtimeAttach>(REALTIME_ATTACH)(http.server);
   const metrics = container.get<Metrics>(TYPES.Metrics);
   let metricsServer: MetricsServer | undefined;
+  const retention = container.get(ActivityRetention);
   try {
     await startUp.start();
+    retention.start();
     await listen(http.server, config.http.port, config.http.host);
     if (metrics instanceof PromClientMetrics) {
       // A worker's metrics are served by its primary, summed with the other workers'.
@@ -102,6 +105,7 @@ export async function startServer(
     }
   } catch (error) {
     startUp.stop();
+    retention.stop();
     detachRealtime();
     if (http.server.listening) await http.drain(0);
     await persistence.close();
@@ -115,6 +119,7 @@ export async function startServer(
     logger,
     close: async () => {
       startUp.stop();
+      retention.stop();
       detachRealtime();
       await metricsServer?.close();
       await http.drain(config.http.shutdownTimeout);

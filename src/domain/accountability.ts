@@ -8,6 +8,15 @@ export type Accountability = {
   readonly admin: boolean;
   /** The login session an access token belongs to; null for static tokens and the public caller. */
   readonly session: string | null;
+  /** Where the request came from, as activity records it (docs/api.md §14); absent outside HTTP. */
+  readonly origin?: RequestOrigin;
+};
+
+/** The client's address, user agent and `Origin` header, as far as the HTTP adapter knows them. */
+export type RequestOrigin = {
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly origin: string | null;
 };
 
 export const PUBLIC_ACCOUNTABILITY: Accountability = Object.freeze({

@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { requestOrigin } from '../adapters/http/authenticated.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { tokenPairAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { LoginHandler } from '../application/auth/login.ts';
@@ -40,6 +41,7 @@ export const authModule = new ContainerModule((options) => {
         get(TYPES.Clock),
         get(TYPES.LoginThrottle),
         get(TYPES.Metrics),
+        get(TYPES.ActivityLog),
       ),
   );
   bind(
@@ -52,9 +54,13 @@ export const authModule = new ContainerModule((options) => {
         new SuccessorSeal(get<AppConfig>(TYPES.Config).auth.secret),
         get(TYPES.Clock),
         get(TYPES.AuthSettings),
+        get(TYPES.ActivityLog),
       ),
   );
-  bind(LogoutHandler, (get) => new LogoutHandler(get(TYPES.RefreshTokenRepository), get(TYPES.Clock)));
+  bind(
+    LogoutHandler,
+    (get) => new LogoutHandler(get(TYPES.RefreshTokenRepository), get(TYPES.Clock), get(TYPES.ActivityLog)),
+  );
   bind(
     ResolveAccountabilityHandler,
     (get) =>
@@ -80,16 +86,24 @@ export const authModule = new ContainerModule((options) => {
       register(router, { readBody, respond }) {
         router.post('/auth/login', async (ctx) => {
           const body = await readBody(ctx, loginBody);
-          const command = { email: body.email, password: body.password, clientAddress: ctx.ip };
+          const command = {
+            email: body.email,
+            password: body.password,
+            clientAddress: ctx.ip,
+            origin: requestOrigin(ctx),
+          };
           respond.tokenPair(ctx, await login.execute(null, command));
         });
         router.post('/auth/refresh', async (ctx) => {
           const body = await readBody(ctx, refreshBody);
-          respond.tokenPair(ctx, await refresh.execute(null, { refreshToken: body.refresh_token }));
+          respond.tokenPair(
+            ctx,
+            await refresh.execute(null, { refreshToken: body.refresh_token, origin: requestOrigin(ctx) }),
+          );
         });
         router.post('/auth/logout', async (ctx) => {
           const body = await readBody(ctx, refreshBody);
-          await logout.execute(null, { refreshToken: body.refresh_token });
+          await logout.execute(null, { refreshToken: body.refresh_token, origin: requestOrigin(ctx) });
           respond.noContent(ctx);
         });
       },

@@ -11,6 +11,7 @@ import { GetCollectionHandler } from '../application/collections/get-collection.
 import { GetFieldHandler } from '../application/collections/get-field.ts';
 import { ListCollectionsHandler } from '../application/collections/list-collections.ts';
 import { ListFieldsHandler } from '../application/collections/list-fields.ts';
+import { UpdateCollectionHandler } from '../application/collections/update-collection.ts';
 import { CREATABLE_FIELD_TYPES } from '../domain/schema/field-type.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -46,6 +47,18 @@ const fieldList = z.array(fieldAnswer);
 
 const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
 
+const updateCollectionBody = z.strictObject({
+  meta: z
+    .strictObject({
+      accountability: z
+        .enum(['all', 'activity'])
+        .nullable()
+        .optional()
+        .describe('What writes record (docs/api.md §14): `all`, `activity`, or null for nothing.'),
+    })
+    .optional(),
+});
+
 /** docs/api.md §7: /collections, /fields and /utils/cache/clear, all for admins. */
 export const collectionsModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
@@ -66,6 +79,10 @@ export const collectionsModule = new ContainerModule((options) => {
     DeleteFieldHandler,
     (get) => new DeleteFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
   );
+  bind(
+    UpdateCollectionHandler,
+    (get) => new UpdateCollectionHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+  );
   bind(ClearSchemaCacheHandler, (get) => new ClearSchemaCacheHandler(get(TYPES.SchemaCatalog)));
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
@@ -73,6 +90,7 @@ export const collectionsModule = new ContainerModule((options) => {
     const getCollection = get(GetCollectionHandler);
     const createCollection = get(CreateCollectionHandler);
     const deleteCollection = get(DeleteCollectionHandler);
+    const updateCollection = get(UpdateCollectionHandler);
     const listFields = get(ListFieldsHandler);
     const getField = get(GetFieldHandler);
     const createField = get(CreateFieldHandler);
@@ -96,6 +114,20 @@ export const collectionsModule = new ContainerModule((options) => {
           authenticated(async (ctx, caller) =>
             respond.send(ctx, await getCollection.execute(caller, { collection: ctx.params.collection! })),
           ),
+        );
+        router.patch(
+          '/collections/:collection',
+          authenticated(async (ctx, caller) => {
+            const { meta } = await readBody(ctx, updateCollectionBody);
+            const accountability = meta?.accountability;
+            respond.send(
+              ctx,
+              await updateCollection.execute(caller, {
+                collection: ctx.params.collection!,
+                ...(accountability === undefined ? {} : { accountability }),
+              }),
+            );
+          }),
         );
         router.delete(
           '/collections/:collection',
@@ -186,6 +218,17 @@ export const collectionsModule = new ContainerModule((options) => {
               summary: 'Read a collection',
               answers: [{ status: 200, description: 'The collection.', body: collectionAnswer }],
               errors: [401, 403, 404],
+            },
+            {
+              ...collections,
+              ...collection,
+              method: 'patch',
+              path: '/collections/:collection',
+              operationId: 'updateCollection',
+              summary: 'Change what writes to a collection record',
+              body: updateCollectionBody,
+              answers: [{ status: 200, description: 'The collection.', body: collectionAnswer }],
+              errors: [400, 401, 403, 404, 413, 415],
             },
             {
               ...collections,

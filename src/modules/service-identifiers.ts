@@ -14,6 +14,7 @@ export const TYPES = {
   SchemaCatalog: Symbol.for('SchemaCatalog'),
   SchemaEditor: Symbol.for('SchemaEditor'),
   ItemStore: Symbol.for('ItemStore'),
+  ActivityLog: Symbol.for('ActivityLog'),
   QueryLimits: Symbol.for('QueryLimits'),
   PasswordHasher: Symbol.for('PasswordHasher'),
   LoginThrottle: Symbol.for('LoginThrottle'),

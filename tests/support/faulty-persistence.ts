@@ -66,6 +66,7 @@ export function faultyPersistence(inner: Persistence = createInMemoryPersistence
       schema: faulty(inner.schema),
       schemaEditor: faulty(inner.schemaEditor),
       items: faulty(inner.items),
+      activity: faulty(inner.activity),
       health,
       migrate: () => inner.migrate(),
       close: () => inner.close(),

@@ -509,6 +509,29 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    activity: z
+      .object({
+        retention: z
+          .union([z.literal(0), z.literal('0'), duration])
+          .transform((value) => Number(value))
+          .meta({ type: 'duration' })
+          .default(ms('90d'))
+          .describe(
+            'How long activity entries and revisions are kept (docs/api.md §14); older ones are pruned. 0 keeps them forever.',
+          ),
+        pruneInterval: duration
+          .default(ms('1m'))
+          .describe('How often an instance prunes activity older than `activity.retention`.'),
+        pruneBatch: integer
+          .min(1)
+          .max(100_000)
+          .default(1000)
+          .describe(
+            'Activity entries deleted per statement when pruning; small batches never hold up writes.',
+          ),
+      })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         level: z
@@ -599,5 +622,8 @@ export const ENV_KEYS: Record<string, string> = {
   REALTIME_SSE_RETRY: 'realtime.sseRetry',
   REALTIME_SSE_STREAMS_PER_USER: 'realtime.sseStreamsPerUser',
   REALTIME_SSE_STREAMS_PER_ADDRESS: 'realtime.sseStreamsPerAddress',
+  ACTIVITY_RETENTION: 'activity.retention',
+  ACTIVITY_PRUNE_INTERVAL: 'activity.pruneInterval',
+  ACTIVITY_PRUNE_BATCH: 'activity.pruneBatch',
   LOG_LEVEL: 'log.level',
 };

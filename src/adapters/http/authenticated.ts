@@ -1,5 +1,5 @@
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
-import type { Accountability } from '../../domain/accountability.ts';
+import type { Accountability, RequestOrigin } from '../../domain/accountability.ts';
 import { type DatabaseWorkKind, runAsDatabaseWork } from '../database-work.ts';
 import { presentedToken } from './bearer-token.ts';
 import type { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
@@ -23,7 +23,8 @@ export function authenticatedRoutes(
   limit: CallerConcurrencyLimit,
 ): Authenticated {
   return (route) => async (ctx) => {
-    const caller = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
+    const resolved = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
+    const caller: Accountability = { ...resolved, origin: requestOrigin(ctx) };
     ctx.state.caller = caller;
     const key = callerKey(caller, ctx);
     await limit.run(key, () =>
@@ -33,6 +34,11 @@ export function authenticatedRoutes(
       }),
     );
   };
+}
+
+/** Where the request came from, for the activity its writes record (docs/api.md §14). */
+export function requestOrigin(ctx: RouteContext): RequestOrigin {
+  return { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null, origin: ctx.get('origin') || null };
 }
 
 /** Methods that change nothing: their reads may be served by a read replica. */

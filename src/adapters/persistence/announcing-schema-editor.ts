@@ -5,6 +5,7 @@ import type {
   RelationChange,
   SchemaEditor,
 } from '../../application/ports/schema-catalog.ts';
+import type { AccountabilityMode } from '../../domain/schema/collection-schema.ts';
 
 /**
  * Announces every schema change made through this instance once it is committed (the editor commits
@@ -31,6 +32,10 @@ export class AnnouncingSchemaEditor implements SchemaEditor {
 
   dropField(collection: string, field: string) {
     return this.announced(this.inner.dropField(collection, field));
+  }
+
+  setAccountability(collection: string, mode: AccountabilityMode) {
+    return this.announced(this.inner.setAccountability(collection, mode));
   }
 
   createRelation(relation: NewRelation) {

@@ -84,6 +84,7 @@ export function cachingPersistence(
     schema: persistence.schema,
     schemaEditor: new AnnouncingSchemaEditor(persistence.schemaEditor, changes),
     items: persistence.items,
+    activity: persistence.activity,
     migrate: () => persistence.migrate(),
     close: () => persistence.close(),
   };

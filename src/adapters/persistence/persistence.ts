@@ -1,3 +1,4 @@
+import type { ActivityLog } from '../../application/ports/activity-log.ts';
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type { DatabaseHealth } from '../../application/ports/database-health.ts';
 import type { ItemEventFeed } from '../../application/ports/item-events.ts';
@@ -21,6 +22,8 @@ export interface Persistence {
   readonly schema: SchemaCatalog;
   readonly schemaEditor: SchemaEditor;
   readonly items: ItemStore;
+  /** Who changed what (docs/api.md §14); the item store records item writes into it itself. */
+  readonly activity: ActivityLog;
   /**
    * How this instance hears of changes made by others on the same database (docs/decisions/0015); absent
    * where nobody else can make any (one process on its own storage).

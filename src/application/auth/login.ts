@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestOrigin } from '../../domain/accountability.ts';
 import { Email } from '../../domain/email.ts';
 import { DomainError, invalidCredentials, tooManyRequests, userSuspended } from '../../domain/errors.ts';
+import { recordSessionActivity } from '../activity/session-activity.ts';
 import type { Handler } from '../handler.ts';
+import type { ActivityLog } from '../ports/activity-log.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { LoginThrottle } from '../ports/login-throttle.ts';
 import { type Metrics, NO_METRICS } from '../ports/metrics.ts';
@@ -14,6 +17,8 @@ export type LoginCommand = {
   password: string;
   /** The client's network address, as the HTTP adapter sees it (throttling key). */
   clientAddress: string;
+  /** Where the request came from, for the activity entry of a successful login (docs/api.md §14). */
+  origin?: RequestOrigin;
 };
 
 export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
@@ -24,6 +29,7 @@ export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
     private readonly metrics: Pick<Metrics, 'loginAttempted'> = NO_METRICS,
+    private readonly activity?: ActivityLog,
   ) {}
 
   async execute(_caller: null, command: LoginCommand): Promise<TokenPair> {
@@ -54,6 +60,7 @@ export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
     }
     const pair = await this.pairs.issue(user, randomUUID(), this.clock.now());
     this.metrics.loginAttempted('success');
+    await recordSessionActivity(this.activity, 'login', user.id, command.origin);
     return pair;
   }
 }

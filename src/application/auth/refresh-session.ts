@@ -1,8 +1,11 @@
-import { invalidToken, tokenExpired, userSuspended } from '../../domain/errors.ts';
+import type { RequestOrigin } from '../../domain/accountability.ts';
+import { DomainError, invalidToken, tokenExpired, userSuspended } from '../../domain/errors.ts';
 import { decideRefresh } from '../../domain/refresh-rotation-policy.ts';
 import type { RefreshToken } from '../../domain/refresh-token.ts';
 import type { User } from '../../domain/user.ts';
+import { recordSessionActivity } from '../activity/session-activity.ts';
 import type { Handler } from '../handler.ts';
+import type { ActivityLog } from '../ports/activity-log.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
 import type { UserRepository } from '../ports/user-repository.ts';
@@ -11,7 +14,7 @@ import { digestSecret } from './opaque-secret.ts';
 import type { SuccessorSeal } from './successor-seal.ts';
 import type { TokenPair, TokenPairIssuer } from './token-pair.ts';
 
-export type RefreshSessionCommand = { refreshToken: string };
+export type RefreshSessionCommand = { refreshToken: string; origin?: RequestOrigin };
 
 /**
  * Trades a refresh token for its successor pair (docs/api.md §3). A token has at most one successor: the
@@ -26,12 +29,28 @@ export class RefreshSessionHandler implements Handler<RefreshSessionCommand, Tok
     private readonly successors: SuccessorSeal,
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
+    private readonly activity?: ActivityLog,
   ) {}
 
-  async execute(_caller: null, { refreshToken }: RefreshSessionCommand): Promise<TokenPair> {
+  /**
+   * A refused refresh of a session that exists (reuse, expiry, revocation, a suspended user) is an
+   * activity entry of its user; a token that matches nothing is not, so guessing cannot fill the log.
+   */
+  async execute(_caller: null, { refreshToken, origin }: RefreshSessionCommand): Promise<TokenPair> {
     const digest = digestSecret(refreshToken);
     const presented = await this.refreshTokens.findByDigest(digest);
     if (!presented) throw invalidToken();
+    try {
+      return await this.exchange(presented, refreshToken, digest);
+    } catch (error) {
+      if (error instanceof DomainError) {
+        await recordSessionActivity(this.activity, 'refresh_failed', presented.userId, origin);
+      }
+      throw error;
+    }
+  }
+
+  private async exchange(presented: RefreshToken, refreshToken: string, digest: string): Promise<TokenPair> {
     const now = this.clock.now();
     const decision = decideRefresh(presented, now, this.settings.refreshReuseGraceMs);
     switch (decision.kind) {

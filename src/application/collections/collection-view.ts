@@ -1,4 +1,9 @@
-import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
+import {
+  type AccountabilityMode,
+  accountabilityOf,
+  type CollectionSchema,
+  type FieldSchema,
+} from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
 
 /**
@@ -25,11 +30,15 @@ export type FieldView = {
   };
 };
 
-/** `read_only`: a database view, whose items can be read but not written (docs/api.md §5). */
+/**
+ * `read_only`: a database view, whose items can be read but not written (docs/api.md §5).
+ * `meta.accountability`: what writes record (docs/api.md §14), as Directus names it.
+ */
 export type CollectionView = {
   collection: string;
   primary_key: string | null;
   read_only: boolean;
+  meta: { accountability: AccountabilityMode };
   fields: FieldView[];
 };
 
@@ -59,6 +68,7 @@ export function viewCollection(collection: CollectionSchema): CollectionView {
     collection: collection.name,
     primary_key: collection.primaryKey,
     read_only: collection.readOnly === true,
+    meta: { accountability: accountabilityOf(collection) },
     fields: collection.fields.map((field) => viewField(collection.name, field)),
   };
 }

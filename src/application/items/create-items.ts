@@ -46,8 +46,9 @@ export class CreateItemsHandler {
     const written = await withClashAnswered(
       this.items,
       () =>
-        this.items.write(async (writer) =>
-          this.readBack.read(writer, plan, await insertNewItems(writer, rules, drafts)),
+        this.items.write(
+          async (writer) => this.readBack.read(writer, plan, await insertNewItems(writer, rules, drafts)),
+          caller,
         ),
       async () => ({
         caller,

@@ -74,7 +74,7 @@ export class DeleteItemsHandler {
           targets.push(existing);
         }
         await writer.delete(collection, keys);
-      });
+      }, caller);
     const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
     await withReferencesAnswered(deps, write, () => ({ caller, collection, targets, now }));
   }

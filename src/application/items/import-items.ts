@@ -150,7 +150,7 @@ export class ImportItemsHandler {
           }
           await settled();
           return done;
-        }),
+        }, rules.caller),
       () => clash(inFlight)(),
     );
     return { inserted };
@@ -173,7 +173,7 @@ export class ImportItemsHandler {
           const drafts = checkedDrafts(rules, chunk);
           await withClashAnswered(
             this.items,
-            () => this.items.write((writer) => insertNewItems(writer, rules, drafts, true)),
+            () => this.items.write((writer) => insertNewItems(writer, rules, drafts, true), rules.caller),
             clash(drafts),
           );
           inserted += drafts.length;

@@ -103,7 +103,7 @@ export class UpdateItemsHandler {
           plan,
           changes.map((change) => change.key),
         );
-      });
+      }, caller);
     const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
     const answer = await withReferencesAnswered(
       deps,

@@ -1,3 +1,4 @@
+import type { Accountability } from '../../domain/accountability.ts';
 import type { AggregateOrder, AggregateTerm, GroupTerm } from '../../domain/query/aggregate-query.ts';
 import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
@@ -186,9 +187,11 @@ export interface ItemStore {
   getMany(request: ItemKeysRequest): Promise<string[]>;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back (nothing written) when it
-   * throws, and the error passed on.
+   * throws, and the error passed on. Each item it creates, updates or deletes records activity (and a
+   * revision) in the same transaction where the store records them (docs/api.md §14), attributed to
+   * `author` (absent: the system, no user).
    */
-  write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T>;
+  write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T>;
   /**
    * The groups of the visible rows matching `filter`, each with its aggregates, as a JSON array text of
    * objects (docs/api.md §4b): the groupBy keys, then each function once — a number under its name for

@@ -1,4 +1,8 @@
-import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
+import type {
+  AccountabilityMode,
+  CollectionSchema,
+  SchemaSnapshot,
+} from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import type { NewRelation } from '../../domain/schema/new-relation.ts';
 import type { ReferentialAction, Relation } from '../../domain/schema/relation.ts';
@@ -29,6 +33,8 @@ export interface SchemaEditor {
   dropCollection(name: string): Promise<void>;
   addField(collection: string, field: NewField): Promise<CollectionSchema>;
   dropField(collection: string, field: string): Promise<CollectionSchema>;
+  /** Sets what writes to the collection record (docs/api.md §14); COLLECTION_NOT_FOUND when it is missing. */
+  setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema>;
   /**
    * Declares a foreign key (docs/api.md §7a). Throws DomainError COLLECTION_NOT_FOUND for a missing
    * collection, FAILED_VALIDATION naming the field when it is no field, already a relation, of another

@@ -38,7 +38,19 @@ export type CollectionSchema = {
   readonly fields: ReadonlyArray<FieldSchema>;
   /** A view (or materialized view): readable like a table, never written (docs/api.md §5). */
   readonly readOnly?: boolean;
+  /** What writes to it record (docs/api.md §14, Directus's `meta.accountability`); absent = `all`. */
+  readonly accountability?: AccountabilityMode;
 };
+
+/** Activity and revisions, activity only, or nothing. */
+export type AccountabilityMode = 'all' | 'activity' | null;
+
+export const ACCOUNTABILITY_MODES: ReadonlyArray<AccountabilityMode> = ['all', 'activity', null];
+
+/** The collection's mode, `all` unless set. */
+export function accountabilityOf(collection: CollectionSchema): AccountabilityMode {
+  return collection.accountability === undefined ? 'all' : collection.accountability;
+}
 
 /** The user tables of the configured database schema, as introspected; system tables never appear here. */
 export type SchemaSnapshot = {

@@ -76,6 +76,12 @@ export const collectionAnswer: z.ZodType<CollectionView> = z.object({
   collection: z.string(),
   primary_key: z.string().nullable(),
   read_only: z.boolean().describe('A database view: its items are read, never written.'),
+  meta: z.object({
+    accountability: z
+      .enum(['all', 'activity'])
+      .nullable()
+      .describe('What writes record: activity and revisions (`all`), `activity` only, or nothing (null).'),
+  }),
   fields: z.array(fieldAnswer),
 });
 

@@ -9,11 +9,13 @@ import {
   StaleSchemaError,
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
+import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../../domain/schema/collection-schema.ts';
 import { missingReference } from '../postgres/write-refusals.ts';
+import type { InMemoryActivityLog } from './in-memory-activity-log.ts';
 import { aggregateRows } from './in-memory-aggregates.ts';
 import { danglingReference } from './in-memory-foreign-keys.ts';
 import type { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
@@ -33,10 +35,14 @@ export class InMemoryItemStore implements ItemStore {
   /** Settles when the running write transaction has ended. */
   private writing: Promise<void> = Promise.resolve();
 
-  /** `events`: the change log every committed write appends to; absent, nothing is recorded. */
+  /**
+   * `events`: the change log every committed write appends to; absent, nothing is recorded. `activity`:
+   * where committed writes record their activity and revisions; absent, none.
+   */
   constructor(
     private readonly schema: InMemorySchema,
     private readonly events?: InMemoryItemEventLog,
+    private readonly activity?: InMemoryActivityLog,
   ) {}
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -96,7 +102,7 @@ export class InMemoryItemStore implements ItemStore {
    * read-modify-write inside `work` never loses a concurrent one. Readers do not wait; they see the last
    * committed rows. A `work` that starts another write on this store waits for itself forever.
    */
-  async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
+  async write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T> {
     const previous = this.writing;
     let done!: () => void;
     this.writing = new Promise<void>((resolve) => {
@@ -104,7 +110,8 @@ export class InMemoryItemStore implements ItemStore {
     });
     await previous;
     try {
-      const writer = new InMemoryItemWriter(this.schema, this.events);
+      const activity = this.activity && { log: this.activity, ...(author ? { author } : {}) };
+      const writer = new InMemoryItemWriter(this.schema, this.events, activity);
       const result = await work(writer);
       writer.commit();
       return result;

@@ -5,13 +5,14 @@ import {
   StaleSchemaError,
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
+import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import { compareValues } from '../../../domain/query/compare-values.ts';
 import type { BoundFilterNode, ScalarValue } from '../../../domain/query/filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
-import { fieldOf } from '../../../domain/schema/collection-schema.ts';
+import { accountabilityOf, fieldOf } from '../../../domain/schema/collection-schema.ts';
 import {
   invalidFieldValue,
   notNullViolation,
@@ -19,6 +20,7 @@ import {
   uniqueViolation,
   valueTooLong,
 } from '../postgres/write-refusals.ts';
+import type { InMemoryActivityLog, WrittenItem } from './in-memory-activity-log.ts';
 import {
   enforceForeignKeys,
   type ForeignKeyTables,
@@ -29,6 +31,7 @@ import type { InMemoryItemEventLog, RecordedItemEvent } from './in-memory-item-e
 import { itemsWithKeys } from './in-memory-item-json.ts';
 import { RelatedRows } from './in-memory-related-rows.ts';
 import type { InMemorySchema, MemoryTable, StoredRow } from './in-memory-schema.ts';
+import { wireJson } from './in-memory-wire-json.ts';
 
 /** A table as one transaction sees it: a private copy of the row list, made when first touched. */
 type WorkingTable = {
@@ -62,11 +65,17 @@ export class InMemoryItemWriter implements ItemWriter {
   private failure: { error: unknown } | undefined;
   /** The changes this transaction made, logged when (and only if) it commits. */
   private readonly recorded: RecordedItemEvent[] = [];
+  /** The activity and revisions of its writes, recorded when (and only if) it commits. */
+  private readonly audited: WrittenItem[] = [];
 
-  /** `events`: the change log to append to at commit; absent, nothing is recorded. */
+  /**
+   * `events`: the change log to append to at commit; absent, nothing is recorded. `activity`: where the
+   * writes' activity goes at commit, on whose behalf; absent, none.
+   */
   constructor(
     private readonly schema: InMemorySchema,
     private readonly events?: InMemoryItemEventLog,
+    private readonly activity?: { readonly log: InMemoryActivityLog; readonly author?: Accountability },
   ) {}
 
   async insert(collection: CollectionSchema, rows: ReadonlyArray<ItemValues>): Promise<ScalarValue[]> {
@@ -120,6 +129,7 @@ export class InMemoryItemWriter implements ItemWriter {
     table.rows.push(...added);
     const created = added.map((after) => ({ before: null, after }));
     this.record(table.schema, 'create', created);
+    this.audit(table.schema, 'create', created, null);
     this.enforceForeignKeys({ statement: 'insert', collection: table.schema.name, values: rows }, created);
     const key = table.schema.primaryKey;
     return key === null ? [] : added.map((row) => row[key]!);
@@ -173,6 +183,7 @@ export class InMemoryItemWriter implements ItemWriter {
     assertUnique(table.schema, rows);
     table.rows = rows;
     this.record(table.schema, 'update', changed);
+    this.audit(table.schema, 'update', changed, Object.keys(values));
     this.enforceForeignKeys(
       { statement: 'update', collection: table.schema.name, values: [values] },
       changed,
@@ -190,6 +201,7 @@ export class InMemoryItemWriter implements ItemWriter {
       return kept;
     });
     this.record(table.schema, 'delete', removed);
+    this.audit(table.schema, 'delete', removed, null);
     this.enforceForeignKeys({ statement: 'delete', collection: table.schema.name, values: [] }, removed);
   }
 
@@ -212,6 +224,31 @@ export class InMemoryItemWriter implements ItemWriter {
         before: before && modelled(schema, before),
         after: after && modelled(schema, after),
       });
+    }
+  }
+
+  /**
+   * Remembers the statement's activity as the SQL writer records it (activity-recording.ts): one entry per
+   * row; for creates and updates under `all`, a revision with the wire image after and the written fields.
+   */
+  private audit(
+    schema: CollectionSchema,
+    action: WrittenItem['action'],
+    changes: ReadonlyArray<RowChange>,
+    written: ReadonlyArray<string> | null,
+  ): void {
+    const mode = accountabilityOf(schema);
+    const key = schema.primaryKey;
+    if (!this.activity || mode === null || key === null) return;
+    for (const { before, after } of changes) {
+      const item = String((after ?? before)![key]);
+      if (mode !== 'all' || after === null) {
+        this.audited.push({ collection: schema.name, action, item });
+        continue;
+      }
+      const data = wireImage(schema, after);
+      const delta = written === null ? data : Object.fromEntries(written.map((name) => [name, data[name]]));
+      this.audited.push({ collection: schema.name, action, item, revision: { data, delta } });
     }
   }
 
@@ -248,6 +285,7 @@ export class InMemoryItemWriter implements ItemWriter {
       table.live.nextIdentity = table.identity.next;
     }
     this.events?.append(this.recorded);
+    this.activity?.log.appendWrites(this.activity.author, this.audited);
   }
 
   /** Runs one statement; after a failed one, every later statement (and the commit) fails with it. */
@@ -419,6 +457,15 @@ function modelled(schema: CollectionSchema, row: StoredRow): StoredItem {
     if (field.type !== 'unknown') item[field.name] = row[field.name] ?? null;
   }
   return item;
+}
+
+/** The row's modelled columns in their wire forms, as the SQL writer's revision `data` holds them. */
+function wireImage(schema: CollectionSchema, row: StoredRow): Record<string, unknown> {
+  const fields = schema.fields.filter((field) => field.type !== 'unknown');
+  const members = fields.map(
+    (field) => `${JSON.stringify(field.name)}:${wireJson(field, row[field.name] ?? null)}`,
+  );
+  return JSON.parse(`{${members.join(',')}}`) as Record<string, unknown>;
 }
 
 function primaryKeyOf(schema: CollectionSchema): FieldSchema {

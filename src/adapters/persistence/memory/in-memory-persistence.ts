@@ -1,4 +1,5 @@
 import type { Persistence } from '../persistence.ts';
+import { InMemoryActivityLog } from './in-memory-activity-log.ts';
 import { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
 import { InMemoryItemStore } from './in-memory-item-store.ts';
 import { InMemoryPermissionRepository } from './in-memory-permission-repository.ts';
@@ -24,6 +25,7 @@ export function createInMemoryPersistence(
   const permissions = new InMemoryPermissionRepository(roles);
   const schema = new InMemorySchema();
   const itemEvents = options.itemEvents && new InMemoryItemEventLog(options.itemEvents);
+  const activity = new InMemoryActivityLog(schema);
   return {
     users,
     roles,
@@ -31,7 +33,8 @@ export function createInMemoryPersistence(
     refreshTokens,
     schema,
     schemaEditor: schema,
-    items: new InMemoryItemStore(schema, itemEvents),
+    items: new InMemoryItemStore(schema, itemEvents, activity),
+    activity,
     ...(itemEvents ? { itemEvents } : {}),
     health: { check: async () => ({ status: 'ok', responseTimeMs: 0 }) },
     migrate: async () => {},

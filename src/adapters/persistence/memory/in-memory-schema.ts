@@ -4,11 +4,18 @@ import type {
   SchemaCatalog,
   SchemaEditor,
 } from '../../../application/ports/schema-catalog.ts';
-import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
+import {
+  DomainError,
+  failedValidation,
+  notFound,
+  readOnlyCollection,
+  recordNotUnique,
+} from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
 import type {
+  AccountabilityMode,
   CollectionSchema,
   FieldSchema,
   SchemaSnapshot,
@@ -111,7 +118,7 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     // Existing rows get the default, or count up for an identity column, as PostgreSQL fills them.
     for (const row of table.rows) row[field.field] = identity ? table.nextIdentity++ : value;
     if (value !== null) table.defaults.set(field.field, value);
-    table.schema = collectionOf(collection, [...table.schema.fields, schema]);
+    table.schema = withSettingsOf(table.schema, collectionOf(collection, [...table.schema.fields, schema]));
     this.publish();
     return table.schema;
   }
@@ -133,10 +140,22 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     );
     for (const row of table.rows) delete row[field];
     table.defaults.delete(field);
-    table.schema = collectionOf(
-      collection,
-      table.schema.fields.filter((candidate) => candidate !== target),
+    table.schema = withSettingsOf(
+      table.schema,
+      collectionOf(
+        collection,
+        table.schema.fields.filter((candidate) => candidate !== target),
+      ),
     );
+    this.publish();
+    return table.schema;
+  }
+
+  async setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema> {
+    const table = this.existing(collection);
+    if (table.schema.readOnly) throw readOnlyCollection(collection);
+    const { accountability: _previous, ...shape } = table.schema;
+    table.schema = mode === 'all' ? shape : { ...shape, accountability: mode };
     this.publish();
     return table.schema;
   }
@@ -220,6 +239,11 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     const collections = new Map(names.map((name) => [name, this.tables.get(name)!.schema]));
     this.snapshot = { collections, relations: withOneFields(this.relations, collections) };
   }
+}
+
+/** A new shape of a table keeps its settings, as a table's comment survives ALTER TABLE. */
+function withSettingsOf(previous: CollectionSchema, next: CollectionSchema): CollectionSchema {
+  return previous.accountability === undefined ? next : { ...next, accountability: previous.accountability };
 }
 
 function collectionOf(name: string, fields: ReadonlyArray<FieldSchema>): CollectionSchema {

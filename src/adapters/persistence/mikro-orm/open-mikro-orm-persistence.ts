@@ -234,6 +234,7 @@ function assemble(
     schema: collections.catalog,
     schemaEditor: collections.editor,
     items: collections.store,
+    activity: collections.activity,
     // Applies what is pending, so it is safe on every start. The migrator's errors are MikroORM's own,
     // untouched by the repositories' translation.
     migrate: () =>
@@ -249,11 +250,16 @@ function assemble(
   };
 }
 
-/** Whether the item writers record the change log, and where its table is (which watching needs too). */
+/**
+ * Whether the item writers record the change log, and where its table is (which watching needs too); they
+ * always record activity (each collection's own setting decides), in the system tables' schema.
+ */
 function eventsOptions(options: MikroOrmPersistenceOptions): {
   recordEvents?: { systemSchema?: string };
+  recordActivity: { systemSchema?: string };
   systemSchema?: string;
 } {
   const where = options.schema ? { systemSchema: options.schema } : {};
-  return options.itemEvents === false ? where : { ...where, recordEvents: where };
+  const always = { ...where, recordActivity: where };
+  return options.itemEvents === false ? always : { ...always, recordEvents: where };
 }

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
 import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
+import { PostgresActivityLog } from './postgres-activity-log.ts';
 import { PostgresCollectionWatch } from './postgres-collection-watch.ts';
 
 /** The change log's wake-ups, which the persistence builds for the server or the embedded database. */
@@ -23,6 +24,8 @@ export type PostgresCollections = {
   readonly store: PostgresItemStore;
   /** Watching hand-made writes (the command line refuses to start one while realtime is off). */
   readonly watch: PostgresCollectionWatch;
+  /** The activity and revisions, in the system tables' schema (`recordActivity`'s). */
+  readonly activity: PostgresActivityLog;
 };
 
 /**
@@ -31,7 +34,12 @@ export type PostgresCollections = {
  */
 export function createPostgresCollections(
   orm: MikroORM,
-  options: { schema?: string; recordEvents?: { systemSchema?: string }; systemSchema?: string } = {},
+  options: {
+    schema?: string;
+    recordEvents?: { systemSchema?: string };
+    recordActivity?: { systemSchema?: string };
+    systemSchema?: string;
+  } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
   const catalog = new PostgresSchemaCatalog(db, options.schema);
@@ -40,9 +48,11 @@ export function createPostgresCollections(
     catalog,
     editor: new WatchKeepingSchemaEditor(new PostgresSchemaEditor(db, catalog), watch),
     watch,
+    activity: new PostgresActivityLog(db, catalog.schema, options.recordActivity?.systemSchema),
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
       ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
+      ...(options.recordActivity ? { recordActivity: options.recordActivity } : {}),
     }),
   };
 }

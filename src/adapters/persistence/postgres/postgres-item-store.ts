@@ -9,6 +9,8 @@ import type {
   ItemWriter,
   StoredItem,
 } from '../../../application/ports/item-store.ts';
+import type { Accountability } from '../../../domain/accountability.ts';
+import { type ActivityTables, activityTables } from './activity-recording.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
 import { CompiledShapes, compiler, type ShapeStatement } from './compiled-shapes.ts';
 import { type CountEstimates, countEstimates } from './count-estimates.ts';
@@ -38,6 +40,11 @@ export type PostgresItemStoreOptions = {
    * this schema (the system tables'; unset, the connection's search path finds it); absent, none.
    */
   readonly recordEvents?: { readonly systemSchema?: string };
+  /**
+   * Every write also records its activity and revisions (docs/api.md §14) in the tables of this schema
+   * (unset, the search path's); absent, none.
+   */
+  readonly recordActivity?: { readonly systemSchema?: string };
 };
 
 /**
@@ -59,6 +66,7 @@ export class PostgresItemStore implements ItemStore {
   private readonly shapes = new CompiledShapes();
   private readonly preparedPerConnection: number;
   private readonly eventsTable: RawBuilder<unknown> | undefined;
+  private readonly activityTables: ActivityTables | undefined;
 
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
   constructor(
@@ -68,6 +76,7 @@ export class PostgresItemStore implements ItemStore {
   ) {
     this.preparedPerConnection = options.preparedPerConnection ?? 0;
     this.eventsTable = options.recordEvents && itemEventsTable(options.recordEvents.systemSchema);
+    this.activityTables = options.recordActivity && activityTables(options.recordActivity.systemSchema);
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -124,10 +133,11 @@ export class PostgresItemStore implements ItemStore {
    * Errors are translated after the rollback (a unique violation's field comes from the catalog, which an
    * aborted transaction no longer answers); `work` itself sees a FailedStatement and should let it pass.
    */
-  async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
+  async write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T> {
+    const activity = this.activityTables && { tables: this.activityTables, ...(author ? { author } : {}) };
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const writer = new PostgresItemWriter(trx, this.schema, this.eventsTable);
+        const writer = new PostgresItemWriter(trx, this.schema, this.eventsTable, activity);
         const result = await work(writer);
         writer.rethrowFailure();
         return result;

@@ -11,6 +11,7 @@ import {
   elementField,
   type FieldSchema,
 } from '../../../domain/schema/collection-schema.ts';
+import { type ActivityRecording, type ActivitySql, activitySql } from './activity-recording.ts';
 import { canonicalValueOf, canonicalValueSql } from './canonical-value-sql.ts';
 import { parameterTypeOf } from './column-types.ts';
 import type { WriteErrorContext } from './database-errors.ts';
@@ -62,6 +63,7 @@ export class PostgresItemWriter implements ItemWriter {
   private holdsEventsLock = false;
 
   /**
+   * `activity`: where each write records its activity and revisions (docs/api.md §14); absent, none.
    * `eventsTable`: the items' change log (docs/api.md §12), which then gets an event for each changed row;
    * absent, nothing is recorded.
    */
@@ -69,6 +71,7 @@ export class PostgresItemWriter implements ItemWriter {
     private readonly trx: Transaction<unknown>,
     private readonly schema: string,
     private readonly eventsTable?: RawBuilder<unknown>,
+    private readonly activity?: ActivityRecording,
   ) {}
 
   /**
@@ -138,11 +141,14 @@ export class PostgresItemWriter implements ItemWriter {
     const insert = sql`insert into ${this.table(collection)} (${sql.join(columns.map((field) => sql.id(field.name)))})
         ${source}`;
     const context = { statement: 'insert', collection, values } as const;
+    const events = key !== null && (await this.recording(context));
+    const audit = key && this.audited(collection, 'create', null);
     const inserted =
-      key && (await this.recording(context))
+      events || audit
         ? await this.run<{ key: string }>(
-            sql`with changed as (${insert} ${returning}, ${imageSql(collection)} as after),
-              logged as (${this.logged(collection, 'create', sql`null`, sql`changed.after`)})
+            sql`with changed as (${insert} ${returning}${events ? sql`, ${imageSql(collection)} as after` : sql``}${audit ? audit.returning : sql``})
+              ${events ? sql`, logged as (${this.logged(collection, 'create', sql`null`, sql`changed.after`)})` : sql``}
+              ${audit ? audit.ctes : sql``}
               select key from changed`,
             context,
           )
@@ -185,8 +191,18 @@ export class PostgresItemWriter implements ItemWriter {
     const where = matchesKeys(key, keys, this.scope);
     const update = sql`update ${this.aliased(collection)} set ${sql.join(assignments)} where ${where}`;
     const context = { statement: 'update', collection, values: [values] } as const;
-    if (!(await this.recording(context))) {
+    const events = await this.recording(context);
+    const audit = this.audited(collection, 'update', names);
+    if (!events && !audit) {
       await this.run(update, context);
+      return;
+    }
+    if (!events) {
+      await this.run(
+        sql`with changed as (${update} returning ${keySql(key)} as key${audit!.returning}) ${audit!.ctes}
+          select count(*) from changed`,
+        context,
+      );
       return;
     }
     // Every sub-statement sees the snapshot from before the update: `old` reads the rows as they were (and
@@ -194,7 +210,8 @@ export class PostgresItemWriter implements ItemWriter {
     await this.run(
       sql`with old as (select ${keySql(key)} as key, ${imageSql(collection)} as before
           from ${this.aliased(collection)} where ${where}),
-        changed as (${update} returning ${keySql(key)} as key, ${imageSql(collection)} as after)
+        changed as (${update} returning ${keySql(key)} as key, ${imageSql(collection)} as after${audit ? audit.returning : sql``})
+        ${audit ? audit.ctes : sql``}
         ${this.logged(collection, 'update', sql`old.before`, sql`changed.after`, sql`join old on old.key = changed.key`)}`,
       context,
     );
@@ -205,13 +222,16 @@ export class PostgresItemWriter implements ItemWriter {
     const key = primaryKeyOf(collection);
     const remove = sql`delete from ${this.aliased(collection)} where ${matchesKeys(key, keys, this.scope)}`;
     const context = { statement: 'delete', collection, values: [] } as const;
-    if (!(await this.recording(context))) {
+    const events = await this.recording(context);
+    const audit = this.audited(collection, 'delete', null);
+    if (!events && !audit) {
       await this.run(remove, context);
       return;
     }
     await this.run(
-      sql`with changed as (${remove} returning ${keySql(key)} as key, ${imageSql(collection)} as before)
-        ${this.logged(collection, 'delete', sql`changed.before`, sql`null`)}`,
+      sql`with changed as (${remove} returning ${keySql(key)} as key${events ? sql`, ${imageSql(collection)} as before` : sql``}${audit ? audit.returning : sql``})
+        ${audit ? audit.ctes : sql``}
+        ${events ? this.logged(collection, 'delete', sql`changed.before`, sql`null`) : sql`select count(*) from changed`}`,
       context,
     );
   }
@@ -242,6 +262,15 @@ export class PostgresItemWriter implements ItemWriter {
       this.holdsEventsLock = true;
     }
     return true;
+  }
+
+  /** The activity this statement records (activity-recording.ts); null when it records none. */
+  private audited(
+    collection: CollectionSchema,
+    action: 'create' | 'update' | 'delete',
+    written: ReadonlyArray<string> | null,
+  ): ActivitySql | null {
+    return this.activity ? activitySql(this.activity, collection, action, written) : null;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
 import {
+  type AccountabilityMode,
   type CollectionSchema,
   type FieldSchema,
   isSystemCollection,
@@ -9,6 +10,7 @@ import {
 import { withOneFields } from '../../../domain/schema/one-field-names.ts';
 import type { ReferentialAction, Relation } from '../../../domain/schema/relation.ts';
 import { unavailableError } from '../database-unreachable.ts';
+import { accountabilityOfComment } from './collection-comment.ts';
 import { elementTypeOf, fieldTypeOf } from './column-types.ts';
 import { chosenOneFieldOf } from './relation-comment.ts';
 
@@ -16,6 +18,8 @@ import { chosenOneFieldOf } from './relation-comment.ts';
 type ColumnRow = {
   table_name: string;
   relation_kind: string;
+  /** The table's own comment, where a collection's settings are kept (collection-comment.ts). */
+  table_comment: string | null;
   column_name: string | null;
   type_name: string | null;
   db_type: string | null;
@@ -70,6 +74,7 @@ const INTROSPECTION = (schema: string) => sql<ColumnRow>`
     ) as is_unique,
     case when base.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end as max_length,
     c.relkind::text as relation_kind,
+    obj_description(c.oid, 'pg_class') as table_comment,
     (select json_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = base.oid)
       as enum_labels,
     elem.typname as element_type_name,
@@ -193,8 +198,11 @@ function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, Coll
   const fieldsByTable = new Map<string, FieldSchema[]>();
   const keyByTable = new Map<string, string>();
   const views = new Set<string>();
+  const settings = new Map<string, AccountabilityMode>();
   for (const row of rows) {
     if (isSystemCollection(row.table_name)) continue;
+    const accountability = accountabilityOfComment(row.table_comment);
+    if (accountability !== undefined) settings.set(row.table_name, accountability);
     const fields = fieldsByTable.get(row.table_name) ?? [];
     fieldsByTable.set(row.table_name, fields);
     if (row.relation_kind === 'v' || row.relation_kind === 'm') views.add(row.table_name);
@@ -216,9 +224,12 @@ function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, Coll
   const collections = new Map<string, CollectionSchema>();
   for (const [name, fields] of fieldsByTable) {
     const primaryKey = keyByTable.get(name) ?? null;
+    const accountability = settings.has(name) ? { accountability: settings.get(name)! } : {};
     collections.set(
       name,
-      views.has(name) ? { name, primaryKey, fields, readOnly: true } : { name, primaryKey, fields },
+      views.has(name)
+        ? { name, primaryKey, fields, readOnly: true, ...accountability }
+        : { name, primaryKey, fields, ...accountability },
     );
   }
   return collections;

@@ -1,7 +1,17 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { NewRelation, RelationChange, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
-import { DomainError, failedValidation, notFound, recordNotUnique } from '../../../domain/errors.ts';
-import { type CollectionSchema, isSystemCollection } from '../../../domain/schema/collection-schema.ts';
+import {
+  DomainError,
+  failedValidation,
+  notFound,
+  readOnlyCollection,
+  recordNotUnique,
+} from '../../../domain/errors.ts';
+import {
+  type AccountabilityMode,
+  type CollectionSchema,
+  isSystemCollection,
+} from '../../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../../domain/schema/new-field.ts';
 import {
   checkCollectionName,
@@ -12,6 +22,7 @@ import { checkNewRelation, checkOneField } from '../../../domain/schema/new-rela
 import type { Relation } from '../../../domain/schema/relation.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { unavailableError } from '../database-unreachable.ts';
+import { collectionComment } from './collection-comment.ts';
 import { columnTypeOf } from './column-types.ts';
 import { sqlStateOf } from './database-errors.ts';
 import type { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
@@ -85,6 +96,21 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '42703': () => notFound('Field'),
         '2BP01': () => failedValidation(field, 'Other database objects depend on this field.'),
       }),
+    );
+    return this.collectionOrThrow(collection);
+  }
+
+  async setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema> {
+    const existing = await this.existing(collection);
+    if (existing.readOnly) throw readOnlyCollection(collection);
+    const comment = collectionComment(mode);
+    // COMMENT takes no parameters: the text is one of three fixed JSON strings, quoted by sql.lit.
+    await this.change(
+      (trx) =>
+        sql`comment on table ${this.table(collection)} is ${comment === null ? sql`null` : sql.lit(comment)}`.execute(
+          trx,
+        ),
+      ddlErrors({ '42P01': () => collectionNotFound(collection) }),
     );
     return this.collectionOrThrow(collection);
   }

@@ -9,6 +9,7 @@ import type {
   ItemWriter,
 } from '../../../application/ports/item-store.ts';
 import { StaleSchemaError } from '../../../application/ports/item-store.ts';
+import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { currentDatabaseCaller } from '../../database-work.ts';
 import { LruMap } from '../../lru-map.ts';
@@ -81,8 +82,8 @@ export class ReplicaRoutingItemStore implements ItemStore {
    * position not be read (the primary went away just after), the caller reads from the primary for
    * `readYourWritesMs`.
    */
-  async write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
-    const result = await this.primary.write(work);
+  async write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T> {
+    const result = await this.primary.write(work, author);
     const caller = currentDatabaseCaller()?.caller;
     if (caller !== undefined) {
       this.writers.set(caller, await committedPosition(this.primaryDb).catch(() => null));

@@ -4,7 +4,7 @@ import type {
   RelationChange,
   SchemaEditor,
 } from '../../../application/ports/schema-catalog.ts';
-import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import type { AccountabilityMode, CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import type { Relation } from '../../../domain/schema/relation.ts';
 import type { PostgresCollectionWatch } from './postgres-collection-watch.ts';
 
@@ -34,6 +34,10 @@ export class WatchKeepingSchemaEditor implements SchemaEditor {
 
   async dropField(collection: string, field: string): Promise<CollectionSchema> {
     return this.renewed(await this.editor.dropField(collection, field));
+  }
+
+  setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema> {
+    return this.editor.setAccountability(collection, mode);
   }
 
   createRelation(relation: NewRelation): Promise<Relation> {

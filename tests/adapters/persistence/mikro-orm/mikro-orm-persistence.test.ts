@@ -127,9 +127,11 @@ server('instances starting together migrate one after the other, in their own sc
     assert.equal(
       tables.map((table) => table.name),
       [
+        'datagate_activity',
         'datagate_item_events',
         'datagate_migrations',
         'datagate_permissions',
+        'datagate_revisions',
         'datagate_roles',
         'datagate_sessions',
         'datagate_users',

@@ -1,0 +1,26 @@
+import type { Accountability } from '../../domain/accountability.ts';
+import type { ReadRules } from '../items/read-rules.ts';
+import type { HistoryVisibility, VisibleHistory } from '../ports/activity-log.ts';
+import type { SchemaCatalog } from '../ports/schema-catalog.ts';
+
+/**
+ * What of the history a caller may see (docs/api.md §14): an admin everything; anyone else the entries
+ * and revisions of the items they may read now, under their read rule as it is now, with only the fields
+ * it lets them read. Entries of system areas (users, roles, permissions, schema, logins) and of items
+ * since deleted match no readable row, so only admins see them.
+ */
+export async function historyVisibility(
+  caller: Accountability,
+  catalog: SchemaCatalog,
+  readRules: ReadRules,
+  now: Date,
+): Promise<HistoryVisibility> {
+  if (caller.admin) return 'all';
+  const visible: VisibleHistory[] = [];
+  for (const collection of catalog.current().collections.values()) {
+    if (collection.primaryKey === null) continue;
+    const rule = await readRules.optional(caller, collection, now);
+    if (rule) visible.push({ collection, rule });
+  }
+  return visible;
+}

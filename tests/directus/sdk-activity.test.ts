@@ -1,0 +1,77 @@
+import { readActivities, readRevision, readRevisions } from '@directus/sdk';
+import * as assert from 'uvu/assert';
+import { backends } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
+import { ADMIN_STATIC_TOKEN, type CargosScenario, ID, startCargosScenario } from './cargos-scenario.ts';
+import { SdkClients, sdkError } from './sdk-clients.ts';
+
+type Context = {
+  scenario: CargosScenario;
+  clients: SdkClients;
+  admin: ReturnType<SdkClients['withStaticToken']>;
+  operator: ReturnType<SdkClients['session']>;
+};
+
+/** docs/api.md §14 as a Directus client reads it: readActivities, readRevisions, readRevision. */
+for (const [target, history] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `@directus/sdk activity and revisions on ${backend}`,
+)) {
+  history.before(async (context) => {
+    context.scenario = await startCargosScenario(target);
+    context.clients = new SdkClients(context.scenario.app.url);
+    context.admin = context.clients.withStaticToken(ADMIN_STATIC_TOKEN);
+    context.operator = context.clients.session();
+    const { email, password } = context.scenario.operator;
+    await context.operator.login({ email, password });
+    // The seed bypasses the write API: one update through it gives every cargo its history.
+    const checked = await context.scenario.app.request('PATCH', '/items/cargos', {
+      token: ADMIN_STATIC_TOKEN,
+      body: { keys: [ID.fish, ID.bananas, ID.archived, ID.unmeasured], data: { temperature: 1 } },
+    });
+    assert.is(checked.status, 200, checked.text);
+  });
+  history.after(async ({ scenario, clients }) => {
+    clients.stopAll();
+    await scenario.close();
+    await target.dispose();
+  });
+
+  history('readActivities and readRevisions answer the updates to an admin', async ({ admin }) => {
+    const entries = await admin.request(
+      readActivities({
+        filter: { collection: { _eq: 'cargos' } },
+        fields: ['action', 'item'],
+        sort: ['item'],
+      }),
+    );
+    assert.equal(
+      entries.map((entry) => `${entry.action} ${entry.item}`),
+      [ID.fish, ID.bananas, ID.archived, ID.unmeasured].sort().map((id) => `update ${id}`),
+    );
+    const revisions = await admin.request(readRevisions({ filter: { item: { _eq: ID.archived } } }));
+    assert.is(revisions.length, 1);
+    assert.is((revisions[0]!.data as { is_deleted: boolean }).is_deleted, true);
+    // The written fields: the payload's, and the server's own (`date_updated`).
+    assert.equal(Object.keys(revisions[0]!.delta as object).sort(), ['date_updated', 'temperature']);
+  });
+
+  history(
+    'an operator reads only the revisions of live cargos, without is_deleted',
+    async ({ admin, operator }) => {
+      const revisions = await operator.request(readRevisions({ fields: ['item', 'data', 'delta'] }));
+      assert.equal(
+        revisions.map((revision) => revision.item).sort(),
+        [ID.fish, ID.bananas, ID.unmeasured].sort(),
+      );
+      for (const revision of revisions) {
+        assert.not.ok('is_deleted' in (revision.data as object), 'a hidden field is stripped from data');
+        assert.not.ok('is_deleted' in (revision.delta as object), 'and from delta');
+      }
+      const [archived] = await admin.request(readRevisions({ filter: { item: { _eq: ID.archived } } }));
+      await sdkError(operator.request(readRevision(archived!.id)), 404, 'NOT_FOUND');
+    },
+  );
+
+  history.run();
+}
