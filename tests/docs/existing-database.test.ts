@@ -84,12 +84,15 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
   assert.equal(await tablesOf(database), [
     'archive.old_shipments',
     'public.audit_lines',
+    // Activity and revisions (docs/api.md §14).
+    'public.datagate_activity',
     // The items' change log (docs/api.md §12).
     'public.datagate_item_events',
     // The login throttle's counters: in PostgreSQL by default there, made at the first login.
     'public.datagate_login_throttle',
     'public.datagate_migrations',
     'public.datagate_permissions',
+    'public.datagate_revisions',
     'public.datagate_roles',
     'public.datagate_sessions',
     'public.datagate_users',

@@ -44,7 +44,9 @@ for (const [target, test] of suitePerBackend<Context>(
   test.before.each(async ({ app, admin }) => {
     await app.request('DELETE', '/items/crates', { token: admin, body: { query: { filter: {} } } });
   });
-  test.after(async ({ app }) => {
+  test.after(async ({ app, admin }) => {
+    // The embedded database is shared by every file of the run: leave it as found.
+    await app.request('DELETE', '/collections/crates', { token: admin });
     await app.close();
     await target.dispose();
   });
