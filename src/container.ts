@@ -5,6 +5,7 @@ import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
+import { InMemoryFileStorage } from './adapters/persistence/memory/in-memory-file-storage.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { SILENT_ITEM_EVENT_FEED } from './adapters/persistence/silent-item-event-feed.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
@@ -17,6 +18,7 @@ import type { ActivityLog } from './application/ports/activity-log.ts';
 import type { ChangeFeed } from './application/ports/change-feed.ts';
 import type { Clock } from './application/ports/clock.ts';
 import type { DatabaseHealth } from './application/ports/database-health.ts';
+import type { FileStorage } from './application/ports/file-storage.ts';
 import type { ItemEventFeed } from './application/ports/item-events.ts';
 import type { ItemStore } from './application/ports/item-store.ts';
 import type { LoginThrottle } from './application/ports/login-throttle.ts';
@@ -103,6 +105,8 @@ export function buildContainer(
   constant<ChangeFeed>(TYPES.ChangeFeed, cached.changes);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
   constant<ActivityLog>(TYPES.ActivityLog, persistence.activity);
+  // Files' bytes (docs/api.md §15); the configured store replaces this with `storage.driver`'s.
+  constant<FileStorage>(TYPES.FileStorage, new InMemoryFileStorage());
   // Realtime off, or a backend that records no change log: subscriptions get no events (docs/api.md §12).
   constant<ItemEventFeed>(
     TYPES.ItemEventFeed,

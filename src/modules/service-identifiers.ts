@@ -15,6 +15,7 @@ export const TYPES = {
   SchemaEditor: Symbol.for('SchemaEditor'),
   ItemStore: Symbol.for('ItemStore'),
   ActivityLog: Symbol.for('ActivityLog'),
+  FileStorage: Symbol.for('FileStorage'),
   QueryLimits: Symbol.for('QueryLimits'),
   PasswordHasher: Symbol.for('PasswordHasher'),
   LoginThrottle: Symbol.for('LoginThrottle'),

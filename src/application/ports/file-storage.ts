@@ -1,0 +1,33 @@
+/** What a store holds under one key. */
+export type StoredObject = {
+  readonly key: string;
+  /** In bytes. */
+  readonly size: number;
+  readonly modifiedAt: Date;
+};
+
+/** Bytes `start` to `end` of an object, both included and 0-based, as an HTTP `Range` names them. */
+export type ByteRange = { readonly start: number; readonly end: number };
+
+/**
+ * Where files' bytes live: a flat space of keys (`files/<id>`, `tmp/<uuid>`, …), on a local disk, in
+ * PostgreSQL's large objects or in S3. Bytes go in and out as streams, never whole, so memory stays
+ * bounded whatever a file's size.
+ */
+export interface FileStorage {
+  /**
+   * Stores the bytes under `key`, replacing what was there, and resolves once they are durable. When
+   * iterating `bytes` throws (a client that aborts, an upload over its limit), nothing is left under
+   * `key` and `write` rejects with that error.
+   */
+  write(key: string, bytes: AsyncIterable<Uint8Array>): Promise<StoredObject>;
+  /** The object's bytes (or the range of them, which must lie within it), read as they are consumed; undefined when there is no such key. */
+  read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array> | undefined>;
+  stat(key: string): Promise<StoredObject | undefined>;
+  /** Renames `from` to `to`, replacing what `to` held; rejects when there is no `from`. */
+  move(from: string, to: string): Promise<void>;
+  /** Removes the object; nothing happens when there is none. */
+  delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix`, in key order, listed page by page as consumed. */
+  list(prefix: string): AsyncIterable<StoredObject>;
+}
