@@ -1,28 +1,14 @@
-import { spawn } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { datagate as run } from '../support/datagate-process.ts';
 
-const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
 // FORCE_COLOR would colour a pipe for most tools; datagate must stay plain whenever it is not a terminal.
 const NOT_A_TERMINAL = { FORCE_COLOR: '3', NO_COLOR: '' };
 const ESC = '\x1b';
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function datagate(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...NOT_A_TERMINAL, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The command with colour asked for, as a terminal would have it, though its output is a pipe. */
+const datagate = (args: string[], env: Record<string, string> = {}) =>
+  run(args, { ...NOT_A_TERMINAL, ...env });
 
 /** The entries of one section of commander's help ("Options:", "Commands:"): name → description. */
 function section(help: string, title: string): Map<string, string> {

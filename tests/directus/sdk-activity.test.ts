@@ -2,15 +2,11 @@ import { readActivities, readRevision, readRevisions } from '@directus/sdk';
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import { ADMIN_STATIC_TOKEN, type CargosScenario, ID, startCargosScenario } from './cargos-scenario.ts';
-import { SdkClients, sdkError } from './sdk-clients.ts';
+import { ADMIN_STATIC_TOKEN, ID } from './cargos-scenario.ts';
+import { sdkError } from './sdk-clients.ts';
+import { type SdkScenario, startSdkScenario, stopSdkScenario } from './sdk-scenario.ts';
 
-type Context = {
-  scenario: CargosScenario;
-  clients: SdkClients;
-  admin: ReturnType<SdkClients['withStaticToken']>;
-  operator: ReturnType<SdkClients['session']>;
-};
+type Context = SdkScenario;
 
 /** docs/api.md §14 as a Directus client reads it: readActivities, readRevisions, readRevision. */
 for (const [target, history] of suitePerBackend<Context>(
@@ -18,12 +14,7 @@ for (const [target, history] of suitePerBackend<Context>(
   (backend) => `@directus/sdk activity and revisions on ${backend}`,
 )) {
   history.before(async (context) => {
-    context.scenario = await startCargosScenario(target);
-    context.clients = new SdkClients(context.scenario.app.url);
-    context.admin = context.clients.withStaticToken(ADMIN_STATIC_TOKEN);
-    context.operator = context.clients.session();
-    const { email, password } = context.scenario.operator;
-    await context.operator.login({ email, password });
+    Object.assign(context, await startSdkScenario(target));
     // The seed bypasses the write API: one update through it gives every cargo its history.
     const checked = await context.scenario.app.request('PATCH', '/items/cargos', {
       token: ADMIN_STATIC_TOKEN,
@@ -31,11 +22,7 @@ for (const [target, history] of suitePerBackend<Context>(
     });
     assert.is(checked.status, 200, checked.text);
   });
-  history.after(async ({ scenario, clients }) => {
-    clients.stopAll();
-    await scenario.close();
-    await target.dispose();
-  });
+  history.after((context) => stopSdkScenario(context, target));
 
   history('readActivities and readRevisions answer the updates to an admin', async ({ admin }) => {
     const entries = await admin.request(

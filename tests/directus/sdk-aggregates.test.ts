@@ -2,14 +2,11 @@ import { aggregate } from '@directus/sdk';
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import { ADMIN_STATIC_TOKEN, type CargosScenario, startCargosScenario } from './cargos-scenario.ts';
-import { SdkClients, sdkError } from './sdk-clients.ts';
+import { ADMIN_STATIC_TOKEN } from './cargos-scenario.ts';
+import { sdkError } from './sdk-clients.ts';
+import { type SdkScenario, startSdkScenario, stopSdkScenario } from './sdk-scenario.ts';
 
-type Context = {
-  scenario: CargosScenario;
-  clients: SdkClients;
-  operator: ReturnType<SdkClients['session']>;
-};
+type Context = SdkScenario & {};
 
 /** @directus/sdk `aggregate()` against datagate (docs/api.md §4b): the operator reads live cargos only. */
 for (const [target, test] of suitePerBackend<Context>(
@@ -17,17 +14,9 @@ for (const [target, test] of suitePerBackend<Context>(
   (backend) => `@directus/sdk aggregate() on ${backend}`,
 )) {
   test.before(async (context) => {
-    context.scenario = await startCargosScenario(target);
-    context.clients = new SdkClients(context.scenario.app.url);
-    context.operator = context.clients.session();
-    const { email, password } = context.scenario.operator;
-    await context.operator.login({ email, password });
+    Object.assign(context, await startSdkScenario(target));
   });
-  test.after(async ({ scenario, clients }) => {
-    clients.stopAll();
-    await scenario.close();
-    await target.dispose();
-  });
+  test.after((context) => stopSdkScenario(context, target));
 
   test('count, avg, min and max over the rows the caller may read', async ({ operator, clients }) => {
     assert.equal(await operator.request(aggregate('cargos', { aggregate: { count: '*' } })), [{ count: 3 }]);

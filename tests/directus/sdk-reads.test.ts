@@ -3,22 +3,11 @@ import * as assert from 'uvu/assert';
 import type { ErrorBody } from '../http/scenario.ts';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import {
-  ADMIN_STATIC_TOKEN,
-  type Cargo,
-  type CargosScenario,
-  ID,
-  OPERATOR_READ,
-  ROWS,
-  type Schema,
-  startCargosScenario,
-} from './cargos-scenario.ts';
-import { SdkClients, sdkError } from './sdk-clients.ts';
+import { ADMIN_STATIC_TOKEN, type Cargo, ID, OPERATOR_READ, ROWS, type Schema } from './cargos-scenario.ts';
+import { sdkError } from './sdk-clients.ts';
+import { type SdkScenario, startSdkScenario, stopSdkScenario } from './sdk-scenario.ts';
 
-type Context = {
-  scenario: CargosScenario;
-  clients: SdkClients;
-  operator: ReturnType<SdkClients['session']>;
+type Context = SdkScenario & {
   /** Bodies as they came over the wire: the SDK hands back `data` only, so `meta` is seen here. */
   bodies: unknown[];
 };
@@ -30,23 +19,15 @@ for (const [target, reads] of suitePerBackend<Context>(
   (backend) => `@directus/sdk reads on ${backend}`,
 )) {
   reads.before(async (context) => {
-    context.scenario = await startCargosScenario(target);
-    context.clients = new SdkClients(context.scenario.app.url);
     context.bodies = [];
     const recording: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       context.bodies.push(await response.clone().json());
       return response;
     };
-    context.operator = context.clients.session({}, { globals: { fetch: recording } });
-    const { email, password } = context.scenario.operator;
-    await context.operator.login({ email, password });
+    Object.assign(context, await startSdkScenario(target, { globals: { fetch: recording } }));
   });
-  reads.after(async ({ scenario, clients }) => {
-    clients.stopAll();
-    await scenario.close();
-    await target.dispose();
-  });
+  reads.after((context) => stopSdkScenario(context, target));
 
   reads('readItems: only live cargos, only the permitted fields', async ({ operator }) => {
     const items = await operator.request(readItems('cargos'));

@@ -2,38 +2,25 @@ import { readMe, readPermissions, readRole, readRoles, readUser, readUsers } fro
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import { ADMIN_STATIC_TOKEN, type CargosScenario, startCargosScenario } from './cargos-scenario.ts';
-import { SdkClients, sdkError } from './sdk-clients.ts';
+import { ADMIN_STATIC_TOKEN } from './cargos-scenario.ts';
+import { sdkError } from './sdk-clients.ts';
+import { type SdkScenario, startSdkScenario, stopSdkScenario } from './sdk-scenario.ts';
 
-type Context = {
-  scenario: CargosScenario;
-  clients: SdkClients;
-  admin: ReturnType<SdkClients['withStaticToken']>;
-  operator: ReturnType<SdkClients['session']>;
-};
+type Context = SdkScenario;
 
 for (const [target, reads] of suitePerBackend<Context>(
   backends(),
   (backend) => `@directus/sdk system collection queries on ${backend}`,
 )) {
   reads.before(async (context) => {
-    context.scenario = await startCargosScenario(target);
-    context.clients = new SdkClients(context.scenario.app.url);
-    context.admin = context.clients.withStaticToken(ADMIN_STATIC_TOKEN);
-    context.operator = context.clients.session();
-    const { email, password } = context.scenario.operator;
-    await context.operator.login({ email, password });
+    Object.assign(context, await startSdkScenario(target));
     await context.scenario.app.createUser({
       email: 'suspended@example.com',
       status: 'suspended',
       last_name: 'Away',
     });
   });
-  reads.after(async ({ scenario, clients }) => {
-    clients.stopAll();
-    await scenario.close();
-    await target.dispose();
-  });
+  reads.after((context) => stopSdkScenario(context, target));
 
   reads('readUsers with filter, fields, sort and limit', async ({ admin, scenario }) => {
     const suspended = await admin.request(

@@ -11,40 +11,23 @@ import {
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
-import {
-  ADMIN_STATIC_TOKEN,
-  type CargosScenario,
-  ID,
-  OPERATOR_READ,
-  startCargosScenario,
-} from './cargos-scenario.ts';
-import { SdkClients, sdkError } from './sdk-clients.ts';
+import { ADMIN_STATIC_TOKEN, ID, OPERATOR_READ } from './cargos-scenario.ts';
+import { sdkError } from './sdk-clients.ts';
+import { type SdkScenario, startSdkScenario, stopSdkScenario } from './sdk-scenario.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const SEED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
-type Context = {
-  scenario: CargosScenario;
-  clients: SdkClients;
-  operator: ReturnType<SdkClients['session']>;
-};
+type Context = SdkScenario & {};
 
 for (const [target, writes] of suitePerBackend<Context>(
   backends(),
   (backend) => `@directus/sdk writes on ${backend}`,
 )) {
   writes.before(async (context) => {
-    context.scenario = await startCargosScenario(target);
-    context.clients = new SdkClients(context.scenario.app.url);
-    context.operator = context.clients.session();
-    const { email, password } = context.scenario.operator;
-    await context.operator.login({ email, password });
+    Object.assign(context, await startSdkScenario(target));
   });
-  writes.after(async ({ scenario, clients }) => {
-    clients.stopAll();
-    await scenario.close();
-    await target.dispose();
-  });
+  writes.after((context) => stopSdkScenario(context, target));
 
   /** Cargos made for one test, so tests do not depend on each other's leftovers. */
   const make = (operator: Context['operator'], descriptions: string[]) =>

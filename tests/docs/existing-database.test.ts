@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { call } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
+import { type Served, serve } from '../support/datagate-process.ts';
 import { postgresSkip } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
-import { type Served, serve } from './datagate-process.ts';
 
 /** What README "Running against an existing PostgreSQL database with its own tables" promises. */
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { datagate, type Served, serve } from './datagate-process.ts';
+import { datagate, type Served, serve } from '../support/datagate-process.ts';
 
 /**
  * README "Walk-through: the seed scenario", run as written. Its first ```sh block is the set-up for a person

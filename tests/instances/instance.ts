@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { type Served, serve } from '../docs/datagate-process.ts';
 import { call } from '../faults/http.ts';
+import { type Served, serve } from '../support/datagate-process.ts';
 
 /** How long a process may take to start under load (tsx compiles the sources on start). */
 const START_MS = 30_000;
