@@ -1,44 +1,92 @@
 // Runs the uvu suite under tsx and ends with the line CI reads: "N passed, N failed, N skipped".
-// uvu prints a summary per process; a file that throws on import prints none, so that counts as a failure.
+// The test files are cut into groups, each run by its own uvu process, `TEST_JOBS` of them at a time (2 by
+// default: the suite waits on PostgreSQL and child processes as much as it computes, so two processes use a
+// 2-core box better than one). Each group's output is printed whole when it ends, so logs stay readable.
+// uvu prints a summary per process; a group that prints none (a file that throws on import, a crash) counts
+// as a failure.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 const args = process.argv.slice(2);
 const dir = args[0] ?? 'tests';
-const pattern = args[1] ?? '[.]test[.]ts$';
-// 14 minutes: the whole run takes about 13 on a 2-core box, and CI (npm ci included) must end within 15.
+const pattern = new RegExp(args[1] ?? '[.]test[.]ts$', 'i');
+// 14 minutes for the whole run: CI (npm ci included) must end within 15.
 const timeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? 840_000);
+const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? Math.min(2, availableParallelism())));
+/** A folder with more test files than this is cut into chunks of about this many, so no group dominates. */
+const GROUP_FILES = 8;
 
-const uvuArgs = [
-  '--import',
-  'tsx',
-  'node_modules/uvu/bin.js',
-  dir,
-  ...(pattern ? [pattern] : []),
-  '--no-color',
-];
-const child = spawn(process.execPath, uvuArgs, {
-  env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: process.env.NODE_ENV ?? 'test' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+/** Every test file under `dir` whose path relative to it matches, as uvu finds them. */
+function testFiles(root) {
+  const found = [];
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.git')) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (pattern.test(relative(root, path))) found.push(relative(root, path));
+    }
+  };
+  walk(root);
+  return found.sort((a, b) => a.localeCompare(b));
+}
 
-let output = '';
-const collect = (stream, sink) =>
-  stream.on('data', (chunk) => {
+/** The files by first folder, big folders cut into chunks; biggest first, so the longest start first. */
+function groups(files) {
+  const byFolder = new Map();
+  for (const file of files) {
+    const folder = file.includes(sep) ? file.slice(0, file.indexOf(sep)) : '.';
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+  }
+  const all = [];
+  for (const [folder, list] of byFolder) {
+    const chunks = Math.ceil(list.length / GROUP_FILES);
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const part = list.filter((_, index) => index % chunks === chunk);
+      all.push({ name: chunks > 1 ? `${folder} ${chunk + 1}/${chunks}` : folder, files: part });
+    }
+  }
+  return all.sort((a, b) => b.files.length - a.files.length);
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const children = new Set();
+
+function runGroup(group) {
+  const started = Date.now();
+  const only = `^(?:${group.files.map(escape).join('|')})$`;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'node_modules/uvu/bin.js', dir, only, '--no-color'],
+    {
+      env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: process.env.NODE_ENV ?? 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  children.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => {
     output += chunk;
-    sink.write(chunk);
   });
-collect(child.stdout, process.stdout);
-collect(child.stderr, process.stderr);
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      children.delete(child);
+      const seconds = (Date.now() - started) / 1000;
+      process.stdout.write(`\n── ${group.name} (${group.files.length} files, ${seconds.toFixed(0)} s)\n${output}`);
+      resolve({ ...tally(stripVTControlCharacters(output), code), name: group.name, seconds });
+    });
+  });
+}
 
-const timer = setTimeout(() => {
-  process.stderr.write(`\ntest run exceeded ${timeoutMs} ms, stopping it\n`);
-  child.kill('SIGKILL');
-}, timeoutMs);
-
-child.on('close', (code) => {
-  clearTimeout(timer);
-  const plain = stripVTControlCharacters(output);
+/** uvu's totals of one process; no totals, or a failing exit with none failed, is one failure. */
+function tally(plain, code) {
   const last = (label) => {
     const all = [...plain.matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))];
     return all.length ? Number(all[all.length - 1][1]) : undefined;
@@ -46,15 +94,35 @@ child.on('close', (code) => {
   const total = last('Total');
   const passed = last('Passed');
   const skipped = last('Skipped') ?? 0;
-  let failed;
-  if (total === undefined || passed === undefined) {
-    failed = 1;
-  } else {
-    failed = total - passed;
-    if (code !== 0 && failed === 0) failed = 1;
-  }
-  // Skipped cases (PostgreSQL without TEST_DATABASE_URL, a browser test without Chromium) are named in the
-  // line even when there are none, so a run that left something out never looks complete.
-  console.log(`\n${passed ?? 0} passed, ${failed} failed, ${skipped} skipped`);
-  process.exit(failed > 0 ? 1 : 0);
-});
+  if (total === undefined || passed === undefined) return { passed: passed ?? 0, failed: 1, skipped };
+  const failed = total - passed;
+  return { passed, failed: code !== 0 && failed === 0 ? 1 : failed, skipped };
+}
+
+const queue = groups(testFiles(dir));
+const results = [];
+let timedOut = false;
+const timer = setTimeout(() => {
+  timedOut = true;
+  process.stderr.write(`\ntest run exceeded ${timeoutMs} ms, stopping it\n`);
+  for (const child of children) child.kill('SIGKILL');
+}, timeoutMs);
+
+const worker = async () => {
+  for (let group = queue.shift(); group && !timedOut; group = queue.shift()) results.push(await runGroup(group));
+};
+await Promise.all(Array.from({ length: jobs }, worker));
+clearTimeout(timer);
+
+const sum = (key) => results.reduce((total, result) => total + result[key], 0);
+const passed = sum('passed');
+const failed = sum('failed') + (timedOut ? 1 : 0);
+const skipped = sum('skipped');
+const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+console.log(`\nslowest groups: ${slowest.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(', ')}`);
+const failing = results.filter((result) => result.failed > 0).map((result) => result.name);
+if (failing.length) console.log(`groups with failures: ${failing.join(', ')}`);
+// Skipped cases (PostgreSQL without TEST_DATABASE_URL, a browser test without Chromium) are named in the
+// line even when there are none, so a run that left something out never looks complete.
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);
