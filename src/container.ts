@@ -36,6 +36,7 @@ import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { exportModule } from './modules/export-module.ts';
 import { httpModule } from './modules/http-module.ts';
+import { imageVariantsModule } from './modules/image-variants-module.ts';
 import { importModule } from './modules/import-module.ts';
 import { itemEventsModule } from './modules/item-events-module.ts';
 import { itemsModule } from './modules/items-module.ts';
@@ -158,6 +159,7 @@ export function buildContainer(
     return tokens;
   });
 
-  container.load(...AREAS, httpModule, realtimeHttpModule);
+  // Image variants have no routes of their own: /assets/:id calls them.
+  container.load(...AREAS, imageVariantsModule, httpModule, realtimeHttpModule);
   return container;
 }

@@ -78,6 +78,91 @@ const byteCount = z
   })
   .meta({ type: 'size' });
 
+const IMAGE_FITS = ['cover', 'contain', 'inside', 'outside'] as const;
+const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'tiff'] as const;
+
+/** A named image transform, as `/assets/:id?key=<name>` asks for it. */
+const imagePreset = z
+  .object({
+    width: integer.min(1).optional(),
+    height: integer.min(1).optional(),
+    fit: z.enum(IMAGE_FITS).optional(),
+    format: z.enum([...IMAGE_FORMATS, 'auto']).optional(),
+    quality: integer.min(1).max(100).optional(),
+    withoutEnlargement: flag.optional(),
+  })
+  .strict()
+  .refine((preset) => Object.keys(preset).length > 0, 'a preset must transform something');
+
+const PRESET_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Image variants (`/assets/:id?width=…`): the transform queue, and the limits no request can lift. */
+const imageTransforms = z
+  .object({
+    concurrency: integer
+      .min(1)
+      .max(256)
+      .optional()
+      .describe(
+        'Image transforms run at once, per instance; unset, one per core. Each decodes one image at a time on one thread.',
+      ),
+    queue: integer
+      .min(0)
+      .default(32)
+      .describe(
+        'Further transforms that may wait for a turn, per instance (a request for a variant already being made waits for it without a place); one more gets 503 `SERVICE_UNAVAILABLE` (`reason: TRANSFORMS_BUSY`) with `Retry-After`.',
+      ),
+    maxPixels: integer
+      .min(1)
+      .default(50_000_000)
+      .describe(
+        "Most pixels (width × height) of an original that a transform decodes, read from the image's header before decoding; a larger one, such as a decompression bomb, gets 400 `INVALID_QUERY` (`reason: IMAGE_TOO_LARGE`).",
+      ),
+    maxDimension: integer
+      .min(1)
+      .max(16383)
+      .default(6000)
+      .describe(
+        'Largest width or height of a variant (Directus: `ASSETS_TRANSFORM_IMAGE_MAX_DIMENSION`); a larger `width` or `height`, or a variant that would be larger, gets 400 `INVALID_QUERY`.',
+      ),
+    presets: z
+      .union([
+        z.record(z.string().regex(PRESET_NAME), imagePreset),
+        z
+          .string()
+          .transform((text, ctx) => {
+            try {
+              return JSON.parse(text) as unknown;
+            } catch {
+              ctx.addIssue({ code: 'custom', message: 'is not JSON text' });
+              return z.NEVER;
+            }
+          })
+          .pipe(z.record(z.string().regex(PRESET_NAME), imagePreset)),
+      ])
+      .meta({ type: 'map (JSON in the environment)' })
+      .optional()
+      .describe(
+        'Named transforms a client asks for with `?key=<name>` (Directus: presets), e.g. `thumbnail: { width: 200, height: 200, fit: cover, format: auto }`; a name is letters, digits, `-` and `_`. `key` cannot be combined with other transform parameters.',
+      ),
+  })
+  .strict()
+  .superRefine((transforms, ctx) => {
+    for (const [name, preset] of Object.entries(transforms.presets ?? {})) {
+      for (const side of ['width', 'height'] as const) {
+        const value = preset[side];
+        if (value !== undefined && value > transforms.maxDimension) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['presets', name, side],
+            message: `is over maxDimension (${transforms.maxDimension})`,
+          });
+        }
+      }
+    }
+  })
+  .prefault({});
+
 export const configSchema = z
   .object({
     http: z
@@ -532,6 +617,12 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    storage: z
+      .object({
+        transforms: imageTransforms.describe('Image variants'),
+      })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         level: z
@@ -625,5 +716,10 @@ export const ENV_KEYS: Record<string, string> = {
   ACTIVITY_RETENTION: 'activity.retention',
   ACTIVITY_PRUNE_INTERVAL: 'activity.pruneInterval',
   ACTIVITY_PRUNE_BATCH: 'activity.pruneBatch',
+  STORAGE_TRANSFORMS_CONCURRENCY: 'storage.transforms.concurrency',
+  STORAGE_TRANSFORMS_QUEUE: 'storage.transforms.queue',
+  STORAGE_TRANSFORMS_MAX_PIXELS: 'storage.transforms.maxPixels',
+  STORAGE_TRANSFORMS_MAX_DIMENSION: 'storage.transforms.maxDimension',
+  STORAGE_TRANSFORMS_PRESETS: 'storage.transforms.presets',
   LOG_LEVEL: 'log.level',
 };

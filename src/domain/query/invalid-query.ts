@@ -11,7 +11,9 @@ export type InvalidQueryReason =
   | 'MAX_SEARCH_LENGTH'
   | 'LIMIT_ABOVE_MAX'
   | 'UNSUPPORTED_PARAMETER'
-  | 'INVALID_CURSOR';
+  | 'INVALID_CURSOR'
+  | 'UNSUPPORTED_IMAGE'
+  | 'IMAGE_TOO_LARGE';
 
 export function invalidQuery(
   message: string,
