@@ -52,13 +52,13 @@ function groups(files) {
   return all.sort((a, b) => b.files.length - a.files.length);
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const children = new Set();
 
 function runGroup(group) {
   const started = Date.now();
-  const only = `^(?:${group.files.map(escape).join('|')})$`;
+  const only = `^(?:${group.files.map(literal).join('|')})$`;
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'node_modules/uvu/bin.js', dir, only, '--no-color'],
@@ -79,7 +79,9 @@ function runGroup(group) {
     child.on('close', (code) => {
       children.delete(child);
       const seconds = (Date.now() - started) / 1000;
-      process.stdout.write(`\n── ${group.name} (${group.files.length} files, ${seconds.toFixed(0)} s)\n${output}`);
+      process.stdout.write(
+        `\n── ${group.name} (${group.files.length} files, ${seconds.toFixed(0)} s)\n${output}`,
+      );
       resolve({ ...tally(stripVTControlCharacters(output), code), name: group.name, seconds });
     });
   });
@@ -109,7 +111,8 @@ const timer = setTimeout(() => {
 }, timeoutMs);
 
 const worker = async () => {
-  for (let group = queue.shift(); group && !timedOut; group = queue.shift()) results.push(await runGroup(group));
+  for (let group = queue.shift(); group && !timedOut; group = queue.shift())
+    results.push(await runGroup(group));
 };
 await Promise.all(Array.from({ length: jobs }, worker));
 clearTimeout(timer);
