@@ -80,6 +80,9 @@ const EXCEPTIONS = {
     '^src/adapters/persistence/postgres/row-scope[.]ts$',
     '^src/adapters/persistence/postgres/postgres-collections[.]ts$',
     '^src/adapters/persistence/postgres/open-replica-routing[.]ts$',
+    // The cache channel (postgres-change-feed.ts) listens with the same connection lifecycle as the
+    // change log's wake-ups: one pg client of its own, heartbeat, reconnect with backoff.
+    '^src/adapters/persistence/postgres/listening-connection[.]ts$',
   ],
 };
 

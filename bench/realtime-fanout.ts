@@ -14,6 +14,7 @@ import {
   assertLoopback,
   BUILT_CLI,
   ChildProcesses,
+  cpuSeconds,
   databaseUrl,
   freePort,
   numberFromEnv,
@@ -118,8 +119,10 @@ function forkLoader(): Loader {
     waiting.get(message.type)?.resolve(message);
     waiting.delete(message.type);
   });
-  child.once('exit', (code) => {
-    for (const { reject } of waiting.values()) reject(new Error(`a load process exited (${code})`));
+  // Not on 'exit': it can come before the last messages are read (a loader sends its result, then leaves),
+  // whereas the channel ends only after them.
+  child.once('disconnect', () => {
+    for (const { reject } of waiting.values()) reject(new Error(`a load process left (${child.exitCode})`));
     waiting.clear();
   });
   const loader: Loader = {
@@ -304,6 +307,7 @@ async function main(): Promise<void> {
     for (const loader of loaders) tell(loader, { type: 'written', writes: pending });
     pending = [];
   }, 100);
+  const cpuBefore = cpuSeconds(server.pid);
   const writeStarted = performance.now();
   let issued = 0;
   await new Promise<void>((resolve) => {
@@ -354,6 +358,7 @@ async function main(): Promise<void> {
     if (arrived >= expected) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const cpuAfter = cpuSeconds(server.pid);
   clearInterval(sampler);
   clearInterval(flush);
   for (const loader of loaders) tell(loader, { type: 'written', writes: pending });
@@ -376,6 +381,10 @@ async function main(): Promise<void> {
       ? 'n/a'
       : `${(((rss - rssBefore) * 1000) / openedCount).toFixed(1)} MB`;
   const mb = (rss: number | null) => (rss === null ? 'n/a' : `${rss.toFixed(1)} MB`);
+  const cpu =
+    cpuBefore === null || cpuAfter === null || written.length === 0
+      ? 'n/a'
+      : `${(cpuAfter - cpuBefore).toFixed(1)} s, ${(((cpuAfter - cpuBefore) * 1000) / written.length).toFixed(1)} ms per write made`;
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   const date = new Date().toISOString().slice(0, 10);
   const tag = process.env.BENCH_TAG ? `-${process.env.BENCH_TAG}` : '';
@@ -410,6 +419,7 @@ ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after. The server, PostgreSQL,
 | deliveries | ${delivered.toLocaleString('en')} of ${expected.toLocaleString('en')} expected${unmatched ? ` (${unmatched} unmatched)` : ''}; ${closedEarly} subscribers closed by the server |
 | latency from the write's request, p50 / p99 / max | ${ms(percentile(fromRequest, 0.5))} / ${ms(percentile(fromRequest, 0.99))} / ${ms(percentile(fromRequest, 1))} |
 | latency from the write's response, p50 / p99 | ${ms(percentile(fromResponse, 0.5))} / ${ms(percentile(fromResponse, 0.99))} |
+| server CPU from the first write to the last delivery (user + system) | ${cpu} |
 | server RSS: before subscribers / ${openedCount} connected (idle) / peak during the writes | ${mb(rssBefore)} / ${mb(rssConnected)} / ${mb(rssPeak)} |
 | server RSS per 1,000 connections (connected − before) | ${perThousand(rssConnected)} |
 | list_role_jwt without subscribers: req/s, p50 / p99 | ${without.rps.toFixed(0)}, ${without.p50} / ${without.p99} ms${without.non2xx ? ` (${without.non2xx} errors)` : ''} |

@@ -164,6 +164,25 @@ export function rssMb(pid: number | undefined): number | null {
 }
 
 /**
+ * The CPU time a process has used so far (user + system), in seconds: what a run costs the server whatever
+ * else shares the cores, unlike its latencies.
+ */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the command (which may hold spaces, hence from the last ')'): utime and stime are 12 and 13.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: /proc counts CPU time in these on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
  * `pid` and every process under it: a server with `http.workers` is a primary and its workers, and what
  * it costs is what they cost together.
  */

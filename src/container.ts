@@ -29,6 +29,7 @@ import type { RefreshTokenRepository } from './application/ports/refresh-token-r
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import type { SchemaCatalog, SchemaEditor } from './application/ports/schema-catalog.ts';
 import type { UserRepository } from './application/ports/user-repository.ts';
+import type { CollectionWatch } from './application/realtime/collection-watch.ts';
 import { Readiness } from './application/server/readiness.ts';
 import type { QueryLimits } from './domain/query/parse-item-query.ts';
 import { activityModule } from './modules/activity-module.ts';
@@ -113,6 +114,8 @@ export function buildContainer(
     TYPES.ItemEventFeed,
     config.realtime.enabled ? (persistence.itemEvents ?? SILENT_ITEM_EVENT_FEED) : SILENT_ITEM_EVENT_FEED,
   );
+  // Watching writes made by hand in SQL (docs/api.md §12); null where there is no SQL to write by hand.
+  constant<CollectionWatch | null>(TYPES.CollectionWatch, persistence.watch ?? null);
   constant<QueryLimits>(TYPES.QueryLimits, {
     limitDefault: config.query.limitDefault,
     limitMax: config.query.limitMax,

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { collectionAnswer, fieldAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { ClearSchemaCacheHandler } from '../application/collections/clear-schema-cache.ts';
@@ -12,8 +13,9 @@ import { GetFieldHandler } from '../application/collections/get-field.ts';
 import { ListCollectionsHandler } from '../application/collections/list-collections.ts';
 import { ListFieldsHandler } from '../application/collections/list-fields.ts';
 import { UpdateCollectionHandler } from '../application/collections/update-collection.ts';
+import type { CollectionWatch } from '../application/realtime/collection-watch.ts';
 import { CREATABLE_FIELD_TYPES } from '../domain/schema/field-type.ts';
-import { factoryBinder } from './factory-binder.ts';
+import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
 const newField = z
@@ -55,6 +57,12 @@ const updateCollectionBody = z.strictObject({
         .nullable()
         .optional()
         .describe('What writes record (docs/api.md §14): `all`, `activity`, or null for nothing.'),
+      realtime_watch: z
+        .boolean()
+        .optional()
+        .describe(
+          'Record writes made by hand in SQL as realtime events (true; again to renew a stale watch) or not (false): docs/api.md §12.',
+        ),
     })
     .optional(),
 });
@@ -62,8 +70,9 @@ const updateCollectionBody = z.strictObject({
 /** docs/api.md §7: /collections, /fields and /utils/cache/clear, all for admins. */
 export const collectionsModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
-  bind(ListCollectionsHandler, (get) => new ListCollectionsHandler(get(TYPES.SchemaCatalog)));
-  bind(GetCollectionHandler, (get) => new GetCollectionHandler(get(TYPES.SchemaCatalog)));
+  const watch = (get: Resolve) => get<CollectionWatch | null>(TYPES.CollectionWatch) ?? undefined;
+  bind(ListCollectionsHandler, (get) => new ListCollectionsHandler(get(TYPES.SchemaCatalog), watch(get)));
+  bind(GetCollectionHandler, (get) => new GetCollectionHandler(get(TYPES.SchemaCatalog), watch(get)));
   bind(CreateCollectionHandler, (get) => new CreateCollectionHandler(get(TYPES.SchemaEditor)));
   bind(
     DeleteCollectionHandler,
@@ -81,7 +90,12 @@ export const collectionsModule = new ContainerModule((options) => {
   );
   bind(
     UpdateCollectionHandler,
-    (get) => new UpdateCollectionHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
+    (get) =>
+      new UpdateCollectionHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor), {
+        watch: watch(get),
+        // With realtime off nothing prunes the change log: a collection is not watched then, only unwatched.
+        start: get<AppConfig>(TYPES.Config).realtime.enabled ? watch(get) : undefined,
+      }),
   );
   bind(ClearSchemaCacheHandler, (get) => new ClearSchemaCacheHandler(get(TYPES.SchemaCatalog)));
 
@@ -120,11 +134,13 @@ export const collectionsModule = new ContainerModule((options) => {
           authenticated(async (ctx, caller) => {
             const { meta } = await readBody(ctx, updateCollectionBody);
             const accountability = meta?.accountability;
+            const realtimeWatch = meta?.realtime_watch;
             respond.send(
               ctx,
               await updateCollection.execute(caller, {
                 collection: ctx.params.collection!,
                 ...(accountability === undefined ? {} : { accountability }),
+                ...(realtimeWatch === undefined ? {} : { realtimeWatch }),
               }),
             );
           }),
@@ -225,7 +241,7 @@ export const collectionsModule = new ContainerModule((options) => {
               method: 'patch',
               path: '/collections/:collection',
               operationId: 'updateCollection',
-              summary: 'Change what writes to a collection record',
+              summary: 'Change what writes to a collection record, and whether writes by hand are events',
               body: updateCollectionBody,
               answers: [{ status: 200, description: 'The collection.', body: collectionAnswer }],
               errors: [400, 401, 403, 404, 413, 415],

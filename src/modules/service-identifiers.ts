@@ -26,6 +26,7 @@ export const TYPES = {
   Readiness: Symbol.for('Readiness'),
   ChangeFeed: Symbol.for('ChangeFeed'),
   ItemEventFeed: Symbol.for('ItemEventFeed'),
+  CollectionWatch: Symbol.for('CollectionWatch'),
   Metrics: Symbol.for('Metrics'),
   ItemSubscriptions: Symbol.for('ItemSubscriptions'),
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */

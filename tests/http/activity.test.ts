@@ -302,6 +302,7 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(activityOnly.status, 200, activityOnly.text);
     assert.equal((activityOnly.body as { meta: unknown }).meta, {
       accountability: 'activity',
+      realtime_watch: false,
     });
     await app.request('PATCH', `${ITEMS}/1`, { token: admin, body: { name: 'ice 2' } });
     assert.is(await count('/activity'), 5);
@@ -311,7 +312,7 @@ for (const [target, test] of suitePerBackend<Context>(
     await app.request('DELETE', `${ITEMS}/2`, { token: admin });
     assert.is(await count('/activity'), 5);
     const read = await app.request('GET', `/collections/${COLLECTION}`, { token: admin });
-    assert.equal((read.body as { meta: unknown }).meta, { accountability: null });
+    assert.equal((read.body as { meta: unknown }).meta, { accountability: null, realtime_watch: false });
     assert.is((await set('all')).status, 200);
     await app.request('DELETE', `${ITEMS}/1`, { token: admin });
     assert.is(await count('/activity'), 6);

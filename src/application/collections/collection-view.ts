@@ -5,6 +5,7 @@ import {
   type FieldSchema,
 } from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
+import type { RealtimeWatchState } from '../realtime/realtime-watch-state.ts';
 
 /**
  * A column as the API shows it; `schema` mirrors what Directus reports about the database column. An
@@ -33,12 +34,13 @@ export type FieldView = {
 /**
  * `read_only`: a database view, whose items can be read but not written (docs/api.md §5).
  * `meta.accountability`: what writes record (docs/api.md §14), as Directus names it.
+ * `meta.realtime_watch`: whether writes made by hand in SQL are realtime events (docs/api.md §12).
  */
 export type CollectionView = {
   collection: string;
   primary_key: string | null;
   read_only: boolean;
-  meta: { accountability: AccountabilityMode };
+  meta: { accountability: AccountabilityMode; realtime_watch: RealtimeWatchState };
   fields: FieldView[];
 };
 
@@ -63,12 +65,15 @@ export function viewField(collection: string, field: FieldSchema): FieldView {
   };
 }
 
-export function viewCollection(collection: CollectionSchema): CollectionView {
+export function viewCollection(
+  collection: CollectionSchema,
+  realtimeWatch: RealtimeWatchState,
+): CollectionView {
   return {
     collection: collection.name,
     primary_key: collection.primaryKey,
     read_only: collection.readOnly === true,
-    meta: { accountability: accountabilityOf(collection) },
+    meta: { accountability: accountabilityOf(collection), realtime_watch: realtimeWatch },
     fields: collection.fields.map((field) => viewField(collection.name, field)),
   };
 }

@@ -7,12 +7,15 @@ import { type CollectionView, viewCollection } from './collection-view.ts';
 
 export type CreateCollectionCommand = { collection: string; fields: NewField[] };
 
-/** Creates a table; the editor validates names and types before any SQL and refreshes the catalog. */
+/**
+ * Creates a table; the editor validates names and types before any SQL and refreshes the catalog. A new table
+ * has no trigger: it is not watched.
+ */
 export class CreateCollectionHandler implements Handler<CreateCollectionCommand, CollectionView> {
   constructor(private readonly editor: SchemaEditor) {}
 
   async execute(caller: Accountability, command: CreateCollectionCommand): Promise<CollectionView> {
     requireAdmin(caller);
-    return viewCollection(await this.editor.createCollection(command.collection, command.fields));
+    return viewCollection(await this.editor.createCollection(command.collection, command.fields), false);
   }
 }

@@ -25,6 +25,7 @@ import type {
   SubscribeRequest,
   Subscription,
   SubscriptionEnd,
+  SubscriptionEvent,
   SubscriptionSink,
 } from './item-subscriptions.ts';
 
@@ -37,7 +38,10 @@ type View = {
   readonly rule: ReadRule;
   readonly select: ReadonlyArray<SelectedField>;
   readonly filter: BoundFilterNode | null;
-  /** Subscribers with the same key shape a row alike: one formatting per event serves them all. */
+  /**
+   * Subscribers with the same key judge and shape every row alike (same row rule, filter and selection):
+   * one evaluation, one formatting and one message per event serve them all.
+   */
   readonly groupKey: string;
 };
 
@@ -69,6 +73,11 @@ export class RealtimeHub implements ItemSubscriptions {
   private readonly byCollection = new Map<string, Set<Subscriber>>();
   /** Batches and rechecks run one after another, so a subscriber never sees events out of order. */
   private queue: Promise<void> = Promise.resolve();
+  /**
+   * The events queued last and not yet being delivered: batches that arrive meanwhile join it, so a hub that
+   * fell behind delivers them in one round (one write per socket, not one per event).
+   */
+  private waiting: ItemEvent[] | null = null;
   private stopFeed: (() => void) | null = null;
   private stopTicker: (() => void) | null = null;
 
@@ -138,7 +147,7 @@ export class RealtimeHub implements ItemSubscriptions {
   private start(): void {
     if (this.stopFeed) return;
     this.stopFeed = this.feed.subscribe({
-      events: (batch) => void this.enqueue(() => this.deliver(batch)),
+      events: (batch) => this.queueEvents(batch),
       lost: () =>
         void this.enqueue(async () =>
           this.endAll({ reason: 'RESYNC', message: 'Events were missed; subscribe again.' }),
@@ -149,8 +158,23 @@ export class RealtimeHub implements ItemSubscriptions {
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
+    this.waiting = null;
     this.queue = this.queue.then(work).catch(() => undefined);
     return this.queue;
+  }
+
+  /** Joins the events still waiting when nothing was queued after them, else waits behind what was. */
+  private queueEvents(batch: ReadonlyArray<ItemEvent>): void {
+    if (this.waiting) {
+      this.waiting.push(...batch);
+      return;
+    }
+    const events = [...batch];
+    this.enqueue(() => {
+      if (this.waiting === events) this.waiting = null;
+      return this.deliver(events);
+    });
+    this.waiting = events;
   }
 
   /**
@@ -189,38 +213,29 @@ export class RealtimeHub implements ItemSubscriptions {
       if (subscribers.length === 0) continue;
       const collection = this.catalog.current().collections.get(event.collection);
       if (!collection) continue;
-      const shaped = new Map<string, string>();
+      // Judged and shaped once per group of alike views; every member is sent the same message.
+      const told = new Map<string, SubscriptionEvent | null>();
       for (const subscriber of subscribers) {
         if (subscriber.closed) continue;
-        this.judge(subscriber, event, collection, shaped);
+        const { view } = subscriber;
+        let message = told.get(view.groupKey);
+        if (message === undefined) {
+          message = this.judge(view, event, collection);
+          told.set(view.groupKey, message);
+        }
+        if (message !== null) subscriber.sink.send(message);
       }
     }
   }
 
   /** REALTIME-SPEC: visibility before and after, each under the rule and the subscription's filter. */
-  private judge(
-    subscriber: Subscriber,
-    event: ItemEvent,
-    collection: CollectionSchema,
-    shaped: Map<string, string>,
-  ) {
-    const { view } = subscriber;
+  private judge(view: View, event: ItemEvent, collection: CollectionSchema): SubscriptionEvent | null {
     const before = event.before !== null && this.visible(view, event.before, collection);
     const after = event.after !== null && this.visible(view, event.after, collection);
-    if (!before && !after) return;
-    if (before && !after) {
-      const data = JSON.stringify([event.key]);
-      subscriber.sink.send({ event: 'delete', id: event.id, data });
-      return;
-    }
-    const item = event.after as StoredItem;
-    const key = `${event.id}\u0000${view.groupKey}`;
-    let data = shaped.get(key);
-    if (data === undefined) {
-      data = this.format.format([item], view.select, collection);
-      shaped.set(key, data);
-    }
-    subscriber.sink.send({ event: before ? 'update' : 'create', id: event.id, data });
+    if (!before && !after) return null;
+    if (!after) return { event: 'delete', id: event.id, data: JSON.stringify([event.key]) };
+    const data = this.format.format([event.after as StoredItem], view.select, collection);
+    return { event: before ? 'update' : 'create', id: event.id, data };
   }
 
   private visible(view: View, item: StoredItem, collection: CollectionSchema): boolean {
@@ -266,8 +281,8 @@ export class RealtimeHub implements ItemSubscriptions {
     }
     if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
     const filter = conditions.length === 0 ? null : allOf(conditions);
-    // The shape depends on the selection alone (masks included, their values bound): equal selections share it.
-    const groupKey = JSON.stringify(select);
+    // What a subscriber is told depends on these alone (masks included, every value bound): alike views share it.
+    const groupKey = JSON.stringify([rule.rows, filter, select]);
     return { caller, rule, select, filter, groupKey };
   }
 

@@ -1,5 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
@@ -18,18 +19,32 @@ export class WatchCollectionHandler implements Handler<{ collection: string }, v
   ) {}
 
   async execute(caller: Accountability, { collection }: { collection: string }): Promise<void> {
-    requireAdmin(caller);
-    const watch = availableWatch(this.watch);
-    const target = collectionFor(this.catalog, caller, collection);
-    requireWritable(target);
-    if (target.primaryKey === null) {
-      throw new DomainError(
-        'INVALID_PAYLOAD',
-        `Collection "${target.name}" has no single-column primary key: its changes cannot be told apart.`,
-      );
-    }
+    const { watch, target } = watchable(this.catalog, this.watch, caller, collection);
     await watch.watch(target);
   }
+}
+
+/**
+ * The watch and the collection it would watch, once every refusal is passed: for admins, where a watch is
+ * available, a table (not a view) with a single-column primary key. Checks only; nothing changes.
+ */
+export function watchable(
+  catalog: SchemaCatalog,
+  watch: CollectionWatch | undefined,
+  caller: Accountability,
+  collection: string,
+): { watch: CollectionWatch; target: CollectionSchema } {
+  requireAdmin(caller);
+  const available = availableWatch(watch);
+  const target = collectionFor(catalog, caller, collection);
+  requireWritable(target);
+  if (target.primaryKey === null) {
+    throw new DomainError(
+      'INVALID_PAYLOAD',
+      `Collection "${target.name}" has no single-column primary key: its changes cannot be told apart.`,
+    );
+  }
+  return { watch: available, target };
 }
 
 /**

@@ -273,4 +273,38 @@ hub(
   },
 );
 
+hub('alike views share one message per event; a view with another rule is judged apart', async () => {
+  const f = await hubFixture();
+  await f.grant({ permissions: { owner: { _eq: '$CURRENT_USER' } } });
+  const first = await f.subscribe(CALLER.ada, { fields: ['id'] });
+  const second = await f.subscribe(CALLER.ada, { fields: ['id'] });
+  const other = await f.subscribe(CALLER.bob, { fields: ['id'] });
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 2 });
+  await f.hub.settled();
+  assert.is(first.sink.events.length, 1);
+  assert.is(first.sink.events[0], second.sink.events[0]);
+  assert.equal(other.sink.events.map(items), [[{ id: 2 }]]);
+});
+
+hub('batches that wait behind a recheck are delivered after it, in log order', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const { sink, revoke } = await f.subscribe(CALLER.ada, { fields: ['id'] });
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 2 });
+  revoke();
+  f.ticker.tick();
+  f.feed.emit(PARCELS, 3, row(3), { ...row(3), weight: 2 });
+  await f.hub.settled();
+  assert.equal(
+    sink.events.map((event) => event.id),
+    ['1', '2'],
+  );
+  assert.equal(
+    sink.ends.map((end) => end.reason),
+    ['UNAUTHENTICATED'],
+  );
+});
+
 hub.run();

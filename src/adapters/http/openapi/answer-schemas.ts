@@ -81,6 +81,11 @@ export const collectionAnswer: z.ZodType<CollectionView> = z.object({
       .enum(['all', 'activity'])
       .nullable()
       .describe('What writes record: activity and revisions (`all`), `activity` only, or nothing (null).'),
+    realtime_watch: z
+      .union([z.boolean(), z.literal('stale')])
+      .describe(
+        'Whether writes made by hand in SQL are realtime events; `stale`: watched, but its columns changed by hand since, so its writes are refused until it is watched again.',
+      ),
   }),
   fields: z.array(fieldAnswer),
 });

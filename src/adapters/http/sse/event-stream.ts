@@ -12,6 +12,9 @@ const SLOW_CONSUMER: { reason: string; message: string } = {
   message: 'The client did not read the events fast enough; reconnect to resume.',
 };
 
+/** Each event's text, built once however many streams it is sent to (the hub sends alike views one event). */
+const eventTexts = new WeakMap<SubscriptionEvent, string>();
+
 export type EventStreamOptions = {
   readonly heartbeatMs: number;
   readonly retryMs: number;
@@ -32,6 +35,8 @@ export class EventStream implements SubscriptionSink {
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
   private readonly onClose: Array<() => void> = [];
+  /** The response holds what is written until the end of this tick (see `write`). */
+  private corked = false;
 
   /** `response`: the answer the stream will be written to, once `open`; watched from now for the client leaving. */
   constructor(
@@ -61,7 +66,12 @@ export class EventStream implements SubscriptionSink {
   }
 
   send(event: SubscriptionEvent): void {
-    this.write(eventText(event.event, event.id, event.data));
+    let text = eventTexts.get(event);
+    if (text === undefined) {
+      text = eventText(event.event, event.id, event.data);
+      eventTexts.set(event, text);
+    }
+    this.write(text);
   }
 
   end(end: SubscriptionEnd): void {
@@ -108,6 +118,15 @@ export class EventStream implements SubscriptionSink {
     if (this.pending) {
       this.pending.push(text);
       return;
+    }
+    // What is written in one tick (a round of the hub's events) leaves in one system call, not one per event.
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
     }
     this.response.write(text);
     this.checkBuffer();

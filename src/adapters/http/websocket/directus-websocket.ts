@@ -8,6 +8,7 @@ import type {
 } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
+import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
 /** The close codes of /websocket (docs/api.md §12). */
 export const CLOSE = {
@@ -69,7 +70,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       count(perAddress, address, 1);
-      const connection = new Connection(ws, options, perUser, url.searchParams.get('access_token'));
+      const connection = new Connection(ws, socket, options, perUser, url.searchParams.get('access_token'));
       connections.add(connection);
       ws.once('close', () => {
         count(perAddress, address, -1);
@@ -106,9 +107,13 @@ class Connection {
   private authTimer: NodeJS.Timeout | null = null;
   /** Set by each heartbeat's ping, cleared by any message from the client. */
   private silent = false;
+  /** The socket holds what is sent until the end of this tick (see `sendRaw`). */
+  private corked = false;
 
   constructor(
     private readonly ws: WebSocket,
+    /** The connection's TCP socket, the one `ws` writes its frames to. */
+    private readonly socket: Duplex,
     private readonly options: WebSocketOptions,
     private readonly perUser: Map<string, number>,
     private readonly urlToken: string | null,
@@ -259,10 +264,7 @@ class Connection {
       const subscription = await this.options.subscriptions.subscribe(
         { collection, query, caller: () => this.currentCaller() },
         {
-          send: (event) =>
-            this.sendRaw(
-              `{"type":"subscription","event":${JSON.stringify(event.event)},"data":${event.data}${uidJson(uid)}}`,
-            ),
+          send: (event) => this.sendRaw(subscriptionMessage(event, uid)),
           end: (end) => this.ended(key, end, uid),
         },
       );
@@ -273,7 +275,7 @@ class Connection {
       this.subscriptions.set(key, subscription);
       if (this.authTimer) clearTimeout(this.authTimer);
       this.sendRaw(
-        `{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${uidJson(uid)}}`,
+        `{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${uidMember(uid)}}`,
       );
     } catch (error) {
       this.subscriptions.delete(key);
@@ -321,15 +323,27 @@ class Connection {
     this.sendRaw(JSON.stringify(message));
   }
 
-  /** A client that does not read its socket is cut off rather than buffered for. */
-  private sendRaw(text: string): void {
+  /**
+   * A client that does not read its socket is cut off rather than buffered for. What is sent in one tick (a
+   * round of the hub's events) leaves in one write: a system call per socket per event was most of the cost
+   * of a fan-out (docs/decisions/0040).
+   */
+  private sendRaw(message: string | Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount + text.length > this.options.limits.sendBufferMaxBytes) {
+    if (this.ws.bufferedAmount + message.length > this.options.limits.sendBufferMaxBytes) {
       this.ws.close(CLOSE.slowConsumer, 'Send buffer full: the client reads too slowly');
       this.closeAll();
       return;
     }
-    this.ws.send(text);
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.ws.send(message, { binary: false });
   }
 
   private closeAll(): void {
@@ -342,5 +356,3 @@ class Connection {
     if (this.authTimer) clearTimeout(this.authTimer);
   }
 }
-
-const uidJson = (uid: string | undefined) => (uid === undefined ? '' : `,"uid":${JSON.stringify(uid)}`);

@@ -1,10 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type {
   Change,
   ChangeFeed,
   ChangeFeedStatus,
   ChangeListener,
 } from '../../../application/ports/change-feed.ts';
+import { ListeningConnection } from '../postgres/listening-connection.ts';
 
 /** The one channel every instance listens on and every trigger of migration 0004 notifies. */
 export const CHANGES_CHANNEL = 'datagate_changes';
@@ -31,8 +32,6 @@ export type PostgresChangeFeedOptions = {
 const DEFAULT_HEARTBEAT_MS = 1000;
 /** Five seconds by default: without an event trigger, a schema change by hand is seen within about that. */
 const FINGERPRINT_EVERY = 5;
-const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 5000;
 
 /**
  * A cheap digest of the collections' tables, columns and foreign keys (relations, with their actions and
@@ -71,22 +70,33 @@ const FINGERPRINT = `
  */
 export class PostgresChangeFeed implements ChangeFeed {
   private readonly listeners: ChangeListener[] = [];
-  private client: pg.Client | undefined;
+  private readonly connection: ListeningConnection;
   private schemaMode: ChangeFeedStatus['schema'] = 'fingerprint';
   private fingerprint: string | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
-  /** The connection attempt under way, which `close` waits for so that no socket outlives it. */
-  private connecting: Promise<void> | undefined;
-  private retryMs = FIRST_RETRY_MS;
   private beats = 0;
   private started = false;
-  private closed = false;
 
-  constructor(private readonly options: PostgresChangeFeedOptions) {}
+  constructor(private readonly options: PostgresChangeFeedOptions) {
+    this.connection = new ListeningConnection({
+      url: options.url,
+      connectMs: options.connectMs,
+      applicationName: 'datagate listener',
+      channel: CHANGES_CHANNEL,
+      heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      prepare: async (client) => {
+        this.schemaMode = await this.schemaModeOf(client);
+        this.fingerprint = await this.fingerprintOf(client);
+      },
+      beat: (client) => this.beat(client),
+      heard: (payload) => this.heard(payload),
+      // Whatever changed while nobody listened is read fresh from here on.
+      listening: () => this.tellLost(),
+      lost: () => this.tellLost(),
+    });
+  }
 
   get live(): boolean {
-    return this.client !== undefined;
+    return this.connection.live;
   }
 
   status(): ChangeFeedStatus {
@@ -101,86 +111,22 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.listeners.push(listener);
     if (!this.started) {
       this.started = true;
-      this.connecting = this.connect();
+      this.connection.start();
     }
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnect);
-    clearInterval(this.heartbeat);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
-    // An attempt still connecting sees `closed` when it is done, and ends its connection itself.
-    await this.connecting;
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      application_name: 'datagate listener',
-      connectionTimeoutMillis: this.options.connectMs,
-      query_timeout: this.heartbeatMs(),
-      keepAlive: true,
-    });
-    client.on('error', () => this.dropped(client));
-    client.on('end', () => this.dropped(client));
-    client.on('notification', (message) => {
-      if (client === this.client) this.heard(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${CHANGES_CHANNEL}`);
-      this.schemaMode = await this.schemaModeOf(client);
-      this.fingerprint = await this.fingerprintOf(client);
-    } catch {
-      await client.end().catch(() => {});
-      this.retryLater();
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.retryMs = FIRST_RETRY_MS;
-    this.heartbeat = setInterval(() => void this.beat(client), this.heartbeatMs());
-    this.heartbeat.unref();
-    // Whatever changed while nobody listened is read fresh from here on.
-    this.tellLost();
-  }
-
-  private dropped(client: pg.Client): void {
-    client.end().catch(() => {});
-    if (client !== this.client) return;
-    this.client = undefined;
-    clearInterval(this.heartbeat);
-    this.tellLost();
-    this.retryLater();
-  }
-
-  private retryLater(): void {
-    if (this.closed) return;
-    this.reconnect = setTimeout(() => {
-      this.connecting = this.connect();
-    }, this.retryMs);
-    this.reconnect.unref();
-    this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
+    await this.connection.close();
   }
 
   /** A question the connection must answer in time; without an event trigger, the schema's fingerprint. */
   private async beat(client: pg.Client): Promise<void> {
-    try {
-      this.schemaMode = await this.schemaModeOf(client);
-      if (this.schemaMode === 'event-trigger' || ++this.beats % FINGERPRINT_EVERY !== 0) return;
-      const fingerprint = await this.fingerprintOf(client);
-      if (client !== this.client || fingerprint === this.fingerprint) return;
-      this.fingerprint = fingerprint;
-      this.tell({ kind: 'schema' });
-    } catch {
-      this.dropped(client);
-    }
+    this.schemaMode = await this.schemaModeOf(client);
+    if (this.schemaMode === 'event-trigger' || ++this.beats % FINGERPRINT_EVERY !== 0) return;
+    const fingerprint = await this.fingerprintOf(client);
+    if (!this.connection.holds(client) || fingerprint === this.fingerprint) return;
+    this.fingerprint = fingerprint;
+    this.tell({ kind: 'schema' });
   }
 
   private async schemaModeOf(client: pg.Client): Promise<ChangeFeedStatus['schema']> {
@@ -209,10 +155,6 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   private tellLost(): void {
     for (const listener of this.listeners) listener.lost();
-  }
-
-  private heartbeatMs(): number {
-    return this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   }
 }
 

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { ListeningConnection } from './listening-connection.ts';
 
 /**
  * The channel a transaction that records events notifies, with an empty payload: it says "the log has
@@ -32,92 +32,37 @@ export type PostgresWakeUpsOptions = {
 };
 
 const DEFAULT_HEARTBEAT_MS = 1000;
-const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 5000;
 
 /**
  * On a PostgreSQL server: a connection of its own holding `LISTEN datagate_item_events`, as the cache
- * channel's (postgres-change-feed.ts) — a pooled connection is handed around and reset, so it cannot hold a
- * LISTEN. An error, an end or an unanswered heartbeat is `lost`; it then reconnects with backoff, and says
- * `listening` once it listens again.
+ * channel's (postgres-change-feed.ts), with the same lifecycle (listening-connection.ts): an error, an end or
+ * an unanswered heartbeat is `lost`; it then reconnects with backoff, and says `listening` once it listens
+ * again.
  */
 export class PostgresItemEventWakeUps implements ItemEventWakeUps {
-  private listener: WakeUpListener | undefined;
-  private client: pg.Client | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
-  private connecting: Promise<void> | undefined;
-  private retryMs = FIRST_RETRY_MS;
-  private closed = false;
+  private connection: ListeningConnection | undefined;
 
   constructor(private readonly options: PostgresWakeUpsOptions) {}
 
   start(listener: WakeUpListener): void {
-    this.listener = listener;
-    this.connecting = this.connect();
+    this.connection = new ListeningConnection({
+      url: this.options.url,
+      connectMs: this.options.connectMs,
+      applicationName: 'datagate item events',
+      channel: ITEM_EVENTS_CHANNEL,
+      heartbeatMs: this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      beat: async (client) => {
+        await client.query('select 1');
+      },
+      heard: () => listener.woken(),
+      listening: () => listener.listening(),
+      lost: () => listener.lost(),
+    });
+    this.connection.start();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnect);
-    clearInterval(this.heartbeat);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
-    await this.connecting;
-  }
-
-  private async connect(): Promise<void> {
-    const heartbeatMs = this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      application_name: 'datagate item events',
-      connectionTimeoutMillis: this.options.connectMs,
-      query_timeout: heartbeatMs,
-      keepAlive: true,
-    });
-    client.on('error', () => this.dropped(client));
-    client.on('end', () => this.dropped(client));
-    client.on('notification', () => {
-      if (client === this.client) this.listener?.woken();
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${ITEM_EVENTS_CHANNEL}`);
-    } catch {
-      await client.end().catch(() => {});
-      this.retryLater();
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.retryMs = FIRST_RETRY_MS;
-    this.heartbeat = setInterval(() => {
-      client.query('select 1').catch(() => this.dropped(client));
-    }, heartbeatMs);
-    this.heartbeat.unref();
-    this.listener?.listening();
-  }
-
-  private dropped(client: pg.Client): void {
-    client.end().catch(() => {});
-    if (client !== this.client) return;
-    this.client = undefined;
-    clearInterval(this.heartbeat);
-    this.listener?.lost();
-    this.retryLater();
-  }
-
-  private retryLater(): void {
-    if (this.closed) return;
-    this.reconnect = setTimeout(() => {
-      this.connecting = this.connect();
-    }, this.retryMs);
-    this.reconnect.unref();
-    this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
+    await this.connection?.close();
   }
 }
 
