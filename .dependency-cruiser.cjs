@@ -80,6 +80,8 @@ const EXCEPTIONS = {
     '^src/adapters/persistence/postgres/row-scope[.]ts$',
     '^src/adapters/persistence/postgres/postgres-collections[.]ts$',
     '^src/adapters/persistence/postgres/open-replica-routing[.]ts$',
+    // Files' bytes in large objects (storage.driver: postgres) on that same pool, beside the system tables.
+    '^src/adapters/persistence/postgres/postgres-large-object-storage[.]ts$',
   ],
 };
 

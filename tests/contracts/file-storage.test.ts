@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalDiskFileStorage } from '../../src/adapters/local-disk/local-disk-file-storage.ts';
 import { InMemoryFileStorage } from '../../src/adapters/persistence/memory/in-memory-file-storage.ts';
-import { type FileStorageTarget, fileStorageContract } from './file-storage.contract.ts';
+import type { MikroOrmPersistence } from '../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { userTablesDatabase } from '../../src/adapters/persistence/postgres/postgres-collections.ts';
+import { PostgresLargeObjectStorage } from '../../src/adapters/persistence/postgres/postgres-large-object-storage.ts';
+import type { FileStorage } from '../../src/application/ports/file-storage.ts';
+import { type Backend, databaseBackends } from '../support/databases.ts';
+import {
+  CONTRACT_LIST_PAGE_SIZE,
+  type FileStorageTarget,
+  fileStorageContract,
+} from './file-storage.contract.ts';
 
 const memory: FileStorageTarget = {
   name: 'memory',
@@ -27,4 +36,30 @@ function localDisk(): FileStorageTarget {
   };
 }
 
-for (const target of [memory, localDisk()]) fileStorageContract(target).run();
+/** The shared migrated database of the backend, its large objects emptied before each case. */
+function largeObjects(backend: Backend<MikroOrmPersistence>): FileStorageTarget {
+  const target = backend.persistence();
+  return {
+    name: `${backend.name} large objects`,
+    ...(backend.skip ? { skip: backend.skip } : {}),
+    fresh: async () => {
+      const persistence = await target.fresh();
+      const store = new PostgresLargeObjectStorage(userTablesDatabase(persistence.orm), {
+        listPageSize: CONTRACT_LIST_PAGE_SIZE,
+      });
+      await emptied(store);
+      return store;
+    },
+    dispose: () => target.dispose(),
+  };
+}
+
+async function emptied(store: FileStorage): Promise<void> {
+  const keys: string[] = [];
+  for await (const object of store.list('')) keys.push(object.key);
+  for (const key of keys) await store.delete(key);
+}
+
+for (const target of [memory, localDisk(), ...databaseBackends().map(largeObjects)]) {
+  fileStorageContract(target).run();
+}
