@@ -8,6 +8,7 @@ import { userTablesDatabase } from '../../src/adapters/persistence/postgres/post
 import { PostgresLargeObjectStorage } from '../../src/adapters/persistence/postgres/postgres-large-object-storage.ts';
 import type { FileStorage } from '../../src/application/ports/file-storage.ts';
 import { type Backend, databaseBackends } from '../support/databases.ts';
+import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.ts';
 import {
   CONTRACT_LIST_PAGE_SIZE,
   type FileStorageTarget,
@@ -54,12 +55,29 @@ function largeObjects(backend: Backend<MikroOrmPersistence>): FileStorageTarget 
   };
 }
 
+/** s3rver on an ephemeral port, started with the first case; the bucket emptied before each. */
+function s3(): FileStorageTarget {
+  let server: Promise<S3TestServer> | undefined;
+  return {
+    name: 'S3 (s3rver)',
+    fresh: async () => {
+      server ??= startS3TestServer();
+      const store = (await server).store({ listPageSize: CONTRACT_LIST_PAGE_SIZE });
+      await emptied(store);
+      return store;
+    },
+    dispose: async () => {
+      if (server) await (await server).close();
+    },
+  };
+}
+
 async function emptied(store: FileStorage): Promise<void> {
   const keys: string[] = [];
   for await (const object of store.list('')) keys.push(object.key);
   for (const key of keys) await store.delete(key);
 }
 
-for (const target of [memory, localDisk(), ...databaseBackends().map(largeObjects)]) {
+for (const target of [memory, localDisk(), ...databaseBackends().map(largeObjects), s3()]) {
   fileStorageContract(target).run();
 }
