@@ -83,6 +83,8 @@ const EXCEPTIONS = {
     // The cache channel (postgres-change-feed.ts) listens with the same connection lifecycle as the
     // change log's wake-ups: one pg client of its own, heartbeat, reconnect with backoff.
     '^src/adapters/persistence/postgres/listening-connection[.]ts$',
+    // Files' bytes in large objects (storage.driver: postgres) on that same pool, beside the system tables.
+    '^src/adapters/persistence/postgres/postgres-large-object-storage[.]ts$',
   ],
 };
 

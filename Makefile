@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run chromium test check format bench bench-realtime bench-thumbnails soak soak-fuzz stress
+.PHONY: install build run chromium test check format bench bench-realtime bench-thumbnails bench-storage soak soak-fuzz stress
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -56,6 +56,10 @@ bench-realtime: build
 # Issue 19's image transforms: thumbnails per second with the transform queue full, and peak RSS; no database.
 bench-thumbnails: install
 	node --import tsx bench/thumbnails.ts
+
+# Issue 19's file stores: upload and download MB/s of each against cp and the server's own file functions; see bench/README.md.
+bench-storage: install
+	node --import tsx bench/storage.ts
 
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see soak/README.md.
 soak: build

@@ -1,13 +1,15 @@
+import { join } from 'node:path';
 import { Container, type ServiceIdentifier } from 'inversify';
 import pino, { type Logger } from 'pino';
 import { SystemClock } from './adapters/clock/system-clock.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
+import { LocalDiskFileStorage } from './adapters/local-disk/local-disk-file-storage.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
-import { InMemoryFileStorage } from './adapters/persistence/memory/in-memory-file-storage.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { SILENT_ITEM_EVENT_FEED } from './adapters/persistence/silent-item-event-feed.ts';
+import { S3FileStorage } from './adapters/s3/s3-file-storage.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
 import { CachingAccessTokens } from './adapters/tokens/caching-access-tokens.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
@@ -107,8 +109,8 @@ export function buildContainer(
   constant<ChangeFeed>(TYPES.ChangeFeed, cached.changes);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
   constant<ActivityLog>(TYPES.ActivityLog, persistence.activity);
-  // Files' bytes (docs/api.md §15); the configured store replaces this with `storage.driver`'s.
-  constant<FileStorage>(TYPES.FileStorage, new InMemoryFileStorage());
+  // Files' bytes (`storage.driver`), made on first use: a command that stores no file opens no store.
+  dynamic<FileStorage>(TYPES.FileStorage, () => configuredFileStorage(config, persistence));
   // Realtime off, or a backend that records no change log: subscriptions get no events (docs/api.md §12).
   constant<ItemEventFeed>(
     TYPES.ItemEventFeed,
@@ -165,4 +167,31 @@ export function buildContainer(
   // Image variants have no routes of their own: /assets/:id calls them.
   container.load(...AREAS, imageVariantsModule, httpModule, realtimeHttpModule);
   return container;
+}
+
+/**
+ * The store of `storage.driver` (docs/decisions/0038); the in-memory backend keeps files in its own map
+ * whatever the driver, so that an app on it (the tests') writes nothing to a disk or a bucket.
+ */
+function configuredFileStorage(config: AppConfig, persistence: Persistence): FileStorage {
+  if (persistence.files) return persistence.files;
+  const { driver, local, s3 } = config.storage;
+  switch (driver) {
+    case 'local':
+      return new LocalDiskFileStorage(local.root ?? join(config.database.dataDir, 'files'));
+    case 'postgres':
+      if (!persistence.largeObjects) throw new Error('storage.driver postgres needs a database');
+      return persistence.largeObjects;
+    case 's3':
+      // The configuration refuses `s3` without a bucket, and one of the two credentials without the other.
+      return new S3FileStorage({
+        bucket: s3.bucket!,
+        region: s3.region,
+        forcePathStyle: s3.forcePathStyle,
+        ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+        ...(s3.accessKeyId && s3.secretAccessKey
+          ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+          : {}),
+      });
+  }
 }

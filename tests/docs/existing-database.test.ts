@@ -95,6 +95,8 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
     'public.datagate_revisions',
     'public.datagate_roles',
     'public.datagate_sessions',
+    // Files' bytes in large objects (storage.driver: postgres, docs/decisions/0038).
+    'public.datagate_storage_objects',
     'public.datagate_users',
     'public.fruit_boxes',
     'public.heavy_shipments',

@@ -80,10 +80,18 @@ let counter = 0;
 
 /**
  * The real composition root behind a real socket: in-memory persistence, a cheap argon2 preset, a
- * fixed clock and a fixed secret. Nothing is written to disk; the port is ephemeral.
+ * fixed clock and a fixed secret. Nothing is written to disk (files' bytes go to the backend: a map, or
+ * large objects in the test database); the port is ephemeral.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const env = { NODE_ENV: 'test', SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...options.env };
+  // Files' bytes in the test database's large objects (in memory: the backend's own map), never on a disk.
+  const env = {
+    NODE_ENV: 'test',
+    SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    STORAGE_DRIVER: 'postgres',
+    ...options.env,
+  };
   // SECRET is set, so resolveSecret never touches the data directory.
   const config = resolveSecret(loadConfig({ env }), env);
   const persistence = options.persistence ?? createInMemoryPersistence();

@@ -619,9 +619,82 @@ export const configSchema = z
       .prefault({}),
     storage: z
       .object({
+        driver: z
+          .enum(['local', 'postgres', 's3'])
+          .default('local')
+          .describe(
+            "Where files' bytes are kept: `local`, a folder on this machine (`storage.local.root`), for one instance; `postgres`, large objects in the database (the embedded one or `database.url`), which every instance shares with no shared disk; `s3`, a bucket (`storage.s3.*`).",
+          ),
+        local: z
+          .object({
+            root: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                "Folder of the files' bytes with `storage.driver: local`, created at the first upload; unset, `<database.dataDir>/files`.",
+              ),
+          })
+          .strict()
+          .prefault({}),
+        s3: z
+          .object({
+            bucket: z
+              .string()
+              .min(1)
+              .optional()
+              .describe("Bucket of the files' bytes; required with `storage.driver: s3`."),
+            region: z.string().min(1).default('us-east-1').describe("The bucket's region."),
+            endpoint: z
+              .url({ protocol: /^https?$/ })
+              .optional()
+              .describe(
+                'URL of an S3-compatible service (MinIO, Cloudflare R2, Ceph…); unset, AWS S3 in `storage.s3.region`.',
+              ),
+            forcePathStyle: flag
+              .default(false)
+              .describe(
+                'Address the bucket in the path (`<endpoint>/<bucket>/<key>`) rather than the host name; most S3-compatible services need it.',
+              ),
+            accessKeyId: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                "Access key of the bucket, with `storage.s3.secretAccessKey`; unset, the AWS SDK's own chain (`AWS_ACCESS_KEY_ID`…, shared files, the instance's role).",
+              ),
+            secretAccessKey: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                'Secret of that access key; like `auth.secret`, better set from the environment than in a file.',
+              ),
+          })
+          .strict()
+          .superRefine((s3, ctx) => {
+            if ((s3.accessKeyId === undefined) !== (s3.secretAccessKey === undefined)) {
+              ctx.addIssue({
+                code: 'custom',
+                path: [s3.accessKeyId === undefined ? 'accessKeyId' : 'secretAccessKey'],
+                message:
+                  'must be set with storage.s3.accessKeyId and storage.s3.secretAccessKey both, or neither',
+              });
+            }
+          })
+          .prefault({}),
         transforms: imageTransforms.describe('Image variants'),
       })
       .strict()
+      .superRefine((storage, ctx) => {
+        if (storage.driver === 's3' && storage.s3.bucket === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['s3', 'bucket'],
+            message: 'is required with storage.driver: s3',
+          });
+        }
+      })
       .prefault({}),
     log: z
       .object({
@@ -716,6 +789,14 @@ export const ENV_KEYS: Record<string, string> = {
   ACTIVITY_RETENTION: 'activity.retention',
   ACTIVITY_PRUNE_INTERVAL: 'activity.pruneInterval',
   ACTIVITY_PRUNE_BATCH: 'activity.pruneBatch',
+  STORAGE_DRIVER: 'storage.driver',
+  STORAGE_LOCAL_ROOT: 'storage.local.root',
+  STORAGE_S3_BUCKET: 'storage.s3.bucket',
+  STORAGE_S3_REGION: 'storage.s3.region',
+  STORAGE_S3_ENDPOINT: 'storage.s3.endpoint',
+  STORAGE_S3_FORCE_PATH_STYLE: 'storage.s3.forcePathStyle',
+  STORAGE_S3_ACCESS_KEY_ID: 'storage.s3.accessKeyId',
+  STORAGE_S3_SECRET_ACCESS_KEY: 'storage.s3.secretAccessKey',
   STORAGE_TRANSFORMS_CONCURRENCY: 'storage.transforms.concurrency',
   STORAGE_TRANSFORMS_QUEUE: 'storage.transforms.queue',
   STORAGE_TRANSFORMS_MAX_PIXELS: 'storage.transforms.maxPixels',

@@ -1,6 +1,7 @@
 import type { ActivityLog } from '../../application/ports/activity-log.ts';
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type { DatabaseHealth } from '../../application/ports/database-health.ts';
+import type { FileStorage } from '../../application/ports/file-storage.ts';
 import type { ItemEventFeed } from '../../application/ports/item-events.ts';
 import type { ItemStore } from '../../application/ports/item-store.ts';
 import type { PoolUsage } from '../../application/ports/metrics.ts';
@@ -24,6 +25,16 @@ export interface Persistence {
   readonly items: ItemStore;
   /** Who changed what (docs/api.md §14); the item store records item writes into it itself. */
   readonly activity: ActivityLog;
+  /**
+   * Files' bytes in this database's large objects, for `storage.driver: postgres`; absent without a
+   * database (in memory).
+   */
+  readonly largeObjects?: FileStorage;
+  /**
+   * Files' bytes that this backend keeps itself whatever `storage.driver` says: in memory, a map, so that
+   * an app on the in-memory backend (the tests') writes no file to a disk or a bucket.
+   */
+  readonly files?: FileStorage;
   /**
    * How this instance hears of changes made by others on the same database (docs/decisions/0015); absent
    * where nobody else can make any (one process on its own storage).

@@ -13,12 +13,18 @@ export type ByteRange = { readonly start: number; readonly end: number };
  * Where files' bytes live: a flat space of keys (`files/<id>`, `tmp/<uuid>`, …), on a local disk, in
  * PostgreSQL's large objects or in S3. Bytes go in and out as streams, never whole, so memory stays
  * bounded whatever a file's size.
+ *
+ * A key is made by the server, never taken from a request: segments of ASCII letters, digits, `_`, `-`
+ * and `.` joined by `/`, none empty nor starting with a dot, at most 1,024 characters. Any other key is a
+ * bug, and every method refuses it (rejects). Keys sort as their bytes do (`a-b` < `a.b` < `a/c` < `ab`).
+ * A key is never also the folder of other keys (`a` beside `a/b`): a local disk cannot hold both.
  */
 export interface FileStorage {
   /**
-   * Stores the bytes under `key`, replacing what was there, and resolves once they are durable. When
-   * iterating `bytes` throws (a client that aborts, an upload over its limit), nothing is left under
-   * `key` and `write` rejects with that error.
+   * Stores the bytes under `key`, replacing what was there, and resolves once they are durable; a
+   * reader sees the old bytes or the new, never a mix. When iterating `bytes` throws (a client that
+   * aborts, an upload over its limit), nothing of them is left: `key` holds what it held before (nothing,
+   * for a new key), and `write` rejects with that error.
    */
   write(key: string, bytes: AsyncIterable<Uint8Array>): Promise<StoredObject>;
   /** The object's bytes (or the range of them, which must lie within it), read as they are consumed; undefined when there is no such key. */

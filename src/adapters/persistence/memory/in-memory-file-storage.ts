@@ -1,4 +1,5 @@
 import type { ByteRange, FileStorage, StoredObject } from '../../../application/ports/file-storage.ts';
+import { assertStorageKey, assertStoragePrefix } from '../../storage-key.ts';
 
 /** The slice a read hands out at a time, so that a consumer sees what a real store's stream looks like. */
 const SLICE_BYTES = 64 * 1024;
@@ -10,6 +11,7 @@ export class InMemoryFileStorage implements FileStorage {
   private readonly objects = new Map<string, Entry>();
 
   async write(key: string, bytes: AsyncIterable<Uint8Array>): Promise<StoredObject> {
+    assertStorageKey(key);
     const chunks: Uint8Array[] = [];
     for await (const chunk of bytes) chunks.push(chunk);
     const entry = { bytes: Buffer.concat(chunks), modifiedAt: new Date() };
@@ -18,6 +20,7 @@ export class InMemoryFileStorage implements FileStorage {
   }
 
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array> | undefined> {
+    assertStorageKey(key);
     const entry = this.objects.get(key);
     if (!entry) return undefined;
     const bytes = range ? entry.bytes.subarray(range.start, range.end + 1) : entry.bytes;
@@ -25,11 +28,14 @@ export class InMemoryFileStorage implements FileStorage {
   }
 
   async stat(key: string): Promise<StoredObject | undefined> {
+    assertStorageKey(key);
     const entry = this.objects.get(key);
     return entry && describe(key, entry);
   }
 
   async move(from: string, to: string): Promise<void> {
+    assertStorageKey(from);
+    assertStorageKey(to);
     const entry = this.objects.get(from);
     if (!entry) throw new Error(`No object "${from}" to move`);
     this.objects.set(to, entry);
@@ -37,10 +43,12 @@ export class InMemoryFileStorage implements FileStorage {
   }
 
   async delete(key: string): Promise<void> {
+    assertStorageKey(key);
     this.objects.delete(key);
   }
 
   async *list(prefix: string): AsyncIterable<StoredObject> {
+    assertStoragePrefix(prefix);
     const keys = [...this.objects.keys()].filter((key) => key.startsWith(prefix)).sort();
     for (const key of keys) {
       const entry = this.objects.get(key);

@@ -1,5 +1,6 @@
 import type { Persistence } from '../persistence.ts';
 import { InMemoryActivityLog } from './in-memory-activity-log.ts';
+import { InMemoryFileStorage } from './in-memory-file-storage.ts';
 import { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
 import { InMemoryItemStore } from './in-memory-item-store.ts';
 import { InMemoryPermissionRepository } from './in-memory-permission-repository.ts';
@@ -35,6 +36,7 @@ export function createInMemoryPersistence(
     schemaEditor: schema,
     items: new InMemoryItemStore(schema, itemEvents, activity),
     activity,
+    files: new InMemoryFileStorage(),
     ...(itemEvents ? { itemEvents } : {}),
     health: { check: async () => ({ status: 'ok', responseTimeMs: 0 }) },
     migrate: async () => {},

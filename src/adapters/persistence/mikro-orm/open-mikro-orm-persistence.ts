@@ -15,6 +15,7 @@ import {
   PostgresItemEventWakeUps,
   userTablesDatabase,
 } from '../postgres/postgres-collections.ts';
+import { PostgresLargeObjectStorage } from '../postgres/postgres-large-object-storage.ts';
 import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
@@ -235,6 +236,9 @@ function assemble(
     schemaEditor: collections.editor,
     items: collections.store,
     activity: collections.activity,
+    largeObjects: new PostgresLargeObjectStorage(userTablesDatabase(orm), {
+      ...(options.schema ? { systemSchema: options.schema } : {}),
+    }),
     // Applies what is pending, so it is safe on every start. The migrator's errors are MikroORM's own,
     // untouched by the repositories' translation.
     migrate: () =>

@@ -134,6 +134,7 @@ server('instances starting together migrate one after the other, in their own sc
         'datagate_revisions',
         'datagate_roles',
         'datagate_sessions',
+        'datagate_storage_objects',
         'datagate_users',
       ],
     );
