@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import type { AccountabilityMode } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
@@ -22,6 +23,9 @@ export class UpdateCollectionHandler implements Handler<UpdateCollectionCommand,
     requireAdmin(caller);
     const collection = collectionFor(this.catalog, caller, command.collection);
     if (command.accountability === undefined) return viewCollection(collection);
-    return viewCollection(await this.editor.setAccountability(collection.name, command.accountability));
+    const activity = systemActivity(caller, 'update', 'datagate_collections', collection.name);
+    return viewCollection(
+      await this.editor.setAccountability(collection.name, command.accountability, activity),
+    );
   }
 }

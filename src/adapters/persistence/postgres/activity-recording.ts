@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import {
   accountabilityOf,
@@ -24,6 +25,23 @@ export function activityTables(systemSchema?: string): ActivityTables {
     revisions: table('datagate_revisions'),
     activityIds: systemSchema ? `"${systemSchema.replaceAll('"', '""')}".${sequence}` : sequence,
   };
+}
+
+/**
+ * Inserts entries as given, in one statement: the system areas' changes (in their change's transaction)
+ * and the sessions' logins and logouts.
+ */
+export function insertActivitySql(
+  tables: ActivityTables,
+  entries: ReadonlyArray<ActivityEntry>,
+): RawBuilder<unknown> {
+  const rows = entries.map(
+    (entry) =>
+      sql`(${entry.action}::text, ${entry.user}::uuid, ${entry.ip}::text, ${entry.userAgent}::text,
+        ${entry.collection}::text, ${entry.item}::text, ${entry.origin}::text)`,
+  );
+  return sql`insert into ${tables.activity} ("action", "user", "ip", "user_agent", "collection", "item", "origin")
+    values ${sql.join(rows)}`;
 }
 
 /** Where a writer records activity, and on whose behalf (absent: the system, with no user). */

@@ -12,7 +12,7 @@ import type {
 import type { SystemPage, SystemQuery } from '../../../application/ports/system-query.ts';
 import type { SystemRecord } from '../../../application/system-queries/select-fields.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
-import { type ActivityTables, activityTables } from './activity-recording.ts';
+import { type ActivityTables, activityTables, insertActivitySql } from './activity-recording.ts';
 import { canonicalValueSql } from './canonical-value-sql.ts';
 import { translateReadError } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
@@ -68,13 +68,7 @@ export class PostgresActivityLog implements ActivityLog {
 
   async record(entries: ReadonlyArray<ActivityEntry>): Promise<void> {
     if (entries.length === 0) return;
-    const rows = entries.map(
-      (entry) =>
-        sql`(${entry.action}::text, ${entry.user}::uuid, ${entry.ip}::text, ${entry.userAgent}::text,
-          ${entry.collection}::text, ${entry.item}::text, ${entry.origin}::text)`,
-    );
-    await sql`insert into ${this.tables.activity} ("action", "user", "ip", "user_agent", "collection", "item", "origin")
-      values ${sql.join(rows)}`.execute(this.db);
+    await insertActivitySql(this.tables, entries).execute(this.db);
   }
 
   /**

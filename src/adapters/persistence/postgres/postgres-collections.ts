@@ -46,7 +46,10 @@ export function createPostgresCollections(
   const watch = new PostgresCollectionWatch(db, catalog.schema, options.systemSchema);
   return {
     catalog,
-    editor: new WatchKeepingSchemaEditor(new PostgresSchemaEditor(db, catalog), watch),
+    editor: new WatchKeepingSchemaEditor(
+      new PostgresSchemaEditor(db, catalog, options.recordActivity?.systemSchema),
+      watch,
+    ),
     watch,
     activity: new PostgresActivityLog(db, catalog.schema, options.recordActivity?.systemSchema),
     store: new PostgresItemStore(db, options.schema, {
