@@ -20,12 +20,17 @@ export function itemOfTextCells(
   collection: CollectionSchema,
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [name, text] of Object.entries(cells)) {
+  for (const name of Object.keys(cells)) {
+    const text = cells[name] ?? null;
     const field = fieldOf(collection, name);
     const value =
       text !== null && (field?.type === 'json' || field?.type === 'array') ? jsonOrText(name, text) : text;
     // Defined, not assigned: a `__proto__` column must stay a key for parseItemPayload to refuse.
-    Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__') {
+      Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      item[name] = value;
+    }
   }
   return item;
 }

@@ -113,14 +113,14 @@ export class PostgresItemWriter implements ItemWriter {
     const keys: ScalarValue[] = [];
     let start = 0;
     while (start < rows.length) {
-      const shape = Object.keys(rows[start]!).join('\u0000');
+      const shape = Object.keys(rows[start]!);
       let end = start + 1;
-      while (end < rows.length && Object.keys(rows[end]!).join('\u0000') === shape) end++;
+      while (end < rows.length && sameKeys(rows[end]!, shape)) end++;
       const run = rows.slice(start, end);
       const columns = insertedColumns(collection, [run[0]!]);
       // A row naming no field at all is inserted with DEFAULT in its first column, which only VALUES says.
       keys.push(
-        ...(shape === ''
+        ...(shape.length === 0
           ? await this.insert(collection, run)
           : await this.inserted(collection, columns, recordsetSql(columns, run), run)),
       );
@@ -421,6 +421,16 @@ function typedValue(field: FieldSchema, bound: RawBuilder<unknown>): RawBuilder<
  * canonical values (numbers, booleans, strings; json and array fields as their JSON text) read back as
  * text unchanged: JSON numbers as the shortest text that round-trips.
  */
+/** Whether `row` names exactly `keys`, in that order (one recordset's column list), without an array per row. */
+function sameKeys(row: ItemValues, keys: ReadonlyArray<string>): boolean {
+  let index = 0;
+  for (const key in row) {
+    if (!Object.hasOwn(row, key) || keys[index] !== key) return false;
+    index++;
+  }
+  return index === keys.length;
+}
+
 function recordsetSql(
   columns: ReadonlyArray<FieldSchema>,
   rows: ReadonlyArray<ItemValues>,
