@@ -58,7 +58,8 @@ export type ActivitySql = { readonly returning: RawBuilder<unknown>; readonly ct
 
 /**
  * Null when the collection records nothing (`accountability` null) or has no key to name an item by.
- * `written`: the fields a create or update wrote, the revision's `delta` (null: every field, as a create's).
+ * `written`: the fields a create or update wrote, the revision's `delta` (null: every field, as a create's,
+ * stored as a NULL `delta` that reads as `data`: see `revisionDeltaSql`).
  */
 export function activitySql(
   recording: ActivityRecording,
@@ -82,9 +83,10 @@ export function activitySql(
       ${origin?.userAgent ?? null}::text, ${collection.name}::text, changed.audit_item, ${origin?.origin ?? null}::text
     from changed)`;
   if (!revisions) return { returning, ctes: sql`, ${activity}` };
+  // A create wrote every field: its delta is its data, stored once (NULL here) and read back as `data`.
   const delta =
     written === null
-      ? sql`changed.audit_data`
+      ? sql`null::json`
       : sql`(select coalesce(json_object_agg(field.key, field.value), '{}'::json)
           from json_each(changed.audit_data) as field where field.key = any (${[...written]}::text[]))`;
   return {
@@ -94,6 +96,11 @@ export function activitySql(
       select changed.audit_id, ${collection.name}::text, changed.audit_item, changed.audit_data, ${delta}
       from changed)`,
   };
+}
+
+/** A revision's `delta` as read: a NULL one (a create's) is its `data`. `revision`: the revisions' alias. */
+export function revisionDeltaSql(revision: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`coalesce(${revision}."delta", ${revision}."data")`;
 }
 
 /** The row's modelled columns in their docs/api.md §4 wire forms, as a JSON object: what a GET answers. */
