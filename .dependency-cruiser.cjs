@@ -74,8 +74,11 @@ const EXCEPTIONS = {
   // system tables: one database, one pool, two query builders; and the item store's read replicas
   // beside it (their pools are kysely's own). The system tables' list queries (/users, /roles,
   // /permissions) compile filters and sorts with the items' own SQL (kysely, no driver), so that a
-  // filter means the same on a system collection as on an item collection.
+  // filter means the same on a system collection as on an item collection. A change to a system table
+  // records its activity entry in its own transaction with the activity log's insert (kysely, no
+  // driver), so that the entry is written one way whoever writes it (docs/decisions/0033).
   'persistence/mikro-orm/': [
+    '^src/adapters/persistence/postgres/activity-recording[.]ts$',
     '^src/adapters/persistence/postgres/filter-sql[.]ts$',
     '^src/adapters/persistence/postgres/row-scope[.]ts$',
     '^src/adapters/persistence/postgres/postgres-collections[.]ts$',

@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/import.ts                  # 1,000,000 rows, realtime events recorded
  *   IMPORT_ROWS=200000 IMPORT_EVENTS=0 node --import tsx bench/import.ts
+ *   IMPORT_ACCOUNTABILITY=all node --import tsx bench/import.ts   # with an activity entry and revision per row
  *
  * Needs PostgreSQL (DATABASE_URL's server, default postgresql://postgres@127.0.0.1:5432/postgres) with the
  * right to create databases: it creates `datagate_bench_import_<pid>` and drops it at the end.
@@ -23,15 +24,24 @@ import { ImportSlots } from '../src/application/items/import-slots.ts';
 import { ReadRules } from '../src/application/items/read-rules.ts';
 import { WriteRules } from '../src/application/items/write-rules.ts';
 import { SYSTEM_ACCOUNTABILITY } from '../src/domain/accountability.ts';
+import type { AccountabilityMode } from '../src/domain/schema/collection-schema.ts';
 
 const rows = Number(process.env.IMPORT_ROWS ?? 1_000_000);
 const events = process.env.IMPORT_EVENTS !== '0';
 const chunkRows = Number(process.env.IMPORT_CHUNK_ROWS ?? 5000);
+/** `cargos`' `meta.accountability` (docs/api.md §14): unset, none (the issue's "revisions off"). */
+const accountability = accountabilityMode(process.env.IMPORT_ACCOUNTABILITY ?? 'none');
 /** `values`: the writer's multi-row VALUES insert instead of insertBulk, to compare the two. */
 const statement = process.env.IMPORT_STATEMENT ?? 'recordset';
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const database = `datagate_bench_import_${process.pid}`;
 const file = join(tmpdir(), `${database}.csv`);
+
+function accountabilityMode(name: string): AccountabilityMode {
+  if (name === 'none') return null;
+  if (name === 'all' || name === 'activity') return name;
+  throw new Error(`IMPORT_ACCOUNTABILITY: none, activity or all, not ${name}`);
+}
 
 async function admin(statement: string) {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -67,6 +77,7 @@ try {
   await persistence.migrate();
   await createSampleCargos(persistence.orm, { rows: 2000 });
   await persistence.schema.refresh();
+  await persistence.schemaEditor.setAccountability(CARGOS_COLLECTION, accountability);
   await writeCsv();
   const size = (await stat(file)).size;
   const handler = new ImportItemsHandler(
@@ -106,6 +117,7 @@ try {
       fileMB: +(size / 1024 ** 2).toFixed(1),
       events,
       statement,
+      accountability,
       chunkRows,
       seconds: +seconds.toFixed(2),
       rowsPerSecond: Math.round(result.inserted / seconds),

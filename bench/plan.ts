@@ -44,6 +44,7 @@ try {
     getMany: () => Promise.reject(new Error('the plan records list and get only')),
     aggregate: () => Promise.reject(new Error('the plan records list and get only')),
     write: () => Promise.reject(new Error('the plan only reads')),
+    snapshot: () => Promise.reject(new Error('the plan records list and get only')),
   };
   const container = buildContainer(config, { ...persistence, items: recorder });
   const resolve = container.get(ResolveAccountabilityHandler);

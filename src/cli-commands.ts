@@ -387,6 +387,7 @@ export const exportItems = (
       progress.finish(rows);
     } finally {
       stdout.off('error', onError);
+      await itemExport.close();
     }
   });
 

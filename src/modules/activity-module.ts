@@ -1,31 +1,14 @@
-import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { ActivityRetention } from '../application/activity/activity-retention.ts';
-import { type AuditRule, audited } from '../application/activity/audited-handler.ts';
 import { QueryHistoryHandler } from '../application/activity/query-history.ts';
 import { RevertRevisionHandler } from '../application/activity/revert-revision.ts';
-import { CreateCollectionHandler } from '../application/collections/create-collection.ts';
-import { CreateFieldHandler } from '../application/collections/create-field.ts';
-import { DeleteCollectionHandler } from '../application/collections/delete-collection.ts';
-import { DeleteFieldHandler } from '../application/collections/delete-field.ts';
-import { UpdateCollectionHandler } from '../application/collections/update-collection.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import { UpdateItemsHandler } from '../application/items/update-items.ts';
-import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
-import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
-import { UpdatePermissionHandler } from '../application/permissions/update-permission.ts';
-import type { ActivityLog } from '../application/ports/activity-log.ts';
-import { CreateRoleHandler } from '../application/roles/create-role.ts';
-import { DeleteRoleHandler } from '../application/roles/delete-role.ts';
-import { UpdateRoleHandler } from '../application/roles/update-role.ts';
-import { CreateUserHandler } from '../application/users/create-user.ts';
-import { DeleteUserHandler } from '../application/users/delete-user.ts';
-import { UpdateCurrentUserHandler } from '../application/users/update-current-user.ts';
-import { UpdateUserHandler } from '../application/users/update-user.ts';
 import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -84,45 +67,6 @@ export const activityModule = new ContainerModule((options) => {
   bind(
     RevertRevisionHandler,
     (get) => new RevertRevisionHandler(get(QueryRevisionsHandler), get(UpdateItemsHandler)),
-  );
-
-  // The system areas' changes, recorded after each success (audited-handler.ts says why not within).
-  const audit = <H extends Parameters<typeof audited>[0]>(
-    id: ServiceIdentifier<H>,
-    collection: string,
-    action: AuditRule<H>['action'],
-    item: AuditRule<H>['item'],
-  ) =>
-    options.onActivation(id, (context, handler) =>
-      audited(handler, context.get<ActivityLog>(TYPES.ActivityLog), { collection, action, item }),
-    );
-  const byId = (request: { id: string }) => request.id;
-  const created = (_request: unknown, result: { id: string }) => result.id;
-  audit(CreateUserHandler, 'datagate_users', 'create', created);
-  audit(UpdateUserHandler, 'datagate_users', 'update', byId);
-  audit(DeleteUserHandler, 'datagate_users', 'delete', byId);
-  audit(UpdateCurrentUserHandler, 'datagate_users', 'update', created);
-  audit(CreateRoleHandler, 'datagate_roles', 'create', created);
-  audit(UpdateRoleHandler, 'datagate_roles', 'update', byId);
-  audit(DeleteRoleHandler, 'datagate_roles', 'delete', byId);
-  audit(CreatePermissionHandler, 'datagate_permissions', 'create', created);
-  audit(UpdatePermissionHandler, 'datagate_permissions', 'update', byId);
-  audit(DeletePermissionHandler, 'datagate_permissions', 'delete', byId);
-  const named = (request: { collection: string }) => request.collection;
-  audit(CreateCollectionHandler, 'datagate_collections', 'create', named);
-  audit(UpdateCollectionHandler, 'datagate_collections', 'update', named);
-  audit(DeleteCollectionHandler, 'datagate_collections', 'delete', named);
-  audit(
-    CreateFieldHandler,
-    'datagate_fields',
-    'create',
-    (request) => `${request.collection}.${request.field.field}`,
-  );
-  audit(
-    DeleteFieldHandler,
-    'datagate_fields',
-    'delete',
-    (request) => `${request.collection}.${request.field}`,
   );
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {

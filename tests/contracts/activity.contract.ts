@@ -1,13 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { type SystemArea, systemActivity } from '../../src/application/activity/system-activity.ts';
 import type { HistoryVisibility } from '../../src/application/ports/activity-log.ts';
 import type { SystemQuery } from '../../src/application/ports/system-query.ts';
 import type { Accountability } from '../../src/domain/accountability.ts';
 import type { BoundFilterNode } from '../../src/domain/query/filter.ts';
+import { Role } from '../../src/domain/role.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import type { NewField } from '../../src/domain/schema/new-field.ts';
 import type { PersistenceTarget } from '../support/databases.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
+import { rejectsAsNotUnique } from './assertions.ts';
 
 type Context = { persistence: Persistence; cargos: CollectionSchema };
 
@@ -164,6 +168,50 @@ export function activityContract(target: PersistenceTarget) {
     assert.is(thrown, 'refused');
     assert.is((await persistence.activity.activity(ALL, 'all')).totalCount, 2);
     assert.is((await persistence.activity.revisions(ALL, 'all')).totalCount, 2);
+  });
+
+  test("a system area's change records its entry with it; a refused change or a missing record none", async ({
+    persistence,
+    cargos,
+  }) => {
+    const entry = (action: 'create' | 'update' | 'delete', collection: SystemArea, item: string) =>
+      systemActivity(AUTHOR, action, collection, item);
+    const role = new Role({ id: randomUUID(), name: 'Auditors', description: null, adminAccess: false });
+    await persistence.roles.save(role, entry('create', 'datagate_roles', role.id));
+    const taken = new Role({ id: randomUUID(), name: 'Auditors', description: null, adminAccess: false });
+    await rejectsAsNotUnique(
+      persistence.roles.save(taken, entry('create', 'datagate_roles', taken.id)),
+      'name',
+    );
+    assert.is(await persistence.roles.delete(randomUUID(), entry('delete', 'datagate_roles', 'none')), false);
+    assert.ok(await persistence.roles.delete(role.id, entry('delete', 'datagate_roles', role.id)));
+    await persistence.schemaEditor.setAccountability(
+      cargos.name,
+      'activity',
+      entry('update', 'datagate_collections', cargos.name),
+    );
+    await rejectsAsNotUnique(
+      persistence.schemaEditor.createCollection(
+        cargos.name,
+        CARGO_FIELDS,
+        entry('create', 'datagate_collections', cargos.name),
+      ),
+      'collection',
+    );
+    const page = await persistence.activity.activity(
+      { ...ALL, sort: [{ field: 'id', direction: 'asc' }] },
+      'all',
+    );
+    assert.equal(
+      page.records.map((record) => `${record.action} ${record.collection} ${record.item}`),
+      [
+        `create datagate_roles ${role.id}`,
+        `delete datagate_roles ${role.id}`,
+        `update datagate_collections ${cargos.name}`,
+      ],
+    );
+    assert.is(page.records[0]!.user, AUTHOR.user);
+    assert.is(page.records[0]!.user_agent, 'curl/8');
   });
 
   test('a collection set to "activity" records no revisions, set to null nothing', async ({

@@ -139,7 +139,7 @@ export function importItemsContract(target: PersistenceTarget) {
   });
   test.after(() => target.dispose());
 
-  test('a CSV file: each cell read as its field type says, empty cells (quoted or not) null', async (state) => {
+  test('a CSV file: each cell read as its field type says, empty cells null, a quoted empty text ""', async (state) => {
     const csv =
       'label,count,weight,price,fragile,packed_on,extra,owner\n' +
       'apples,12,4.5,10.50,true,2026-01-02,"{""a"":[1,2]}",""\n' +
@@ -157,7 +157,7 @@ export function importItemsContract(target: PersistenceTarget) {
         fragile: true,
         packed_on: '2026-01-02',
         extra: { a: [1, 2] },
-        owner: null,
+        owner: '',
         date_created: (apples as { date_created: string }).date_created,
       },
     );
@@ -174,6 +174,16 @@ export function importItemsContract(target: PersistenceTarget) {
         pears!.owner,
       ],
       [null, null, '-0.5', false, null, 'hello', null],
+    );
+  });
+
+  test('a quoted empty cell is null where a field cannot hold the empty text', async (state) => {
+    const csv = 'label,count,packed_on,weight,extra,owner\n"","","","","",""\n';
+    assert.equal(await state.run(ADMIN, 'csv', csv), { inserted: 1 });
+    const [row] = await state.rows();
+    assert.equal(
+      [row!.label, row!.count, row!.packed_on, row!.weight, row!.extra, row!.owner],
+      ['', null, null, null, '', ''],
     );
   });
 

@@ -165,4 +165,63 @@ crash('every batch is in the table whole or not at all', async ({ database }) =>
   );
 });
 
+crash('every role in the table has its activity entry, and every entry its role', async ({ database }) => {
+  const env = {
+    DATABASE_URL: database.url(),
+    DATA_DIR: tmpdir(),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PER_CALLER_QUEUE_TIMEOUT: '60s',
+  };
+  let inFlightAtKill = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const server = await serve(env);
+    try {
+      const login = await call(server.url, 'POST', '/auth/login', { body: ADMIN });
+      const token = (login.body as { access_token: string }).access_token;
+      let inFlight = 0;
+      let dead = false;
+      let created = 0;
+      const writer = async (id: number) => {
+        for (let k = 0; !dead; k++) {
+          inFlight++;
+          try {
+            const answer = await call(server.url, 'POST', '/roles', {
+              token,
+              body: { name: `crash-r${round}-w${id}-${k}` },
+            });
+            assert.is(answer.status, 200, answer.text);
+            created++;
+          } catch (error) {
+            if (!dead) throw error;
+          } finally {
+            inFlight--;
+          }
+        }
+      };
+      const writers = Array.from({ length: WRITERS }, (_, id) => writer(id));
+      while (created < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
+      inFlightAtKill += inFlight;
+      dead = true;
+      server.child.kill('SIGKILL');
+      await Promise.all(writers);
+      assert.is(await server.exited, null, 'killed by a signal');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }
+  assert.ok(inFlightAtKill > 0, 'the kills landed while roles were being created');
+  const [unrecorded] = await database.query<{ count: string }>(
+    `select count(*) from datagate_roles r where r.name like 'crash-%' and not exists (
+      select 1 from datagate_activity a where a.collection = 'datagate_roles' and a.item = r.id::text)`,
+  );
+  const [orphaned] = await database.query<{ count: string }>(
+    `select count(*) from datagate_activity a where a.collection = 'datagate_roles' and not exists (
+      select 1 from datagate_roles r where r.id::text = a.item)`,
+  );
+  assert.is(unrecorded!.count, '0', 'roles without their entry');
+  assert.is(orphaned!.count, '0', 'entries without their role');
+});
+
 crash.run();

@@ -6,8 +6,8 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 /**
  * Issue 17's round trip (docs/api.md §13): export a collection, drop it, create it again, import the file,
  * export again — the two exports are the same bytes. Every format on every backend with a few hundred
- * rows of every kind of value; 100,000 rows as CSV on one database backend. CSV cannot carry an empty
- * string apart from null on import (§13, Import), so the CSV rows hold none.
+ * rows of every kind of value, empty texts and nulls apart (a CSV writes `""` for one and nothing for the
+ * other, and reads them back so); 100,000 rows as CSV on one database backend.
  */
 
 const FIELDS = [
@@ -23,19 +23,19 @@ const FIELDS = [
   { field: 'due', type: 'date' },
 ];
 
-const LABELS = ['plain', 'comma, "quoted"', 'line1\nline2\r\nline3', 'Ünïcødé ✓ 𝄞', ' lead/trail ', null];
+const LABELS = ['plain', 'comma, "quoted"', 'line1\nline2\r\nline3', 'Ünïcødé ✓ 𝄞', ' lead/trail ', null, ''];
 
-function row(id: number, emptyStrings: boolean): Record<string, unknown> {
+function row(id: number): Record<string, unknown> {
   const pick = <T>(values: ReadonlyArray<T>) => values[id % values.length]!;
   return {
     id,
     code: `0190a5b2-0000-7000-8000-${id.toString(16).padStart(12, '0')}`,
-    label: pick(emptyStrings ? [...LABELS, ''] : LABELS),
-    note: id % 7 === 0 ? null : `note ${id}`,
+    label: pick(LABELS),
+    note: id % 7 === 0 ? null : id % 11 === 0 ? '' : `note ${id}`,
     weight: id % 5 === 0 ? null : id / 8,
     price: id % 3 === 0 ? null : `${id}.${String(id % 100).padStart(2, '0')}`,
     fragile: pick([true, false, null]),
-    doc: pick([{ a: [1, 'x,y'], n: id }, 'just a string', 42, null]),
+    doc: pick([{ a: [1, 'x,y'], n: id }, 'just a string', 42, null, '']),
     loaded_at: new Date(Date.UTC(2026, 0, 1) + id * 61_000).toISOString().slice(0, 19),
     due:
       id % 4 === 0
@@ -77,18 +77,17 @@ async function imported(app: TestApp, admin: string, collection: string, format:
 }
 
 /** Loads `count` rows through the import itself, as NDJSON (which carries every value exactly). */
-async function seed(app: TestApp, admin: string, collection: string, count: number, emptyStrings: boolean) {
+async function seed(app: TestApp, admin: string, collection: string, count: number) {
   for (let start = 1; start <= count; start += 20_000) {
     const lines = [];
-    for (let id = start; id < Math.min(start + 20_000, count + 1); id++)
-      lines.push(JSON.stringify(row(id, emptyStrings)));
+    for (let id = start; id < Math.min(start + 20_000, count + 1); id++) lines.push(JSON.stringify(row(id)));
     await imported(app, admin, collection, 'ndjson', `${lines.join('\n')}\n`);
   }
 }
 
 async function roundTrip(app: TestApp, admin: string, collection: string, format: Format, rows: number) {
   await recreate(app, admin, collection);
-  await seed(app, admin, collection, rows, format !== 'csv');
+  await seed(app, admin, collection, rows);
   const first = await exported(app, admin, collection, format);
   await recreate(app, admin, collection);
   await imported(app, admin, collection, format, first);

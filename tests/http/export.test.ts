@@ -11,6 +11,7 @@ import type {
   ItemStore,
   ItemWriter,
 } from '../../src/application/ports/item-store.ts';
+import { liveSnapshot } from '../../src/application/ports/item-store.ts';
 import { TYPES } from '../../src/container.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { assertError } from './scenario.ts';
@@ -43,6 +44,11 @@ class GatedStore implements ItemStore {
       await this.gate.promise;
     }
     return this.inner.list(request);
+  }
+
+  /** Reads through the gate as the export's pages do; the store underneath is memory, live. */
+  async snapshot() {
+    return liveSnapshot(this);
   }
 
   /** Resolves once a read waits at the gate. */

@@ -15,6 +15,7 @@ import type {
   ItemStore,
   ItemWriter,
 } from '../../src/application/ports/item-store.ts';
+import { liveSnapshot } from '../../src/application/ports/item-store.ts';
 import { TYPES } from '../../src/container.ts';
 import { openPersistence } from '../../src/main.ts';
 import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
@@ -55,6 +56,10 @@ class HeldReads implements ItemStore {
       await held.released;
     }
     return this.inner.list(request);
+  }
+
+  async snapshot() {
+    return liveSnapshot(this);
   }
 
   get(request: ItemGetRequest): Promise<string | null> {

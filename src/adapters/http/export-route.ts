@@ -44,23 +44,28 @@ export function exportRoute({
     try {
       const collection = ctx.params.collection!;
       const itemExport = await handler.open(caller, { collection, query: itemQuery(ctx) });
-      const { format } = itemExport;
-      const name = files.fileName(itemExport.collection, format, clock.now());
-      ctx.status = 200;
-      ctx.set('Content-Type', files.mediaType(format));
-      ctx.set('Content-Disposition', `attachment; filename="${name}"`);
-      ctx.respond = false;
-      const { res } = ctx;
-      if (ctx.method === 'HEAD') {
-        res.end();
-        return;
-      }
       try {
-        await files.write(itemExport, res);
-        res.end();
-      } catch (error) {
-        res.destroy();
-        logger.error({ err: error, requestId: ctx.state.requestId, collection }, 'export cut off mid-file');
+        const { format } = itemExport;
+        const name = files.fileName(itemExport.collection, format, clock.now());
+        ctx.status = 200;
+        ctx.set('Content-Type', files.mediaType(format));
+        ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+        ctx.respond = false;
+        const { res } = ctx;
+        if (ctx.method === 'HEAD') {
+          res.end();
+          return;
+        }
+        try {
+          await files.write(itemExport, res);
+          res.end();
+        } catch (error) {
+          res.destroy();
+          logger.error({ err: error, requestId: ctx.state.requestId, collection }, 'export cut off mid-file');
+        }
+      } finally {
+        // Its snapshot holds a connection until then (docs/decisions/0034), a client gone early included.
+        await itemExport.close();
       }
     } finally {
       release();

@@ -2,12 +2,8 @@ import { createRequire } from 'node:module';
 import type bodyParserOf from 'koa-bodyparser';
 import type { ZodError, ZodType, z } from 'zod';
 import { invalidPayload } from '../../domain/errors.ts';
-import {
-  describeTextPath,
-  findTextFlaw,
-  jsonMayHoldFlawedText,
-  type TextFlawAt,
-} from '../../domain/well-formed-text.ts';
+import { findTextFlaw, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
+import { flawedTextError, MAX_JSON_DEPTH, nestingDepth, PROTO_KEY } from '../json-text-checks.ts';
 import { requestTooLarge, unsupportedMediaType } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
 
@@ -59,14 +55,6 @@ function loadBodyParser(): typeof bodyParserOf {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Only arrays and objects: a bare `"text"` or `1` is never a valid payload here. */
 const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
-/**
- * No payload of this API nests deeper (json values stop at 64 levels, filters at 10 `_and`/`_or` levels),
- * and code that walks a body recursively must not meet a million levels.
- */
-const MAX_DEPTH = 100;
-/** A `"__proto__"` key, escaped or not (as @hapi/bourne, which koa-bodyparser used, tests for). */
-const PROTO_KEY =
-  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
 /** The body's bytes (as latin1 text) → JSON: strict UTF-8, objects and arrays only, no `__proto__` keys. */
 function parseJsonBytes(bytes: string): unknown {
@@ -85,37 +73,13 @@ function parseJsonBytes(bytes: string): unknown {
   } catch {
     throw invalidPayload('Request body is not valid JSON.');
   }
-  if (nestingDepth(text) > MAX_DEPTH) {
-    throw invalidPayload(`Request body is nested deeper than ${MAX_DEPTH} levels.`);
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw invalidPayload(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   if (PROTO_KEY.test(text) && hasProtoKey(parsed)) throw invalidPayload('Request body is not valid JSON.');
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(parsed) : null;
   if (flawed) throw flawedTextError(flawed);
   return parsed;
-}
-
-/** docs/api.md §4a: every key and string of every body, before any handler or database sees it. */
-function flawedTextError({ flaw, path, inKey }: TextFlawAt): Error {
-  const field = describeTextPath(path);
-  return invalidPayload(`${inKey ? 'The key' : 'The value of'} "${field}" contains ${flaw}.`, field);
-}
-
-/** The deepest nesting of `[` and `{` in valid JSON text, counted outside strings. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      // A backslash escapes the next character, so `\"` does not end the string.
-      if (code === 0x5c) index++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
-    else if (code === 0x7d || code === 0x5d) depth--;
-  }
-  return deepest;
 }
 
 /** Iterative, so a deeply nested body cannot overflow the stack. */

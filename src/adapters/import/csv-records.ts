@@ -1,36 +1,41 @@
 import { pipeline, Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
+import { parse as parseRecord } from 'csv-parse/sync';
 import { invalidPayload } from '../../domain/errors.ts';
 import { atRow } from '../../domain/items/import-row.ts';
 
 /**
  * CSV (RFC 4180, comma-separated, `"` quoting) through csv-parse as the text arrives: the first record is
- * the header of field names, each later one a row, its cells by header name; an empty cell, quoted or
- * not, is null. Blank lines are skipped and not counted; a row whose
- * cell count differs from the header's, or one longer than `maxChars`, is refused naming its row.
+ * the header of field names, each later one a row, its cells by header name. An empty cell is null and a
+ * quoted empty cell (`""`) the empty text, as the export writes them (docs/api.md §13). Blank lines are
+ * skipped and not counted; a row whose cell count differs from the header's, or one longer than
+ * `maxChars`, is refused naming its row.
  */
 export async function* csvRecords(
   text: AsyncIterable<string>,
   maxChars: number,
 ): AsyncIterable<Readonly<Record<string, string | null>>> {
   // No `cast`: csv-parse then builds a context object per cell, which made it 15 times slower (0035).
-  const parser = parse({ skip_empty_lines: true, max_record_size: maxChars });
+  // `raw` keeps each record's text, which csv-parse reads again, with `cast`, for the few rows that
+  // may hold a quoted empty cell.
+  const parser = parse({ skip_empty_lines: true, max_record_size: maxChars, raw: true });
   // pipeline, not pipe: a failure of the text (a limit, invalid UTF-8) must reach the parser's reader, and
   // a reader that stops early must stop the text.
   pipeline(Readable.from(text), parser, () => {});
   let header: string[] | null = null;
   let row = 0;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+    for await (const { record: cells, raw } of parser as AsyncIterable<RawRecord>) {
       if (header === null) {
         header = headerOf(cells);
         continue;
       }
       row++;
+      const quoted = quotedCellsOf(cells, raw);
       const item: Record<string, string | null> = {};
       for (let index = 0; index < cells.length; index++) {
         const cell = cells[index]!;
-        item[header[index]!] = cell === '' ? null : cell;
+        item[header[index]!] = cell === '' && quoted?.[index] !== true ? null : cell;
       }
       yield item;
     }
@@ -44,6 +49,22 @@ export async function* csvRecords(
     );
   }
   if (header === null) throw invalidPayload('The CSV file has no header row naming the fields.');
+}
+
+type RawRecord = { readonly record: string[]; readonly raw: string };
+
+/**
+ * Which cells of the record were quoted, when an empty one may have been: csv-parse tells quoting only
+ * to `cast`, so the record's own text is parsed again with it. Only a record with an empty cell and a
+ * `""` in its text can hold a quoted empty cell; every other record (nearly all) is not parsed twice.
+ */
+function quotedCellsOf(cells: ReadonlyArray<string>, raw: string): ReadonlyArray<unknown> | null {
+  if (!cells.includes('') || !raw.includes('""')) return null;
+  // Typed as text cells, but `cast` makes each one whether the cell was quoted.
+  const [quoted]: ReadonlyArray<ReadonlyArray<unknown>> = parseRecord(raw, {
+    cast: (_value, context) => context.quoting,
+  });
+  return quoted ?? null;
 }
 
 function headerOf(cells: ReadonlyArray<string>): string[] {

@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import type { ChangeFeed } from '../../application/ports/change-feed.ts';
 import type {
   NewField,
@@ -18,24 +19,24 @@ export class AnnouncingSchemaEditor implements SchemaEditor {
     private readonly feed: ChangeFeed,
   ) {}
 
-  createCollection(name: string, fields: ReadonlyArray<NewField>) {
-    return this.announced(this.inner.createCollection(name, fields));
+  createCollection(name: string, fields: ReadonlyArray<NewField>, activity?: ActivityEntry) {
+    return this.announced(this.inner.createCollection(name, fields, activity));
   }
 
-  dropCollection(name: string) {
-    return this.announced(this.inner.dropCollection(name));
+  dropCollection(name: string, activity?: ActivityEntry) {
+    return this.announced(this.inner.dropCollection(name, activity));
   }
 
-  addField(collection: string, field: NewField) {
-    return this.announced(this.inner.addField(collection, field));
+  addField(collection: string, field: NewField, activity?: ActivityEntry) {
+    return this.announced(this.inner.addField(collection, field, activity));
   }
 
-  dropField(collection: string, field: string) {
-    return this.announced(this.inner.dropField(collection, field));
+  dropField(collection: string, field: string, activity?: ActivityEntry) {
+    return this.announced(this.inner.dropField(collection, field, activity));
   }
 
-  setAccountability(collection: string, mode: AccountabilityMode) {
-    return this.announced(this.inner.setAccountability(collection, mode));
+  setAccountability(collection: string, mode: AccountabilityMode, activity?: ActivityEntry) {
+    return this.announced(this.inner.setAccountability(collection, mode, activity));
   }
 
   createRelation(relation: NewRelation) {

@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
 import type { SystemQuery } from '../../application/ports/system-query.ts';
@@ -50,17 +51,17 @@ export class CachingPermissionRepository implements PermissionRepository {
     return [...((await this.loaded()).get(keyOf(role, collection, action)) ?? [])];
   }
 
-  async save(permission: Permission) {
+  async save(permission: Permission, activity?: ActivityEntry) {
     try {
-      await this.inner.save(permission);
+      await this.inner.save(permission, activity);
     } finally {
       this.invalidate();
     }
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     try {
-      return await this.inner.delete(id);
+      return await this.inner.delete(id, activity);
     } finally {
       this.invalidate();
     }

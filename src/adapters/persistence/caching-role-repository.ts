@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import type { SystemQuery } from '../../application/ports/system-query.ts';
@@ -67,17 +68,17 @@ export class CachingRoleRepository implements RoleRepository {
     return this.inner.query(query);
   }
 
-  async save(role: Role) {
+  async save(role: Role, activity?: ActivityEntry) {
     try {
-      await this.inner.save(role);
+      await this.inner.save(role, activity);
     } finally {
       this.forget(role.id);
     }
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     try {
-      return await this.inner.delete(id);
+      return await this.inner.delete(id, activity);
     } finally {
       this.forget(id);
       this.users.forgetHoldersOf(id);

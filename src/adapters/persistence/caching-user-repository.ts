@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { SystemQuery } from '../../application/ports/system-query.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
@@ -96,9 +97,9 @@ export class CachingUserRepository implements UserRepository {
     return this.inner.query(query);
   }
 
-  async save(user: User) {
+  async save(user: User, activity?: ActivityEntry) {
     try {
-      await this.inner.save(user);
+      await this.inner.save(user, activity);
     } finally {
       this.forget(user.id);
       // The new digest may have been looked up, and found unknown, before it was given out.
@@ -106,9 +107,9 @@ export class CachingUserRepository implements UserRepository {
     }
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     try {
-      return await this.inner.delete(id);
+      return await this.inner.delete(id, activity);
     } finally {
       this.forget(id);
       this.sessions.forgetAll();

@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { SchemaEditor } from '../ports/schema-catalog.ts';
 import { type CollectionView, viewCollection } from './collection-view.ts';
@@ -16,6 +17,10 @@ export class CreateCollectionHandler implements Handler<CreateCollectionCommand,
 
   async execute(caller: Accountability, command: CreateCollectionCommand): Promise<CollectionView> {
     requireAdmin(caller);
-    return viewCollection(await this.editor.createCollection(command.collection, command.fields), false);
+    const activity = systemActivity(caller, 'create', 'datagate_collections', command.collection);
+    return viewCollection(
+      await this.editor.createCollection(command.collection, command.fields, activity),
+      false,
+    );
   }
 }

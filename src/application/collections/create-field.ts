@@ -2,6 +2,7 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import type { NewField } from '../../domain/schema/new-field.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
@@ -19,7 +20,8 @@ export class CreateFieldHandler implements Handler<CreateFieldCommand, FieldView
     requireAdmin(caller);
     const collection = collectionFor(this.catalog, caller, request.collection);
     requireWritable(collection);
-    const changed = await this.editor.addField(collection.name, field);
+    const activity = systemActivity(caller, 'create', 'datagate_fields', `${collection.name}.${field.field}`);
+    const changed = await this.editor.addField(collection.name, field, activity);
     return viewField(changed.name, fieldOf(changed, field.field)!);
   }
 }

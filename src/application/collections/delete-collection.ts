@@ -1,5 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
@@ -15,6 +16,9 @@ export class DeleteCollectionHandler implements Handler<{ collection: string }, 
     requireAdmin(caller);
     const target = collectionFor(this.catalog, caller, collection);
     requireWritable(target);
-    await this.editor.dropCollection(target.name);
+    await this.editor.dropCollection(
+      target.name,
+      systemActivity(caller, 'delete', 'datagate_collections', target.name),
+    );
   }
 }

@@ -2,6 +2,7 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
@@ -18,6 +19,12 @@ export class DeleteFieldHandler implements Handler<FieldAddress, void> {
     const collection = collectionFor(this.catalog, caller, request.collection);
     requireWritable(collection);
     if (!fieldOf(collection, request.field)) throw notFound('Field');
-    await this.editor.dropField(collection.name, request.field);
+    const activity = systemActivity(
+      caller,
+      'delete',
+      'datagate_fields',
+      `${collection.name}.${request.field}`,
+    );
+    await this.editor.dropField(collection.name, request.field, activity);
   }
 }

@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import type { AccountabilityMode } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
@@ -46,8 +47,10 @@ export class UpdateCollectionHandler implements Handler<UpdateCollectionCommand,
     // Every refusal comes before any change: a body refused in part changes nothing.
     if (command.accountability !== undefined) requireWritable(collection);
     await change?.();
-    if (command.accountability !== undefined)
-      collection = await this.editor.setAccountability(collection.name, command.accountability);
+    if (command.accountability !== undefined) {
+      const activity = systemActivity(caller, 'update', 'datagate_collections', collection.name);
+      collection = await this.editor.setAccountability(collection.name, command.accountability, activity);
+    }
     const states = await realtimeWatchStates(this.watching.watch);
     return viewCollection(collection, states.get(collection.name) ?? false);
   }

@@ -5,7 +5,7 @@ import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts
 import type { SortField } from '../../domain/query/item-query.ts';
 import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import type { ItemListRequest, ItemStore, StoredItem } from '../ports/item-store.ts';
+import type { ItemListRequest, ItemSnapshot, ItemStore, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import type { ListItemsHandler } from './list-items.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
@@ -35,8 +35,16 @@ export type ItemExport = {
   readonly collection: string;
   /** The items' keys in answer order (a CSV's header), whether or not any item follows. */
   readonly fields: ReadonlyArray<string>;
-  /** Each page as the JSON array text a list answers (docs/api.md §4 value formats); never `[]`. */
+  /**
+   * Each page as the JSON array text a list answers (docs/api.md §4 value formats); never `[]`. All pages
+   * are read in one snapshot of the items (`ItemStore.snapshot`), let go once the last has been read.
+   */
   readonly pages: AsyncIterable<string>;
+  /**
+   * Lets the snapshot go (its held connection) if the pages were not read to the end: whoever opened the
+   * export calls it when done, whatever happened; a second call does nothing.
+   */
+  close(): Promise<void>;
 };
 
 const NO_COUNTS: ItemListRequest['count'] = { total: false, filtered: false };
@@ -47,9 +55,9 @@ const NO_COUNTS: ItemListRequest['count'] = { total: false, filtered: false };
  *
  * The list's own planning decides the store request once (rules, fields, filter, search, sort); the pages
  * then walk it by keyset — the sort ended by the primary key, each page after the last row of the one
- * before, as `meta=next` cursors do — which holds no connection between pages and stays fast at any
- * depth. A sort across relations, or a collection without a primary key, has no keyset here: those are
- * read by offset instead.
+ * before, as `meta=next` cursors do — which stays fast at any depth, all in one snapshot of the items so
+ * that a row changed during the export is written once, as it was at the start. A sort across relations,
+ * or a collection without a primary key, has no keyset here: those are read by offset instead.
  */
 export class ExportItemsHandler {
   constructor(
@@ -73,14 +81,22 @@ export class ExportItemsHandler {
       const keyset = query.sort.some((sort) => sort.hops !== undefined)
         ? null
         : keysetOf(query.sort, collection);
-      const pages = new ExportPages(this.items, planned, keyset, this.settings);
-      const first = await pages.next();
-      return {
-        format,
-        collection: collection.name,
-        fields: planned.select.map((selected) => selected.json?.key ?? selected.field),
-        pages: pages.from(first),
-      };
+      // After the plan, so that a refusal holds nothing; every page, the first included, reads in it.
+      const snapshot = await this.items.snapshot();
+      try {
+        const pages = new ExportPages(snapshot, planned, keyset, this.settings);
+        const first = await pages.next();
+        return {
+          format,
+          collection: collection.name,
+          fields: planned.select.map((selected) => selected.json?.key ?? selected.field),
+          pages: pages.from(first, snapshot),
+          close: () => snapshot.close(),
+        };
+      } catch (error) {
+        await snapshot.close();
+        throw error;
+      }
     });
   }
 }
@@ -97,7 +113,7 @@ class ExportPages {
   private done = false;
 
   constructor(
-    private readonly items: ItemStore,
+    private readonly items: Pick<ItemSnapshot, 'list'>,
     private readonly planned: ItemListRequest,
     private readonly keyset: ReadonlyArray<SortField> | null,
     private readonly settings: ExportSettings,
@@ -108,11 +124,16 @@ class ExportPages {
     this.after = planned.after ?? null;
   }
 
-  async *from(first: string | null): AsyncGenerator<string> {
-    if (first !== null) yield first;
-    while (!this.done) {
-      const page = await this.next();
-      if (page !== null) yield page;
+  /** The pages from `first` on; the snapshot is let go as soon as the last is read (or the reader stops). */
+  async *from(first: string | null, snapshot: ItemSnapshot): AsyncGenerator<string> {
+    try {
+      if (first !== null) yield first;
+      while (!this.done) {
+        const page = await this.next();
+        if (page !== null) yield page;
+      }
+    } finally {
+      await snapshot.close();
     }
   }
 

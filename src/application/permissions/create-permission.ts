@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../../domain/accountability.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 import type { CreatePermissionCommand } from './permission-command.ts';
@@ -25,7 +26,10 @@ export class CreatePermissionHandler implements Handler<CreatePermissionCommand,
       presets: command.presets ?? null,
       fields: command.fields ?? null,
     });
-    await this.permissions.save(permission);
+    await this.permissions.save(
+      permission,
+      systemActivity(caller, 'create', 'datagate_permissions', permission.id),
+    );
     return viewPermission(permission);
   }
 }

@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { PermissionRepository } from '../ports/permission-repository.ts';
 import type { UpdatePermissionCommand } from './permission-command.ts';
@@ -33,7 +34,10 @@ export class UpdatePermissionHandler implements Handler<UpdatePermissionRequest,
       presets: unlessGiven(command.presets, current.presets),
       fields: unlessGiven(command.fields, current.fields),
     });
-    await this.permissions.save(permission);
+    await this.permissions.save(
+      permission,
+      systemActivity(caller, 'update', 'datagate_permissions', permission.id),
+    );
     return viewPermission(permission);
   }
 }

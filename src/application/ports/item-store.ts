@@ -193,12 +193,32 @@ export interface ItemStore {
    */
   write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T>;
   /**
+   * Reads that all see the items as they were when it was taken, however long they go on (an export's
+   * pages, docs/decisions/0034). On a PostgreSQL server it is one `REPEATABLE READ READ ONLY` transaction
+   * holding a pool connection (on a replica when the request's reads are routed to one) until `close()`.
+   * Where holding one would stall everyone else (PGlite's single connection) or there is none to hold
+   * (in memory), each read sees the items as they are when it runs (`liveSnapshot`).
+   */
+  snapshot(): Promise<ItemSnapshot>;
+  /**
    * The groups of the visible rows matching `filter`, each with its aggregates, as a JSON array text of
    * objects (docs/api.md §4b): the groupBy keys, then each function once — a number under its name for
    * `*`, else an object of field → result. Without groupBy, one group of all the rows (even none). One
    * statement on PostgreSQL.
    */
   aggregate(request: ItemAggregateRequest): Promise<string>;
+}
+
+/** See `ItemStore.snapshot`. */
+export interface ItemSnapshot {
+  list(request: ItemListRequest): Promise<ItemListResult>;
+  /** Lets the snapshot go (its connection back to the pool); a second call does nothing. */
+  close(): Promise<void>;
+}
+
+/** The reads of `store` as they come, as a snapshot: for stores that cannot hold one. */
+export function liveSnapshot(store: Pick<ItemStore, 'list'>): ItemSnapshot {
+  return { list: (request) => store.list(request), close: async () => {} };
 }
 
 /** One aggregate read, fully decided by the application as a list is. */

@@ -1,4 +1,5 @@
 import type { Permission, PermissionAction } from '../../domain/permissions/permission.ts';
+import type { ActivityEntry } from './activity-log.ts';
 import type { SystemPage, SystemQuery } from './system-query.ts';
 
 export interface PermissionRepository {
@@ -8,7 +9,11 @@ export interface PermissionRepository {
   query(query: SystemQuery): Promise<SystemPage<Permission>>;
   /** The permissions of one role (null = public) for one collection and action. */
   listFor(role: string | null, collection: string, action: PermissionAction): Promise<Permission[]>;
-  save(permission: Permission): Promise<void>;
-  /** Returns false when there was no such permission. */
-  delete(id: string): Promise<boolean>;
+  /** `activity`, when given, is recorded in the same transaction (docs/decisions/0033). */
+  save(permission: Permission, activity?: ActivityEntry): Promise<void>;
+  /**
+   * Returns false when there was no such permission (and records nothing); otherwise `activity`, when
+   * given, is recorded in the same transaction.
+   */
+  delete(id: string, activity?: ActivityEntry): Promise<boolean>;
 }

@@ -1,4 +1,5 @@
 import type { Role } from '../../domain/role.ts';
+import type { ActivityEntry } from './activity-log.ts';
 import type { SystemPage, SystemQuery } from './system-query.ts';
 
 export interface RoleRepository {
@@ -7,8 +8,14 @@ export interface RoleRepository {
   list(): Promise<Role[]>;
   /** The roles a list query selects, in one statement where there is a database (system-query.ts). */
   query(query: SystemQuery): Promise<SystemPage<Role>>;
-  /** Inserts or updates by id. Throws `DomainError` RECORD_NOT_UNIQUE (field `name`) on a taken name. */
-  save(role: Role): Promise<void>;
-  /** Users holding the role are left with no role. Returns false when there was no such role. */
-  delete(id: string): Promise<boolean>;
+  /**
+   * Inserts or updates by id. Throws `DomainError` RECORD_NOT_UNIQUE (field `name`) on a taken name.
+   * `activity`, when given, is recorded in the same transaction (docs/decisions/0033).
+   */
+  save(role: Role, activity?: ActivityEntry): Promise<void>;
+  /**
+   * Users holding the role are left with no role. Returns false when there was no such role (and records
+   * nothing); otherwise `activity`, when given, is recorded in the same transaction.
+   */
+  delete(id: string, activity?: ActivityEntry): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import type {
 import type { NewField } from '../../domain/schema/new-field.ts';
 import type { NewRelation } from '../../domain/schema/new-relation.ts';
 import type { ReferentialAction, Relation } from '../../domain/schema/relation.ts';
+import type { ActivityEntry } from './activity-log.ts';
 
 export type { NewField, NewRelation };
 
@@ -26,15 +27,26 @@ export interface SchemaCatalog {
   refresh(): Promise<SchemaSnapshot>;
 }
 
-/** Changes the database schema (admin only). Each call refreshes the catalog when it succeeds. */
+/**
+ * Changes the database schema (admin only). Each call refreshes the catalog when it succeeds. `activity`,
+ * when given, is recorded in the change's own transaction (docs/decisions/0033): both happen or neither.
+ */
 export interface SchemaEditor {
   /** Throws DomainError RECORD_NOT_UNIQUE (field `collection`) when the table exists. */
-  createCollection(name: string, fields: ReadonlyArray<NewField>): Promise<CollectionSchema>;
-  dropCollection(name: string): Promise<void>;
-  addField(collection: string, field: NewField): Promise<CollectionSchema>;
-  dropField(collection: string, field: string): Promise<CollectionSchema>;
+  createCollection(
+    name: string,
+    fields: ReadonlyArray<NewField>,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema>;
+  dropCollection(name: string, activity?: ActivityEntry): Promise<void>;
+  addField(collection: string, field: NewField, activity?: ActivityEntry): Promise<CollectionSchema>;
+  dropField(collection: string, field: string, activity?: ActivityEntry): Promise<CollectionSchema>;
   /** Sets what writes to the collection record (docs/api.md §14); COLLECTION_NOT_FOUND when it is missing. */
-  setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema>;
+  setAccountability(
+    collection: string,
+    mode: AccountabilityMode,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema>;
   /**
    * Declares a foreign key (docs/api.md §7a). Throws DomainError COLLECTION_NOT_FOUND for a missing
    * collection, FAILED_VALIDATION naming the field when it is no field, already a relation, of another

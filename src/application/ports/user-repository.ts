@@ -1,4 +1,5 @@
 import type { User } from '../../domain/user.ts';
+import type { ActivityEntry } from './activity-log.ts';
 import type { SystemPage, SystemQuery } from './system-query.ts';
 
 export interface UserRepository {
@@ -11,11 +12,15 @@ export interface UserRepository {
   query(query: SystemQuery): Promise<SystemPage<User>>;
   /**
    * Inserts or updates by id. Throws `DomainError` RECORD_NOT_UNIQUE (field `email` or `token`)
-   * when another user already has that e-mail or static token.
+   * when another user already has that e-mail or static token. `activity`, when given, is recorded in
+   * the same transaction (docs/decisions/0033).
    */
-  save(user: User): Promise<void>;
-  /** Also removes the user's refresh tokens. Returns false when there was no such user. */
-  delete(id: string): Promise<boolean>;
+  save(user: User, activity?: ActivityEntry): Promise<void>;
+  /**
+   * Also removes the user's refresh tokens. Returns false when there was no such user (and records
+   * nothing); otherwise `activity`, when given, is recorded in the same transaction.
+   */
+  delete(id: string, activity?: ActivityEntry): Promise<boolean>;
   /** Whether any user holds a role with admin access, whatever the user's status. */
   anyAdminExists(): Promise<boolean>;
   /** The users who can administer right now: active, holding a role with admin access. */

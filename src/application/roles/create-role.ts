@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../../domain/accountability.ts';
 import { Role } from '../../domain/role.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import { parseRoleName } from './role-name.ts';
@@ -20,7 +21,7 @@ export class CreateRoleHandler implements Handler<CreateRoleCommand, RoleView> {
       description: command.description ?? null,
       adminAccess: command.admin_access ?? false,
     });
-    await this.roles.save(role);
+    await this.roles.save(role, systemActivity(caller, 'create', 'datagate_roles', role.id));
     return viewRole(role);
   }
 }

@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
@@ -25,7 +26,7 @@ export class UpdateRoleHandler implements Handler<UpdateRoleRequest, RoleView> {
     if (command.description !== undefined) role.description = command.description;
     if (command.admin_access !== undefined) role.adminAccess = command.admin_access;
     await this.lastAdmin.assertRoleChangeKeepsAnAdmin(role.id, role.adminAccess);
-    await this.roles.save(role);
+    await this.roles.save(role, systemActivity(caller, 'update', 'datagate_roles', role.id));
     return viewRole(role);
   }
 }

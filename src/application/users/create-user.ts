@@ -4,6 +4,7 @@ import { Email } from '../../domain/email.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import { User, type UserStatus } from '../../domain/user.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
@@ -48,7 +49,7 @@ export class CreateUserHandler implements Handler<CreateUserCommand, UserView> {
       tokenDigest,
       createdAt: this.clock.now(),
     });
-    await this.users.save(user);
+    await this.users.save(user, systemActivity(caller, 'create', 'datagate_users', user.id));
     return viewUser(user);
   }
 }

@@ -2,6 +2,7 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { invalidToken } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import { requireUser } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PasswordHasher } from '../ports/password-hasher.ts';
@@ -34,7 +35,7 @@ export class UpdateCurrentUserHandler implements Handler<UpdateCurrentUserComman
       assertAcceptablePassword(command.password);
       user.passwordHash = await this.hasher.hash(command.password);
     }
-    await this.users.save(user);
+    await this.users.save(user, systemActivity(caller, 'update', 'datagate_users', user.id));
     if (command.password !== undefined) await this.refreshTokens.revokeUser(user.id, this.clock.now());
     return viewUser(user);
   }

@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
 import type { UserStatus } from '../../domain/user.ts';
 import { requireAdmin } from '../access.ts';
+import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -57,7 +58,7 @@ export class UpdateUserHandler implements Handler<UpdateUserRequest, UserView> {
       user.passwordHash = await this.hasher.hash(command.password);
     }
     await this.lastAdmin.assertUserChangeKeepsAnAdmin(user.id, user);
-    await this.users.save(user);
+    await this.users.save(user, systemActivity(caller, 'update', 'datagate_users', user.id));
     if (command.password !== undefined || (wasActive && !user.isActive)) {
       await this.refreshTokens.revokeUser(user.id, this.clock.now());
     }

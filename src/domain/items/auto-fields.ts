@@ -1,4 +1,3 @@
-import { v7 } from 'uuid';
 import { DomainError } from '../errors.ts';
 import type { ScalarValue } from '../query/filter.ts';
 import { localDate, localTimestamp } from '../query/temporal-text.ts';
@@ -6,6 +5,7 @@ import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.
 import { fieldOf } from '../schema/collection-schema.ts';
 import type { FieldType } from '../schema/field-type.ts';
 import { columnValue } from './column-value.ts';
+import { uuidV7 } from './uuid-v7.ts';
 
 export type WriteKind = 'create' | 'update';
 
@@ -88,5 +88,5 @@ export function newPrimaryKey(collection: CollectionSchema): Record<string, Scal
   const key = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
   if (key?.type !== 'uuid' || key.hasDefault) return {};
   // A computed key defines an own property even for a column named `__proto__`.
-  return { [key.name]: v7() };
+  return { [key.name]: uuidV7() };
 }

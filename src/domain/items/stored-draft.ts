@@ -12,19 +12,35 @@ import type { CanonicalItem } from './canonical-item.ts';
  */
 export type StoredDraft = { readonly item: CanonicalItem; readonly unknown: ReadonlySet<string> };
 
+const NONE_UNKNOWN: ReadonlySet<string> = new Set();
+
 export function storedDraft(item: CanonicalItem, collection: CollectionSchema): StoredDraft {
   const completed: Record<string, ScalarValue | null> = Object.create(null);
-  const unknown = new Set<string>();
+  let unknown: Set<string> | undefined;
   for (const field of collection.fields) {
     if (Object.hasOwn(item, field.name)) {
       completed[field.name] = item[field.name] ?? null;
       continue;
     }
-    const value = field.hasDefault ? constantDefault(field) : null;
-    if (value === undefined) unknown.add(field.name);
-    else completed[field.name] = value;
+    const value = field.hasDefault ? constantDefaultOf(field) : null;
+    if (value !== undefined) {
+      completed[field.name] = value;
+      continue;
+    }
+    unknown ??= new Set();
+    unknown.add(field.name);
   }
-  return { item: completed, unknown };
+  return { item: completed, unknown: unknown ?? NONE_UNKNOWN };
+}
+
+/** Per field schema (a catalog's snapshot is immutable): an import asks once per row. */
+const constantDefaults = new WeakMap<FieldSchema, ScalarValue | null | undefined>();
+
+function constantDefaultOf(field: FieldSchema): ScalarValue | null | undefined {
+  if (constantDefaults.has(field)) return constantDefaults.get(field);
+  const value = constantDefault(field);
+  constantDefaults.set(field, value);
+  return value;
 }
 
 /** `'text'::type`, as PostgreSQL prints a literal default (with any length or precision after the type). */

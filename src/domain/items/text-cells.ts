@@ -1,13 +1,15 @@
 import { invalidPayload } from '../errors.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import type { FieldType } from '../schema/field-type.ts';
 import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
 
 /**
  * A CSV row (docs/api.md §13) as the JSON item it stands for, to be read as a JSON payload is
  * (parseItemPayload): every cell is text, and each field's type says what its text means.
- * - An empty cell is null (`cells` holds null for it), whatever the field's type: a CSV file cannot tell
- *   an empty text from no value, and Directus reads it as no value too.
+ * - An empty cell is null (`cells` holds null for it), whatever the field's type, as Directus reads it.
+ *   A quoted empty cell (`""`, `cells` holds '') is the empty text for string, text and json fields (a
+ *   JSON string), as the export writes an empty text; for any other type it is null too.
  * - json and array fields: the text is parsed as JSON (`{"a":1}`, `[1,2]`, `42`, `true`); text that is
  *   not JSON is a JSON string (`hello`), as Directus's import reads it. An array field still needs a JSON
  *   array.
@@ -20,15 +22,24 @@ export function itemOfTextCells(
   collection: CollectionSchema,
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [name, text] of Object.entries(cells)) {
+  for (const name of Object.keys(cells)) {
+    const cell = cells[name] ?? null;
     const field = fieldOf(collection, name);
+    const text = cell === '' && field !== undefined && !HOLDS_EMPTY_TEXT.has(field.type) ? null : cell;
     const value =
       text !== null && (field?.type === 'json' || field?.type === 'array') ? jsonOrText(name, text) : text;
     // Defined, not assigned: a `__proto__` column must stay a key for parseItemPayload to refuse.
-    Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__') {
+      Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      item[name] = value;
+    }
   }
   return item;
 }
+
+/** The field types whose value can be the empty text. */
+const HOLDS_EMPTY_TEXT: ReadonlySet<FieldType> = new Set(['string', 'text', 'json']);
 
 /** JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a): refused as in a JSON body. */
 function jsonOrText(name: string, text: string): unknown {

@@ -15,6 +15,7 @@ import type {
   ItemWriter,
   SelectedField,
 } from '../../../src/application/ports/item-store.ts';
+import { liveSnapshot } from '../../../src/application/ports/item-store.ts';
 import type { Accountability } from '../../../src/domain/accountability.ts';
 import { Permission, type RawFilter } from '../../../src/domain/permissions/permission.ts';
 import type { BoundFilterNode } from '../../../src/domain/query/filter.ts';
@@ -53,6 +54,9 @@ class RecordingItemStore implements ItemStore {
   }
   async aggregate(): Promise<never> {
     throw new Error('not asked for here');
+  }
+  async snapshot() {
+    return liveSnapshot(this);
   }
   write<T>(work: (writer: ItemWriter) => Promise<T>): Promise<T> {
     return work({ getMany: (request: ItemKeysRequest) => this.getMany(request) } as ItemWriter);

@@ -101,10 +101,13 @@ test('a uuid primary key without default gets a UUID v7', () => {
   assert.match(String(key.id), UUID_V7);
 });
 
-test('UUID v7 keys are distinct and sort in creation order', () => {
-  const keys = Array.from({ length: 1000 }, () => String(newPrimaryKey(cargosSchema).id));
+test('UUID v7 keys are distinct and sort in creation order, across many draws of random bytes', () => {
+  const keys = Array.from({ length: 5000 }, () => String(newPrimaryKey(cargosSchema).id));
   assert.is(new Set(keys).size, keys.length);
   assert.equal([...keys].sort(), keys);
+  for (const key of keys) assert.match(key, UUID_V7);
+  // The random tails too: no pooled byte is handed out twice.
+  assert.is(new Set(keys.map((key) => key.slice(-12))).size, keys.length);
 });
 
 test('a v7 key starts with the current Unix time in milliseconds', () => {

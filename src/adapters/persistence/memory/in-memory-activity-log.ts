@@ -98,6 +98,11 @@ export class InMemoryActivityLog implements ActivityLog {
     for (const entry of entries) this.add(timestamp, entry);
   }
 
+  /** A system area's change, recorded by the repository that makes it, as it makes it. */
+  append(entry: ActivityEntry): void {
+    this.add(this.now(), entry);
+  }
+
   async prune(before: Date, batch: number): Promise<number> {
     const old = this.entries.filter((entry) => entry.timestamp < before).slice(0, batch);
     const gone = new Set(old.map((entry) => entry.id));

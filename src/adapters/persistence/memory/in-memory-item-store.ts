@@ -4,8 +4,10 @@ import {
   type ItemKeysRequest,
   type ItemListRequest,
   type ItemListResult,
+  type ItemSnapshot,
   type ItemStore,
   type ItemWriter,
+  liveSnapshot,
   StaleSchemaError,
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
@@ -118,6 +120,11 @@ export class InMemoryItemStore implements ItemStore {
     } finally {
       done();
     }
+  }
+
+  /** No snapshot in memory: each read of an export sees the rows last committed when it runs. */
+  async snapshot(): Promise<ItemSnapshot> {
+    return liveSnapshot(this);
   }
 
   /**

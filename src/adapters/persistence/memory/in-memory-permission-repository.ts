@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { PermissionRepository } from '../../../application/ports/permission-repository.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import { PERMISSIONS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
@@ -32,7 +33,10 @@ const jsonText = (value: unknown) => (value === null ? null : canonicalJson(valu
 export class InMemoryPermissionRepository implements PermissionRepository {
   private readonly permissions = new Map<string, Permission>();
 
-  constructor(roles: InMemoryRoleRepository) {
+  constructor(
+    roles: InMemoryRoleRepository,
+    private readonly record: (entry: ActivityEntry) => void = () => {},
+  ) {
     // Mirrors the database's `on delete cascade`: a role's permissions go with it.
     roles.onDelete((roleId) => {
       for (const [id, permission] of this.permissions)
@@ -62,11 +66,14 @@ export class InMemoryPermissionRepository implements PermissionRepository {
       .map(copy);
   }
 
-  async save(permission: Permission) {
+  async save(permission: Permission, activity?: ActivityEntry) {
     this.permissions.set(permission.id, copy(permission));
+    if (activity) this.record(activity);
   }
 
-  async delete(id: string) {
-    return this.permissions.delete(id);
+  async delete(id: string, activity?: ActivityEntry) {
+    if (!this.permissions.delete(id)) return false;
+    if (activity) this.record(activity);
+    return true;
   }
 }

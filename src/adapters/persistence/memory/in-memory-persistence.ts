@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { Persistence } from '../persistence.ts';
 import { InMemoryActivityLog } from './in-memory-activity-log.ts';
 import { InMemoryFileStorage } from './in-memory-file-storage.ts';
@@ -20,13 +21,16 @@ export type InMemoryPersistenceOptions = {
 export function createInMemoryPersistence(
   options: InMemoryPersistenceOptions = { itemEvents: { replayWindowMs: DEFAULT_REPLAY_WINDOW_MS } },
 ): Persistence {
-  const roles = new InMemoryRoleRepository();
+  // The log reads the schema (who may see what) and the schema records into the log: one is made first.
+  let activity: InMemoryActivityLog | undefined;
+  const record = (entry: ActivityEntry) => activity!.append(entry);
+  const roles = new InMemoryRoleRepository(record);
   const refreshTokens = new InMemoryRefreshTokenRepository();
-  const users = new InMemoryUserRepository(roles, refreshTokens);
-  const permissions = new InMemoryPermissionRepository(roles);
-  const schema = new InMemorySchema();
+  const users = new InMemoryUserRepository(roles, refreshTokens, record);
+  const permissions = new InMemoryPermissionRepository(roles, record);
+  const schema = new InMemorySchema(record);
   const itemEvents = options.itemEvents && new InMemoryItemEventLog(options.itemEvents);
-  const activity = new InMemoryActivityLog(schema);
+  activity = new InMemoryActivityLog(schema);
   return {
     users,
     roles,

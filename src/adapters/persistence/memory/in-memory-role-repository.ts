@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { RoleRepository } from '../../../application/ports/role-repository.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import { ROLES_COLLECTION } from '../../../application/system-queries/system-collections.ts';
@@ -22,6 +23,8 @@ export class InMemoryRoleRepository implements RoleRepository {
   private readonly roles = new Map<string, Role>();
   private readonly deleteListeners: Array<(roleId: string) => void> = [];
 
+  constructor(private readonly record: (entry: ActivityEntry) => void = () => {}) {}
+
   async findById(id: string) {
     const role = this.roles.get(id);
     return role ? copy(role) : null;
@@ -42,16 +45,18 @@ export class InMemoryRoleRepository implements RoleRepository {
     return { ...page, records: page.records.map(copy) };
   }
 
-  async save(role: Role) {
+  async save(role: Role, activity?: ActivityEntry) {
     for (const other of this.roles.values()) {
       if (other.id !== role.id && other.name === role.name) throw recordNotUnique('name');
     }
     this.roles.set(role.id, copy(role));
+    if (activity) this.record(activity);
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     if (!this.roles.delete(id)) return false;
     for (const listener of this.deleteListeners) listener(id);
+    if (activity) this.record(activity);
     return true;
   }
 

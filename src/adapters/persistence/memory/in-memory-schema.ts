@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type {
   NewRelation,
   RelationChange,
@@ -66,6 +67,9 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   /** The foreign keys, in creation order; `oneField` is named afresh on every change, as introspection does. */
   private relations: UnnamedRelation[] = [];
 
+  /** `record`: where the changes' activity entries go (the backend's activity log). */
+  constructor(private readonly record: (entry: ActivityEntry) => void = () => {}) {}
+
   current(): SchemaSnapshot {
     return this.snapshot;
   }
@@ -74,7 +78,11 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     return this.snapshot;
   }
 
-  async createCollection(name: string, fields: ReadonlyArray<NewField>): Promise<CollectionSchema> {
+  async createCollection(
+    name: string,
+    fields: ReadonlyArray<NewField>,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema> {
     checkCollectionName(name);
     checkNewFields(fields);
     if (this.tables.has(name)) throw recordNotUnique('collection');
@@ -85,11 +93,11 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     }
     const schema = collectionOf(name, fields.map(fieldSchemaOf));
     this.tables.set(name, { schema, rows: [], defaults, nextIdentity: 1 });
-    this.publish();
+    this.publish(activity);
     return schema;
   }
 
-  async dropCollection(name: string): Promise<void> {
+  async dropCollection(name: string, activity?: ActivityEntry): Promise<void> {
     this.existing(name);
     if (
       this.relations.some((relation) => relation.relatedCollection === name && relation.collection !== name)
@@ -98,10 +106,10 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     }
     this.relations = this.relations.filter((relation) => relation.collection !== name);
     this.tables.delete(name);
-    this.publish();
+    this.publish(activity);
   }
 
-  async addField(collection: string, field: NewField): Promise<CollectionSchema> {
+  async addField(collection: string, field: NewField, activity?: ActivityEntry): Promise<CollectionSchema> {
     checkNewField(field);
     const table = this.existing(collection);
     if (table.schema.fields.some((existing) => existing.name === field.field)) throw recordNotUnique('field');
@@ -119,11 +127,11 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     for (const row of table.rows) row[field.field] = identity ? table.nextIdentity++ : value;
     if (value !== null) table.defaults.set(field.field, value);
     table.schema = withSettingsOf(table.schema, collectionOf(collection, [...table.schema.fields, schema]));
-    this.publish();
+    this.publish(activity);
     return table.schema;
   }
 
-  async dropField(collection: string, field: string): Promise<CollectionSchema> {
+  async dropField(collection: string, field: string, activity?: ActivityEntry): Promise<CollectionSchema> {
     const table = this.existing(collection);
     const target = table.schema.fields.find((candidate) => candidate.name === field);
     if (!target) throw notFound('Field');
@@ -147,16 +155,20 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
         table.schema.fields.filter((candidate) => candidate !== target),
       ),
     );
-    this.publish();
+    this.publish(activity);
     return table.schema;
   }
 
-  async setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema> {
+  async setAccountability(
+    collection: string,
+    mode: AccountabilityMode,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema> {
     const table = this.existing(collection);
     if (table.schema.readOnly) throw readOnlyCollection(collection);
     const { accountability: _previous, ...shape } = table.schema;
     table.schema = mode === 'all' ? shape : { ...shape, accountability: mode };
-    this.publish();
+    this.publish(activity);
     return table.schema;
   }
 
@@ -234,10 +246,12 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   }
 
   /** A new snapshot per change (readers may hold the old one), in name order like introspection's. */
-  private publish() {
+  /** The change is made: the new snapshot is served, and the change's entry recorded with it. */
+  private publish(activity?: ActivityEntry) {
     const names = [...this.tables.keys()].sort(compareCodePoints);
     const collections = new Map(names.map((name) => [name, this.tables.get(name)!.schema]));
     this.snapshot = { collections, relations: withOneFields(this.relations, collections) };
+    if (activity) this.record(activity);
   }
 }
 

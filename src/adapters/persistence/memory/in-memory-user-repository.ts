@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import type { UserRepository } from '../../../application/ports/user-repository.ts';
 import { USERS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
@@ -31,6 +32,7 @@ export class InMemoryUserRepository implements UserRepository {
   constructor(
     private readonly roles: InMemoryRoleRepository,
     private readonly refreshTokens: InMemoryRefreshTokenRepository,
+    private readonly record: (entry: ActivityEntry) => void = () => {},
   ) {
     roles.onDelete((roleId) => {
       for (const user of this.users.values()) if (user.roleId === roleId) user.roleId = null;
@@ -60,18 +62,21 @@ export class InMemoryUserRepository implements UserRepository {
     return { ...page, records: page.records.map(copy) };
   }
 
-  async save(user: User) {
+  async save(user: User, activity?: ActivityEntry) {
     for (const other of this.users.values()) {
       if (other.id === user.id) continue;
       if (other.email === user.email) throw recordNotUnique('email');
       if (user.tokenDigest !== null && other.tokenDigest === user.tokenDigest) throw recordNotUnique('token');
     }
     this.users.set(user.id, copy(user));
+    if (activity) this.record(activity);
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     this.refreshTokens.removeUser(id);
-    return this.users.delete(id);
+    if (!this.users.delete(id)) return false;
+    if (activity) this.record(activity);
+    return true;
   }
 
   async anyAdminExists() {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { PermissionRepository } from '../../../application/ports/permission-repository.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import { PERMISSIONS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
@@ -61,7 +62,7 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
     return rows.map(toPermission);
   }
 
-  async save(permission: Permission) {
+  async save(permission: Permission, activity?: ActivityEntry) {
     const row = {
       role: permission.role,
       collection: permission.collection,
@@ -71,21 +72,22 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
       presets: toJson(permission.presets),
       fields: toJson(permission.fields),
     };
-    await this.database.run((db) =>
-      db
+    await this.database.write(async (db) => {
+      await db
         .insertInto('datagate_permissions')
         .values({ id: permission.id, ...row })
         .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
-        .execute(),
-    );
+        .execute();
+      return true;
+    }, activity);
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
-    const result = await this.database.run((db) =>
-      db.deleteFrom('datagate_permissions').where('id', '=', id).executeTakeFirst(),
-    );
-    return result.numDeletedRows > 0n;
+    return this.database.write(async (db) => {
+      const result = await db.deleteFrom('datagate_permissions').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    }, activity);
   }
 }
 

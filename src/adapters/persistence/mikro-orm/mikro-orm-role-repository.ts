@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { RoleRepository } from '../../../application/ports/role-repository.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import { ROLES_COLLECTION } from '../../../application/system-queries/system-collections.ts';
@@ -48,26 +49,29 @@ export class MikroOrmRoleRepository implements RoleRepository {
     return { records: rows.map(toRole), ...counts };
   }
 
-  async save(role: Role) {
+  async save(role: Role, activity?: ActivityEntry) {
     const row = { name: role.name, description: role.description, admin_access: role.adminAccess };
-    await this.database.run(
-      (db) =>
-        db
+    await this.database.write(
+      async (db) => {
+        await db
           .insertInto('datagate_roles')
           .values({ id: role.id, ...row })
           .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
-          .execute(),
+          .execute();
+        return true;
+      },
+      activity,
       UNIQUE,
     );
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // Users holding the role are set to no role by the foreign key (`on delete set null`).
-    const result = await this.database.run((db) =>
-      db.deleteFrom('datagate_roles').where('id', '=', id).executeTakeFirst(),
-    );
-    return result.numDeletedRows > 0n;
+    return this.database.write(async (db) => {
+      const result = await db.deleteFrom('datagate_roles').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    }, activity);
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import type { UserRepository } from '../../../application/ports/user-repository.ts';
 import { USERS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
@@ -48,7 +49,7 @@ export class MikroOrmUserRepository implements UserRepository {
     return { records: rows.map(toUser), ...counts };
   }
 
-  async save(user: User) {
+  async save(user: User, activity?: ActivityEntry) {
     const row = {
       email: user.email,
       password_hash: user.passwordHash,
@@ -58,24 +59,27 @@ export class MikroOrmUserRepository implements UserRepository {
       last_name: user.lastName,
       token_digest: user.tokenDigest,
     };
-    await this.database.run(
-      (db) =>
-        db
+    await this.database.write(
+      async (db) => {
+        await db
           .insertInto('datagate_users')
           .values({ id: user.id, ...row, created_at: user.createdAt.toISOString() })
           .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
-          .execute(),
+          .execute();
+        return true;
+      },
+      activity,
       UNIQUE,
     );
   }
 
-  async delete(id: string) {
+  async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // The user's refresh tokens go with the row (`on delete cascade`).
-    const result = await this.database.run((db) =>
-      db.deleteFrom('datagate_users').where('id', '=', id).executeTakeFirst(),
-    );
-    return result.numDeletedRows > 0n;
+    return this.database.write(async (db) => {
+      const result = await db.deleteFrom('datagate_users').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    }, activity);
   }
 
   async anyAdminExists() {

@@ -1,8 +1,10 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import { recordNotUnique } from '../../../domain/errors.ts';
 import { systemTablesMissingError, unavailableError } from '../database-unreachable.ts';
+import { type ActivityTables, activityTables, insertActivitySql } from '../postgres/activity-recording.ts';
 import type { SystemTables } from './system-tables.ts';
 
 /** Unique constraint name → the field the domain error names. */
@@ -15,10 +17,14 @@ export type UniqueFields = Readonly<Record<string, string>>;
  * these tables (emptied or re-created since the migrations ran) into SERVICE_UNAVAILABLE MIGRATION_NEEDED.
  */
 export class SystemDatabase {
+  private readonly activity: ActivityTables;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly schema?: string,
-  ) {}
+  ) {
+    this.activity = activityTables(schema);
+  }
 
   async run<T>(work: (db: Kysely<SystemTables>) => Promise<T>, uniqueFields: UniqueFields = {}): Promise<T> {
     try {
@@ -26,6 +32,28 @@ export class SystemDatabase {
     } catch (error) {
       throw this.translate(error, uniqueFields);
     }
+  }
+
+  /**
+   * A change and its activity entry in one transaction (docs/decisions/0033): `work` answers whether it
+   * changed anything, and only then is `activity` inserted, so a change never commits without its entry
+   * and a failed one (or a failed entry) leaves neither. Without an entry, `work` runs as `run` does.
+   */
+  async write(
+    work: (db: Kysely<SystemTables>) => Promise<boolean>,
+    activity: ActivityEntry | undefined,
+    uniqueFields: UniqueFields = {},
+  ): Promise<boolean> {
+    if (!activity) return this.run(work, uniqueFields);
+    return this.run(
+      (db) =>
+        db.transaction().execute(async (trx) => {
+          const changed = await work(trx);
+          if (changed) await insertActivitySql(this.activity, [activity]).execute(trx);
+          return changed;
+        }),
+      uniqueFields,
+    );
   }
 
   private kysely(): Kysely<SystemTables> {

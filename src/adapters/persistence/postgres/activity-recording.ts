@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import {
   accountabilityOf,
@@ -26,6 +27,23 @@ export function activityTables(systemSchema?: string): ActivityTables {
   };
 }
 
+/**
+ * Inserts entries as given, in one statement: the system areas' changes (in their change's transaction)
+ * and the sessions' logins and logouts.
+ */
+export function insertActivitySql(
+  tables: ActivityTables,
+  entries: ReadonlyArray<ActivityEntry>,
+): RawBuilder<unknown> {
+  const rows = entries.map(
+    (entry) =>
+      sql`(${entry.action}::text, ${entry.user}::uuid, ${entry.ip}::text, ${entry.userAgent}::text,
+        ${entry.collection}::text, ${entry.item}::text, ${entry.origin}::text)`,
+  );
+  return sql`insert into ${tables.activity} ("action", "user", "ip", "user_agent", "collection", "item", "origin")
+    values ${sql.join(rows)}`;
+}
+
 /** Where a writer records activity, and on whose behalf (absent: the system, with no user). */
 export type ActivityRecording = { readonly tables: ActivityTables; readonly author?: Accountability };
 
@@ -40,7 +58,8 @@ export type ActivitySql = { readonly returning: RawBuilder<unknown>; readonly ct
 
 /**
  * Null when the collection records nothing (`accountability` null) or has no key to name an item by.
- * `written`: the fields a create or update wrote, the revision's `delta` (null: every field, as a create's).
+ * `written`: the fields a create or update wrote, the revision's `delta` (null: every field, as a create's,
+ * stored as a NULL `delta` that reads as `data`: see `revisionDeltaSql`).
  */
 export function activitySql(
   recording: ActivityRecording,
@@ -64,9 +83,10 @@ export function activitySql(
       ${origin?.userAgent ?? null}::text, ${collection.name}::text, changed.audit_item, ${origin?.origin ?? null}::text
     from changed)`;
   if (!revisions) return { returning, ctes: sql`, ${activity}` };
+  // A create wrote every field: its delta is its data, stored once (NULL here) and read back as `data`.
   const delta =
     written === null
-      ? sql`changed.audit_data`
+      ? sql`null::json`
       : sql`(select coalesce(json_object_agg(field.key, field.value), '{}'::json)
           from json_each(changed.audit_data) as field where field.key = any (${[...written]}::text[]))`;
   return {
@@ -76,6 +96,11 @@ export function activitySql(
       select changed.audit_id, ${collection.name}::text, changed.audit_item, changed.audit_data, ${delta}
       from changed)`,
   };
+}
+
+/** A revision's `delta` as read: a NULL one (a create's) is its `data`. `revision`: the revisions' alias. */
+export function revisionDeltaSql(revision: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`coalesce(${revision}."delta", ${revision}."data")`;
 }
 
 /** The row's modelled columns in their docs/api.md §4 wire forms, as a JSON object: what a GET answers. */

@@ -95,7 +95,13 @@ export function openReplicaRouting(
   const store = new ReplicaRoutingItemStore(
     primary,
     primaryDb,
-    dbs.map((db) => new PostgresItemStore(db, schema, { preparedPerConnection: PREPARED_PER_CONNECTION })),
+    dbs.map(
+      (db) =>
+        new PostgresItemStore(db, schema, {
+          preparedPerConnection: PREPARED_PER_CONNECTION,
+          holdsSnapshots: true,
+        }),
+    ),
     replicaSet,
     { readYourWritesMs: settings.maxLagMs + 2 * probeIntervalMs, maxWriters: MAX_WRITERS, now },
   );

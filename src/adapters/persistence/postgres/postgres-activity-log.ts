@@ -12,7 +12,12 @@ import type {
 import type { SystemPage, SystemQuery } from '../../../application/ports/system-query.ts';
 import type { SystemRecord } from '../../../application/system-queries/select-fields.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
-import { type ActivityTables, activityTables } from './activity-recording.ts';
+import {
+  type ActivityTables,
+  activityTables,
+  insertActivitySql,
+  revisionDeltaSql,
+} from './activity-recording.ts';
 import { canonicalValueSql } from './canonical-value-sql.ts';
 import { translateReadError } from './database-errors.ts';
 import { comparable, fieldOrThrow, filterSql } from './filter-sql.ts';
@@ -59,8 +64,8 @@ export class PostgresActivityLog implements ActivityLog {
     const head = sql`r."id", r."activity", r."collection", r."item"`;
     const source =
       visibility === 'all'
-        ? sql`select ${head}, r."data"::jsonb as "data", r."delta"::jsonb as "delta" from ${this.tables.revisions} as r`
-        : sql`select ${head}, ${readable(sql`r."data"`)} as "data", ${readable(sql`r."delta"`)} as "delta"
+        ? sql`select ${head}, r."data"::jsonb as "data", ${revisionDeltaSql(sql`r`)}::jsonb as "delta" from ${this.tables.revisions} as r`
+        : sql`select ${head}, ${readable(sql`r."data"`)} as "data", ${readable(revisionDeltaSql(sql`r`))} as "delta"
             from ${this.tables.revisions} as r
             join visible as v on v.collection = r."collection" and v.item = r."item"`;
     return this.page(REVISIONS_COLLECTION, source, visibility, query);
@@ -68,13 +73,7 @@ export class PostgresActivityLog implements ActivityLog {
 
   async record(entries: ReadonlyArray<ActivityEntry>): Promise<void> {
     if (entries.length === 0) return;
-    const rows = entries.map(
-      (entry) =>
-        sql`(${entry.action}::text, ${entry.user}::uuid, ${entry.ip}::text, ${entry.userAgent}::text,
-          ${entry.collection}::text, ${entry.item}::text, ${entry.origin}::text)`,
-    );
-    await sql`insert into ${this.tables.activity} ("action", "user", "ip", "user_agent", "collection", "item", "origin")
-      values ${sql.join(rows)}`.execute(this.db);
+    await insertActivitySql(this.tables, entries).execute(this.db);
   }
 
   /**

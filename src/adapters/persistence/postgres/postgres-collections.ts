@@ -46,7 +46,10 @@ export function createPostgresCollections(
   const watch = new PostgresCollectionWatch(db, catalog.schema, options.systemSchema);
   return {
     catalog,
-    editor: new WatchKeepingSchemaEditor(new PostgresSchemaEditor(db, catalog), watch),
+    editor: new WatchKeepingSchemaEditor(
+      new PostgresSchemaEditor(db, catalog, options.recordActivity?.systemSchema),
+      watch,
+    ),
     watch,
     activity: new PostgresActivityLog(db, catalog.schema, options.recordActivity?.systemSchema),
     store: new PostgresItemStore(db, options.schema, {
@@ -74,8 +77,11 @@ export const PREPARED_PER_CONNECTION = 64;
 
 export function itemStoreOptions(orm: MikroORM): PostgresItemStoreOptions {
   const driverOptions = orm.config.get('driverOptions') as { createDriver?: unknown } | undefined;
+  const embedded = typeof driverOptions?.createDriver === 'function';
   return {
-    preparedPerConnection: typeof driverOptions?.createDriver === 'function' ? 0 : PREPARED_PER_CONNECTION,
+    preparedPerConnection: embedded ? 0 : PREPARED_PER_CONNECTION,
+    // An export's snapshot would hold the embedded database's only connection for the whole download.
+    holdsSnapshots: !embedded,
   };
 }
 

@@ -5,10 +5,12 @@ import type {
   ItemKeysRequest,
   ItemListRequest,
   ItemListResult,
+  ItemSnapshot,
   ItemStore,
   ItemWriter,
   StoredItem,
 } from '../../../application/ports/item-store.ts';
+import { liveSnapshot } from '../../../application/ports/item-store.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import { type ActivityTables, activityTables } from './activity-recording.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
@@ -45,6 +47,11 @@ export type PostgresItemStoreOptions = {
    * (unset, the search path's); absent, none.
    */
   readonly recordActivity?: { readonly systemSchema?: string };
+  /**
+   * `snapshot()` holds a repeatable-read transaction on a pool connection; false (PGlite, whose one
+   * connection every request shares) reads each page as it is.
+   */
+  readonly holdsSnapshots?: boolean;
 };
 
 /**
@@ -67,6 +74,7 @@ export class PostgresItemStore implements ItemStore {
   private readonly preparedPerConnection: number;
   private readonly eventsTable: RawBuilder<unknown> | undefined;
   private readonly activityTables: ActivityTables | undefined;
+  private readonly holdsSnapshots: boolean;
 
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
   constructor(
@@ -77,6 +85,7 @@ export class PostgresItemStore implements ItemStore {
     this.preparedPerConnection = options.preparedPerConnection ?? 0;
     this.eventsTable = options.recordEvents && itemEventsTable(options.recordEvents.systemSchema);
     this.activityTables = options.recordActivity && activityTables(options.recordActivity.systemSchema);
+    this.holdsSnapshots = options.holdsSnapshots ?? false;
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -147,6 +156,37 @@ export class PostgresItemStore implements ItemStore {
         ? await translateWriteError(error.cause, error.context, this.db, this.schema)
         : await translateWriteError(error, undefined, this.db, this.schema);
     }
+  }
+
+  /**
+   * A `REPEATABLE READ READ ONLY` transaction whose reads are this store's, so every page of an export sees
+   * the rows as they were at its first read (when PostgreSQL takes a repeatable-read snapshot). It holds a
+   * pool connection until `close()`, which rolls it back: it wrote nothing.
+   */
+  async snapshot(): Promise<ItemSnapshot> {
+    if (!this.holdsSnapshots) return liveSnapshot(this);
+    const trx = await this.db
+      .startTransaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute()
+      .catch((error: unknown) => {
+        throw translateReadError(error);
+      });
+    const reads = new PostgresItemStore(trx, this.schema, {
+      preparedPerConnection: this.preparedPerConnection,
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      list: (request) => reads.list(request),
+      close: () => {
+        closing ??= trx
+          .rollback()
+          .execute()
+          .catch(() => {});
+        return closing;
+      },
+    };
   }
 
   /**

@@ -113,14 +113,14 @@ export class PostgresItemWriter implements ItemWriter {
     const keys: ScalarValue[] = [];
     let start = 0;
     while (start < rows.length) {
-      const shape = Object.keys(rows[start]!).join('\u0000');
+      const shape = Object.keys(rows[start]!);
       let end = start + 1;
-      while (end < rows.length && Object.keys(rows[end]!).join('\u0000') === shape) end++;
+      while (end < rows.length && sameKeys(rows[end]!, shape)) end++;
       const run = rows.slice(start, end);
       const columns = insertedColumns(collection, [run[0]!]);
       // A row naming no field at all is inserted with DEFAULT in its first column, which only VALUES says.
       keys.push(
-        ...(shape === ''
+        ...(shape.length === 0
           ? await this.insert(collection, run)
           : await this.inserted(collection, columns, recordsetSql(columns, run), run)),
       );
@@ -146,10 +146,15 @@ export class PostgresItemWriter implements ItemWriter {
     const inserted =
       events || audit
         ? await this.run<{ key: string }>(
-            sql`with changed as (${insert} ${returning}${events ? sql`, ${imageSql(collection)} as after` : sql``}${audit ? audit.returning : sql``})
-              ${events ? sql`, logged as (${this.logged(collection, 'create', sql`null`, sql`changed.after`)})` : sql``}
-              ${audit ? audit.ctes : sql``}
-              select key from changed`,
+            recordedStatement({
+              write: sql`${insert} ${returning}`,
+              image: events ? sql`${imageSql(collection)} as after` : null,
+              audit,
+              logged: events
+                ? sql`, logged as (${this.logged(collection, 'create', sql`null`, sql`changed.after`)})`
+                : sql``,
+              tail: sql`select key from changed`,
+            }),
             context,
           )
         : await this.run<{ key: string }>(sql`${insert} ${returning}`, context);
@@ -197,10 +202,10 @@ export class PostgresItemWriter implements ItemWriter {
       await this.run(update, context);
       return;
     }
+    const write = sql`${update} returning ${keySql(key)} as key`;
     if (!events) {
       await this.run(
-        sql`with changed as (${update} returning ${keySql(key)} as key${audit!.returning}) ${audit!.ctes}
-          select count(*) from changed`,
+        recordedStatement({ write, image: null, audit, tail: sql`select count(*) from changed` }),
         context,
       );
       return;
@@ -208,11 +213,20 @@ export class PostgresItemWriter implements ItemWriter {
     // Every sub-statement sees the snapshot from before the update: `old` reads the rows as they were (and
     // takes no lock of its own: locking a row this very statement updates would skip the row).
     await this.run(
-      sql`with old as (select ${keySql(key)} as key, ${imageSql(collection)} as before
-          from ${this.aliased(collection)} where ${where}),
-        changed as (${update} returning ${keySql(key)} as key, ${imageSql(collection)} as after${audit ? audit.returning : sql``})
-        ${audit ? audit.ctes : sql``}
-        ${this.logged(collection, 'update', sql`old.before`, sql`changed.after`, sql`join old on old.key = changed.key`)}`,
+      recordedStatement({
+        before: sql`old as (select ${keySql(key)} as key, ${imageSql(collection)} as before
+          from ${this.aliased(collection)} where ${where}),`,
+        write,
+        image: sql`${imageSql(collection)} as after`,
+        audit,
+        tail: this.logged(
+          collection,
+          'update',
+          sql`old.before`,
+          sql`changed.after`,
+          sql`join old on old.key = changed.key`,
+        ),
+      }),
       context,
     );
   }
@@ -229,9 +243,14 @@ export class PostgresItemWriter implements ItemWriter {
       return;
     }
     await this.run(
-      sql`with changed as (${remove} returning ${keySql(key)} as key${events ? sql`, ${imageSql(collection)} as before` : sql``}${audit ? audit.returning : sql``})
-        ${audit ? audit.ctes : sql``}
-        ${events ? this.logged(collection, 'delete', sql`changed.before`, sql`null`) : sql`select count(*) from changed`}`,
+      recordedStatement({
+        write: sql`${remove} returning ${keySql(key)} as key`,
+        image: events ? sql`${imageSql(collection)} as before` : null,
+        audit,
+        tail: events
+          ? this.logged(collection, 'delete', sql`changed.before`, sql`null`)
+          : sql`select count(*) from changed`,
+      }),
       context,
     );
   }
@@ -421,6 +440,37 @@ function typedValue(field: FieldSchema, bound: RawBuilder<unknown>): RawBuilder<
  * canonical values (numbers, booleans, strings; json and array fields as their JSON text) read back as
  * text unchanged: JSON numbers as the shortest text that round-trips.
  */
+/**
+ * A write and what it records, as one statement (docs/decisions/0030, 0033): the CTE `changed` is the write
+ * returning its key (`write` ends with its RETURNING), the change log's image of each row when `image` is
+ * given, and the activity's columns; then `logged` (a CTE writing the change log, when the statement
+ * ends with something else), the activity's CTEs, and `tail`, the statement that reads `changed`.
+ * `before`: CTEs that must read the rows before the write (each followed by a comma).
+ */
+function recordedStatement<R = unknown>(parts: {
+  readonly before?: RawBuilder<unknown>;
+  readonly write: RawBuilder<unknown>;
+  readonly image: RawBuilder<unknown> | null;
+  readonly audit: ActivitySql | null;
+  readonly logged?: RawBuilder<unknown>;
+  readonly tail: RawBuilder<unknown>;
+}): RawBuilder<R> {
+  const { before = sql``, write, image, audit, logged = sql``, tail } = parts;
+  return sql<R>`with ${before} changed as (${write}${image ? sql`, ${image}` : sql``}${audit ? audit.returning : sql``})
+    ${logged} ${audit ? audit.ctes : sql``}
+    ${tail}`;
+}
+
+/** Whether `row` names exactly `keys`, in that order (one recordset's column list), without an array per row. */
+function sameKeys(row: ItemValues, keys: ReadonlyArray<string>): boolean {
+  let index = 0;
+  for (const key in row) {
+    if (!Object.hasOwn(row, key) || keys[index] !== key) return false;
+    index++;
+  }
+  return index === keys.length;
+}
+
 function recordsetSql(
   columns: ReadonlyArray<FieldSchema>,
   rows: ReadonlyArray<ItemValues>,

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { NewRelation, RelationChange, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import {
   DomainError,
@@ -22,6 +23,7 @@ import { checkNewRelation, checkOneField } from '../../../domain/schema/new-rela
 import type { Relation } from '../../../domain/schema/relation.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { unavailableError } from '../database-unreachable.ts';
+import { type ActivityTables, activityTables, insertActivitySql } from './activity-recording.ts';
 import { collectionComment } from './collection-comment.ts';
 import { columnTypeOf } from './column-types.ts';
 import { sqlStateOf } from './database-errors.ts';
@@ -29,17 +31,28 @@ import type { PostgresSchemaCatalog } from './postgres-schema-catalog.ts';
 import { chosenOneFieldOf, relationComment } from './relation-comment.ts';
 
 /**
- * Creates and drops tables and columns in the catalog's schema, each change in a transaction, and refreshes
- * the catalog after it. New names are validated before any SQL is built and then quoted anyway; existing
- * tables and columns are addressed by whatever name the database gives them.
+ * Creates and drops tables and columns in the catalog's schema, each change in a transaction (with its
+ * activity entry, when given: PostgreSQL's DDL is transactional), and refreshes the catalog after it. New
+ * names are validated before any SQL is built and then quoted anyway; existing tables and columns are
+ * addressed by whatever name the database gives them.
  */
 export class PostgresSchemaEditor implements SchemaEditor {
+  private readonly activityTables: ActivityTables;
+
+  /** `systemSchema`: where the activity table is (unset, the search path's). */
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly catalog: PostgresSchemaCatalog,
-  ) {}
+    systemSchema?: string,
+  ) {
+    this.activityTables = activityTables(systemSchema);
+  }
 
-  async createCollection(name: string, fields: ReadonlyArray<NewField>): Promise<CollectionSchema> {
+  async createCollection(
+    name: string,
+    fields: ReadonlyArray<NewField>,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema> {
     checkCollectionName(name);
     checkNewFields(fields);
     await this.change(
@@ -51,11 +64,12 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '42P07': () => recordNotUnique('collection'),
         '23505': () => recordNotUnique('collection'),
       }),
+      activity,
     );
     return this.collectionOrThrow(name);
   }
 
-  async dropCollection(name: string): Promise<void> {
+  async dropCollection(name: string, activity?: ActivityEntry): Promise<void> {
     await this.existing(name);
     await this.change(
       (trx) => sql`drop table ${this.table(name)}`.execute(trx),
@@ -63,10 +77,11 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '42P01': () => collectionNotFound(name),
         '2BP01': () => failedValidation('collection', 'Other database objects depend on this collection.'),
       }),
+      activity,
     );
   }
 
-  async addField(collection: string, field: NewField): Promise<CollectionSchema> {
+  async addField(collection: string, field: NewField, activity?: ActivityEntry): Promise<CollectionSchema> {
     checkNewField(field);
     await this.existing(collection);
     await this.change(
@@ -80,11 +95,12 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '42P16': () => failedValidation(field.field, 'The collection already has a primary key.'),
         '23502': () => failedValidation(field.field, 'Existing items would have no value for this field.'),
       }),
+      activity,
     );
     return this.collectionOrThrow(collection);
   }
 
-  async dropField(collection: string, field: string): Promise<CollectionSchema> {
+  async dropField(collection: string, field: string, activity?: ActivityEntry): Promise<CollectionSchema> {
     const existing = await this.existing(collection);
     const target = existing.fields.find((candidate) => candidate.name === field);
     if (!target) throw notFound('Field');
@@ -96,11 +112,16 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '42703': () => notFound('Field'),
         '2BP01': () => failedValidation(field, 'Other database objects depend on this field.'),
       }),
+      activity,
     );
     return this.collectionOrThrow(collection);
   }
 
-  async setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema> {
+  async setAccountability(
+    collection: string,
+    mode: AccountabilityMode,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema> {
     const existing = await this.existing(collection);
     if (existing.readOnly) throw readOnlyCollection(collection);
     const comment = collectionComment(mode);
@@ -111,6 +132,7 @@ export class PostgresSchemaEditor implements SchemaEditor {
           trx,
         ),
       ddlErrors({ '42P01': () => collectionNotFound(collection) }),
+      activity,
     );
     return this.collectionOrThrow(collection);
   }
@@ -225,9 +247,13 @@ export class PostgresSchemaEditor implements SchemaEditor {
   private async change(
     work: (trx: Transaction<unknown>) => Promise<unknown>,
     translate: (error: unknown) => unknown,
+    activity?: ActivityEntry,
   ): Promise<void> {
     try {
-      await this.db.transaction().execute(work);
+      await this.db.transaction().execute(async (trx) => {
+        await work(trx);
+        if (activity) await insertActivitySql(this.activityTables, [activity]).execute(trx);
+      });
     } catch (error) {
       throw unavailableError(error) ?? translate(error);
     } finally {

@@ -5,6 +5,7 @@ import type {
   ItemKeysRequest,
   ItemListRequest,
   ItemListResult,
+  ItemSnapshot,
   ItemStore,
   ItemWriter,
 } from '../../../application/ports/item-store.ts';
@@ -89,6 +90,28 @@ export class ReplicaRoutingItemStore implements ItemStore {
       this.writers.set(caller, await committedPosition(this.primaryDb).catch(() => null));
     }
     return result;
+  }
+
+  /**
+   * On a replica in service when the request only reads, as a read would be; on the primary when none
+   * can open it. Its reads stay where it was opened: a snapshot cannot move.
+   */
+  async snapshot(): Promise<ItemSnapshot> {
+    const index = this.replicaFor();
+    if (index !== undefined) {
+      try {
+        const snapshot = await this.replicas[index]!.snapshot();
+        this.served[index + 1]!++;
+        return snapshot;
+      } catch (error) {
+        if (!servedByPrimaryInstead(error)) throw error;
+        if (error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE')
+          this.replicaSet.markDown(index);
+      }
+    }
+    const snapshot = await this.primary.snapshot();
+    this.served[0]!++;
+    return snapshot;
   }
 
   /** Reads served so far: `[primary, replica 1, …]` (what tests look at). */

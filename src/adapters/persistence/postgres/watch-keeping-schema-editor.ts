@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type {
   NewField,
   NewRelation,
@@ -19,25 +20,33 @@ export class WatchKeepingSchemaEditor implements SchemaEditor {
     private readonly watch: PostgresCollectionWatch,
   ) {}
 
-  createCollection(name: string, fields: ReadonlyArray<NewField>): Promise<CollectionSchema> {
-    return this.editor.createCollection(name, fields);
+  createCollection(
+    name: string,
+    fields: ReadonlyArray<NewField>,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema> {
+    return this.editor.createCollection(name, fields, activity);
   }
 
-  async dropCollection(name: string): Promise<void> {
-    await this.editor.dropCollection(name);
+  async dropCollection(name: string, activity?: ActivityEntry): Promise<void> {
+    await this.editor.dropCollection(name, activity);
     await this.watch.forget(name);
   }
 
-  async addField(collection: string, field: NewField): Promise<CollectionSchema> {
-    return this.renewed(await this.editor.addField(collection, field));
+  async addField(collection: string, field: NewField, activity?: ActivityEntry): Promise<CollectionSchema> {
+    return this.renewed(await this.editor.addField(collection, field, activity));
   }
 
-  async dropField(collection: string, field: string): Promise<CollectionSchema> {
-    return this.renewed(await this.editor.dropField(collection, field));
+  async dropField(collection: string, field: string, activity?: ActivityEntry): Promise<CollectionSchema> {
+    return this.renewed(await this.editor.dropField(collection, field, activity));
   }
 
-  setAccountability(collection: string, mode: AccountabilityMode): Promise<CollectionSchema> {
-    return this.editor.setAccountability(collection, mode);
+  setAccountability(
+    collection: string,
+    mode: AccountabilityMode,
+    activity?: ActivityEntry,
+  ): Promise<CollectionSchema> {
+    return this.editor.setAccountability(collection, mode, activity);
   }
 
   createRelation(relation: NewRelation): Promise<Relation> {
