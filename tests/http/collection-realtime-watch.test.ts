@@ -63,6 +63,26 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     return (events ?? []).map((event) => event.key);
   }
 
+  test('each PATCH that changes the watch records one activity entry, in its own transaction', async (context) => {
+    const { app, admin } = context;
+    const entries = async () => {
+      const read = await app.request(
+        'GET',
+        `/activity?filter[collection][_eq]=datagate_collections&filter[item][_eq]=${WATCHED}&fields=action`,
+        { token: admin },
+      );
+      assert.is(read.status, 200, read.text);
+      return (read.body as unknown[]).length;
+    };
+    assert.is(await entries(), 0);
+    assert.is((await meta(app, admin, { realtime_watch: true, accountability: 'activity' })).status, 200);
+    assert.is(await entries(), 1);
+    assert.is((await meta(app, admin, { realtime_watch: false })).status, 200);
+    assert.is(await entries(), 2);
+    assert.is((await meta(app, admin, { realtime_watch: true }, KEYLESS)).status, 400);
+    assert.is(await entries(), 2);
+  });
+
   test('an admin turns the watch on and off; reads show it; hand-made writes follow it', async (context) => {
     const { app, admin } = context;
     assert.is(await watchOf(app, admin), false);

@@ -4,6 +4,7 @@ import { requireAdmin } from '../access.ts';
 import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
+import type { ActivityEntry } from '../ports/activity-log.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import type { CollectionWatch } from '../realtime/collection-watch.ts';
 import { realtimeWatchStates } from '../realtime/realtime-watch-state.ts';
@@ -46,10 +47,12 @@ export class UpdateCollectionHandler implements Handler<UpdateCollectionCommand,
     const change = this.realtimeWatchChange(caller, command);
     // Every refusal comes before any change: a body refused in part changes nothing.
     if (command.accountability !== undefined) requireWritable(collection);
-    await change?.();
+    // One entry per request, recorded with the first change it makes.
+    const activity = systemActivity(caller, 'update', 'datagate_collections', collection.name);
+    await change?.(activity);
     if (command.accountability !== undefined) {
-      const activity = systemActivity(caller, 'update', 'datagate_collections', collection.name);
-      collection = await this.editor.setAccountability(collection.name, command.accountability, activity);
+      const recorded = change ? undefined : activity;
+      collection = await this.editor.setAccountability(collection.name, command.accountability, recorded);
     }
     const states = await realtimeWatchStates(this.watching.watch);
     return viewCollection(collection, states.get(collection.name) ?? false);
@@ -59,18 +62,18 @@ export class UpdateCollectionHandler implements Handler<UpdateCollectionCommand,
   private realtimeWatchChange(
     caller: Accountability,
     { collection, realtimeWatch }: UpdateCollectionCommand,
-  ): (() => Promise<void>) | undefined {
+  ): ((activity: ActivityEntry) => Promise<void>) | undefined {
     if (realtimeWatch === undefined) return undefined;
     if (realtimeWatch) {
       const { watch, target } = watchable(this.catalog, this.watching.start, caller, collection);
-      return () => watch.watch(target);
+      return (activity) => watch.watch(target, activity);
     }
     const watch = availableWatch(this.watching.watch);
     const target = collectionFor(this.catalog, caller, collection);
     // A view is never watched; changing its meta is refused as any change to a view is.
     requireWritable(target);
-    return async () => {
-      await watch.unwatch(target.name);
+    return async (activity) => {
+      await watch.unwatch(target.name, activity);
     };
   }
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { CollectionWatch, WatchedCollection } from '../../../application/realtime/collection-watch.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { type ActivityTables, activityTables, insertActivitySql } from './activity-recording.ts';
 import { compiler } from './compiled-shapes.ts';
 import { fieldOrThrow } from './filter-sql.ts';
 import { ITEM_EVENTS_CHANNEL } from './item-events-wake-ups.ts';
@@ -42,14 +44,18 @@ function signatureSql(relation: string): string {
  * fixed search path; everything it names is schema-qualified.
  */
 export class PostgresCollectionWatch implements CollectionWatch {
+  private readonly activityTables: ActivityTables;
+
   /** `schema`: the collections' PostgreSQL schema; `systemSchema`: the log's, else the search path's. */
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly schema: string,
     private readonly systemSchema?: string,
-  ) {}
+  ) {
+    this.activityTables = activityTables(systemSchema);
+  }
 
-  async watch(collection: CollectionSchema): Promise<void> {
+  async watch(collection: CollectionSchema, activity?: ActivityEntry): Promise<void> {
     const key = fieldOrThrow(collection, collection.primaryKey ?? '');
     await this.db.transaction().execute(async (trx) => {
       const table = sql.id(this.schema, collection.name);
@@ -78,10 +84,11 @@ export class PostgresCollectionWatch implements CollectionWatch {
       await sql`comment on trigger ${sql.id(WATCH_TRIGGER)} on ${table} is ${sql.raw(literal(signature))}`.execute(
         trx,
       );
+      if (activity) await insertActivitySql(this.activityTables, [activity]).execute(trx);
     });
   }
 
-  async unwatch(collection: string): Promise<boolean> {
+  async unwatch(collection: string, activity?: ActivityEntry): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const table = sql.id(this.schema, collection);
       const { rows } = await sql<{ watched: boolean }>`
@@ -93,6 +100,7 @@ export class PostgresCollectionWatch implements CollectionWatch {
         await sql`drop trigger if exists ${sql.id(trigger)} on ${table}`.execute(trx);
       }
       await this.dropFunction(trx, collection);
+      if (activity) await insertActivitySql(this.activityTables, [activity]).execute(trx);
       return rows[0]?.watched ?? false;
     });
   }
