@@ -35,6 +35,7 @@ import { activityModule } from './modules/activity-module.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { exportModule } from './modules/export-module.ts';
+import { filesModule } from './modules/files-module.ts';
 import { httpModule } from './modules/http-module.ts';
 import { importModule } from './modules/import-module.ts';
 import { itemEventsModule } from './modules/item-events-module.ts';
@@ -70,6 +71,7 @@ const AREAS = [
   itemsModule,
   importModule,
   activityModule,
+  filesModule,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
+import { isSystemCollection } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
@@ -9,7 +10,9 @@ export class ListCollectionsHandler implements Handler<void, CollectionView[]> {
 
   async execute(caller: Accountability): Promise<CollectionView[]> {
     requireAdmin(caller);
+    // The system collections the catalog presents (files) are not the schema's to list or edit.
     return [...this.catalog.current().collections.values()]
+      .filter((collection) => !isSystemCollection(collection.name))
       .sort((a, b) => a.name.localeCompare(b.name))
       .map(viewCollection);
   }

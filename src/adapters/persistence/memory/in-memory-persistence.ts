@@ -1,5 +1,6 @@
 import type { Persistence } from '../persistence.ts';
 import { InMemoryActivityLog } from './in-memory-activity-log.ts';
+import { FILES_TABLE } from './in-memory-files-table.ts';
 import { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
 import { InMemoryItemStore } from './in-memory-item-store.ts';
 import { InMemoryPermissionRepository } from './in-memory-permission-repository.ts';
@@ -24,6 +25,7 @@ export function createInMemoryPersistence(
   const users = new InMemoryUserRepository(roles, refreshTokens);
   const permissions = new InMemoryPermissionRepository(roles);
   const schema = new InMemorySchema();
+  schema.registerCollection(FILES_TABLE);
   const itemEvents = options.itemEvents && new InMemoryItemEventLog(options.itemEvents);
   const activity = new InMemoryActivityLog(schema);
   return {
