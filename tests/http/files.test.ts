@@ -441,6 +441,35 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is((await send(app, 'GET', `/files/${row.id}`, admin)).status, 404);
   });
 
+  test('a rule about the bytes is judged once they are in; refused, they are deleted', async (context) => {
+    const { app, admin, storage } = context;
+    const role = await app.createRole({ name: 'Small images only' });
+    const granted = await app.request('POST', '/permissions', {
+      token: admin,
+      body: {
+        role: role.id,
+        collection: 'datagate_files',
+        action: 'create',
+        fields: ['*'],
+        validation: { _and: [{ type: { _starts_with: 'image/' } }, { filesize: { _lt: 1000 } }] },
+      },
+    });
+    assert.is(granted.status, 200, granted.text);
+    const token = (await app.login(await app.createUser({ role: role.id }))).access_token;
+    const before = await keys(storage);
+    const cases: Array<[string, Uint8Array, string, number]> = [
+      ['a small image', PNG, 'image/png', 204],
+      ['text declared as an image', Buffer.from('not an image'), 'image/png', 400],
+      ['an image too large for the rule', Buffer.concat([PNG, Buffer.alloc(2000)]), 'image/png', 400],
+    ];
+    for (const [name, bytes, type, status] of cases) {
+      const answer = await send(app, 'POST', '/files', token, form([['title', name]], [['f', bytes, type]]));
+      assert.is(answer.status, status, `${name}: ${answer.text}`);
+    }
+    assert.is((await keys(storage)).length, before.length + 1);
+    assert.not.ok((await keys(storage)).some((key) => key.startsWith('tmp/')));
+  });
+
   test('transform parameters on /assets are refused for now', async (context) => {
     const row = await upload(context, 'public transform');
     const answer = await send(context.app, 'GET', `/assets/${row.id}?width=200`, context.admin);

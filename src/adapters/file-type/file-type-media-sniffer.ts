@@ -1,4 +1,4 @@
-import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeFromBuffer, supportedMimeTypes } from 'file-type';
 import type { MediaSniffer } from '../../application/ports/media-sniffer.ts';
 
 /** The leading bytes file-type reads to recognise every format it knows (its own sample size). */
@@ -10,5 +10,9 @@ export class FileTypeMediaSniffer implements MediaSniffer {
 
   async sniff(head: Uint8Array): Promise<string | undefined> {
     return (await fileTypeFromBuffer(head))?.mime;
+  }
+
+  recognises(type: string): boolean {
+    return supportedMimeTypes.has(type);
   }
 }

@@ -21,7 +21,8 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]
  * memory: only the sniffer's window is held, and only until the type is known. Iterating throws
  * CONTENT_TOO_LARGE at the first byte over the limit, and UNSUPPORTED_MEDIA_TYPE before anything is
  * passed on when the type is refused, so the store keeps nothing of either (FileStorage.write).
- * The sniffed type wins over the declared one; the declared one is kept for bytes with no signature.
+ * The sniffed type wins over the declared one; the declared one is kept for bytes with no signature, unless
+ * it names a type the sniffer would have recognised (text declared as `image/png` is not an image).
  */
 export class InspectedUpload {
   private inspected: InspectedBytes | undefined;
@@ -65,7 +66,8 @@ export class InspectedUpload {
   private async typeOf(window: ReadonlyArray<Uint8Array>): Promise<string> {
     const sniffed = await this.sniffer.sniff(Buffer.concat(window));
     const declared = this.declaredType.trim().toLowerCase();
-    const type = sniffed ?? (MEDIA_TYPE.test(declared) ? declared : UNKNOWN_TYPE);
+    const believable = MEDIA_TYPE.test(declared) && !this.sniffer.recognises(declared);
+    const type = sniffed ?? (believable ? declared : UNKNOWN_TYPE);
     if (!isAllowedType(type, this.settings.allowedTypes)) throw typeNotAllowed(type);
     return type;
   }

@@ -4,4 +4,6 @@ export interface MediaSniffer {
   readonly windowBytes: number;
   /** The media type the bytes begin like, or undefined when they match no signature (plain text, say). */
   sniff(head: Uint8Array): Promise<string | undefined>;
+  /** Whether `sniff` recognises this type by its signature: bytes declared as it that `sniff` did not recognise are not of it. */
+  recognises(type: string): boolean;
 }
