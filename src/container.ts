@@ -38,6 +38,7 @@ import { activityModule } from './modules/activity-module.ts';
 import { authModule } from './modules/auth-module.ts';
 import { collectionsModule } from './modules/collections-module.ts';
 import { exportModule } from './modules/export-module.ts';
+import { filesModule } from './modules/files-module.ts';
 import { httpModule } from './modules/http-module.ts';
 import { imageVariantsModule } from './modules/image-variants-module.ts';
 import { importModule } from './modules/import-module.ts';
@@ -74,6 +75,7 @@ const AREAS = [
   itemsModule,
   importModule,
   activityModule,
+  filesModule,
 ];
 
 /**

@@ -16,7 +16,9 @@ export type ErrorCode =
   | 'RESPONSE_TOO_LARGE'
   | 'QUERY_TOO_EXPENSIVE'
   | 'SERVICE_UNAVAILABLE'
-  | 'SERVICE_BUSY';
+  | 'SERVICE_BUSY'
+  | 'CONTENT_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 export type ErrorExtensions = {
   field?: string;
@@ -28,6 +30,8 @@ export type ErrorExtensions = {
   bytes?: number;
   /** An import's refusal: the 1-based data row it is about (docs/api.md §13). */
   row?: number;
+  /** UNSUPPORTED_MEDIA_TYPE of an upload: the type its bytes were found to have (docs/api.md §15). */
+  type?: string;
 };
 
 /** A refusal the caller may see: its message must never carry secrets, SQL or stack traces. */

@@ -86,6 +86,8 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
     'public.audit_lines',
     // Activity and revisions (docs/api.md §14).
     'public.datagate_activity',
+    // Files (docs/api.md §15).
+    'public.datagate_files',
     // The items' change log (docs/api.md §12).
     'public.datagate_item_events',
     // The login throttle's counters: in PostgreSQL by default there, made at the first login.

@@ -619,6 +619,29 @@ export const configSchema = z
       .prefault({}),
     storage: z
       .object({
+        maxUploadSize: byteCount
+          .default(100 * 1024 ** 2)
+          .describe(
+            'Largest file one upload (`POST /files`, `PATCH /files/:id`) may hold, in bytes (100 MiB); one byte more is 413 `CONTENT_TOO_LARGE`, nothing kept. `http.bodyLimit` does not apply to uploads.',
+          ),
+        allowedTypes: list
+          .default([])
+          .describe(
+            'Media types an upload may have, as sniffed from its bytes (`image/png`, or a family: `image/*`); empty accepts every type. Another is 415 `UNSUPPORTED_MEDIA_TYPE`, refused before more than its first 4 KiB is read.',
+          ),
+        inlineTypes: list
+          .default([
+            'image/png',
+            'image/jpeg',
+            'image/gif',
+            'image/webp',
+            'image/avif',
+            'application/pdf',
+            'text/plain',
+          ])
+          .describe(
+            'Media types `/assets` shows in the browser (`Content-Disposition: inline`); any other is sent as an attachment. SVG and HTML can run scripts: leave them out.',
+          ),
         driver: z
           .enum(['local', 'postgres', 's3'])
           .default('local')
@@ -765,6 +788,9 @@ export const ENV_KEYS: Record<string, string> = {
   IMPORT_CHUNK_ROWS: 'import.chunkRows',
   IMPORT_MAX_RECORD_LENGTH: 'import.maxRecordLength',
   IMPORT_CONCURRENCY_PER_USER: 'import.concurrencyPerUser',
+  STORAGE_MAX_UPLOAD_SIZE: 'storage.maxUploadSize',
+  STORAGE_ALLOWED_TYPES: 'storage.allowedTypes',
+  STORAGE_INLINE_TYPES: 'storage.inlineTypes',
   PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',
   PER_CALLER_QUEUE: 'limits.perCaller.queue',
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',

@@ -3,7 +3,8 @@ export type HttpOnlyCode =
   | 'METHOD_NOT_ALLOWED'
   | 'REQUEST_TOO_LARGE'
   | 'URI_TOO_LONG'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RANGE_NOT_SATISFIABLE';
 
 /** A refusal decided by the HTTP adapter itself (routing, body reading), before any handler runs. */
 export class HttpProblem extends Error {

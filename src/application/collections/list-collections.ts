@@ -1,4 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
+import { isSystemCollection } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
@@ -14,8 +15,10 @@ export class ListCollectionsHandler implements Handler<void, CollectionView[]> {
 
   async execute(caller: Accountability): Promise<CollectionView[]> {
     requireAdmin(caller);
+    // The system collections the catalog presents (files) are not the schema's to list or edit.
     const states = await realtimeWatchStates(this.watch);
     return [...this.catalog.current().collections.values()]
+      .filter((collection) => !isSystemCollection(collection.name))
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((collection) => viewCollection(collection, states.get(collection.name) ?? false));
   }

@@ -8,7 +8,7 @@ import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-qu
 import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
 import { rowConditions } from './row-conditions.ts';
@@ -32,6 +32,7 @@ export class AggregateItemsHandler {
     private readonly clock: Clock,
     private readonly limits: QueryLimits,
     private readonly responseMaxBytes: number,
+    private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
   execute(caller: Accountability, request: AggregateItemsQuery): Promise<string> {
@@ -39,7 +40,7 @@ export class AggregateItemsHandler {
   }
 
   private async read(caller: Accountability, request: AggregateItemsQuery): Promise<string> {
-    const collection = collectionFor(this.catalog, caller, request.collection);
+    const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
     const query = parseAggregateQuery(request.query, collection, this.limits, this.catalog.current());

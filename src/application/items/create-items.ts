@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { requireBatchSize } from './batch-size.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import { authorizeNewItem, insertNewItems, newItemDraft, newItemRules } from './new-items.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
@@ -31,10 +31,11 @@ export class CreateItemsHandler {
     private readonly readBack: ReadBack,
     private readonly clock: Clock,
     private readonly batchMax: number,
+    private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
   async execute(caller: Accountability, command: CreateItemsCommand): Promise<WriteResult> {
-    const collection = collectionFor(this.catalog, caller, command.collection);
+    const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const many = Array.isArray(command.body);
     const raws: unknown[] = many ? (command.body as unknown[]) : [command.body];
     requireBatchSize(raws.length, this.batchMax);

@@ -9,7 +9,12 @@ import type { ItemStore, ItemWriter, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { requireBatchSize } from './batch-size.ts';
-import { collectionFor, requireWritable } from './collection-access.ts';
+import {
+  collectionFor,
+  requireWritable,
+  type SystemReach,
+  USER_COLLECTIONS_ONLY,
+} from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
 import { parseDeleteBody, type RowTarget } from './write-body.ts';
@@ -39,10 +44,12 @@ export class DeleteItemsHandler {
     private readonly items: ItemStore,
     private readonly clock: Clock,
     private readonly batchMax: number,
+    private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
-  async execute(caller: Accountability, command: DeleteItemsCommand): Promise<void> {
-    const collection = collectionFor(this.catalog, caller, command.collection);
+  /** Resolves with the keys of the rows deleted (what a files delete removes the bytes of). */
+  async execute(caller: Accountability, command: DeleteItemsCommand): Promise<ScalarValue[]> {
+    const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);
     const grants = await this.grants.for(caller, collection, 'delete', now);
@@ -54,10 +61,12 @@ export class DeleteItemsHandler {
         : { kind: 'keys' as const, keys: [command.key] };
 
     const targets: StoredItem[] = [];
+    const deleted: ScalarValue[] = [];
     const write = () =>
       this.items.write(async (writer) => {
         // What the error answer judges: rebuilt on every run, should a store run the work again.
         targets.length = 0;
+        deleted.length = 0;
         const { keys, rows } = await this.lockTargets(
           caller,
           collection,
@@ -74,9 +83,11 @@ export class DeleteItemsHandler {
           targets.push(existing);
         }
         await writer.delete(collection, keys);
+        deleted.push(...keys);
       }, caller);
     const deps = { items: this.items, catalog: this.catalog, readRules: this.readRules };
     await withReferencesAnswered(deps, write, () => ({ caller, collection, targets, now }));
+    return deleted;
   }
 
   /** The keys to delete, in the order they are checked, and their rows the caller may read, each locked once. */

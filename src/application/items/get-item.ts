@@ -7,7 +7,7 @@ import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead, selectionOf } from './relational-read.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
@@ -27,6 +27,7 @@ export class GetItemHandler {
     private readonly clock: Clock,
     private readonly limits: QueryLimits,
     private readonly responseMaxBytes: number,
+    private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
   execute(caller: Accountability, request: GetItemQuery): Promise<string> {
@@ -34,7 +35,7 @@ export class GetItemHandler {
   }
 
   private async read(caller: Accountability, request: GetItemQuery): Promise<string> {
-    const collection = collectionFor(this.catalog, caller, request.collection);
+    const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
     const query = parseItemQuery(selectionOf(request.query), collection, this.limits, this.catalog.current());

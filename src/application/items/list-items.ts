@@ -20,7 +20,7 @@ import type {
   SortKey,
 } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
-import { collectionFor } from './collection-access.ts';
+import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
@@ -56,6 +56,7 @@ export class ListItemsHandler {
     private readonly limits: QueryLimits,
     private readonly responseMaxBytes: number,
     private readonly cursors: ItemCursors,
+    private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
   execute(caller: Accountability, request: ListItemsQuery): Promise<ItemPage> {
@@ -80,7 +81,7 @@ export class ListItemsHandler {
     request: ListItemsQuery,
     limits: QueryLimits = this.limits,
   ): Promise<ListPlan> {
-    const collection = collectionFor(this.catalog, caller, request.collection);
+    const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
     const query = parseItemQuery(request.query, collection, limits, this.catalog.current());

@@ -14,7 +14,12 @@ import type { ItemStore, ItemValues, ItemWriter, StoredItem } from '../ports/ite
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { asCaller } from './as-caller.ts';
 import { requireBatchSize } from './batch-size.ts';
-import { collectionFor, requireWritable } from './collection-access.ts';
+import {
+  collectionFor,
+  requireWritable,
+  type SystemReach,
+  USER_COLLECTIONS_ONLY,
+} from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
@@ -31,6 +36,11 @@ export type UpdateItemsCommand = {
   key?: string;
   body: unknown;
   query: RawItemQuery;
+  /**
+   * Values only the server writes, set with the change as auto fields are (never checked as fields the
+   * caller sent): a file's facts when its bytes are replaced (docs/api.md §15).
+   */
+  serverValues?: ItemValues;
 };
 
 type Change = { key: ScalarValue; payload: ItemValues };
@@ -54,17 +64,18 @@ export class UpdateItemsHandler {
     private readonly readBack: ReadBack,
     private readonly clock: Clock,
     private readonly batchMax: number,
+    private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
   async execute(caller: Accountability, command: UpdateItemsCommand): Promise<WriteResult> {
-    const collection = collectionFor(this.catalog, caller, command.collection);
+    const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);
     const grants = await this.grants.for(caller, collection, 'update', now);
     requireWritable(collection);
     const keyField = keyFieldOf(collection);
     const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
-    const auto = autoFields(collection, 'update', { user: caller.user, now });
+    const auto = { ...command.serverValues, ...autoFields(collection, 'update', { user: caller.user, now }) };
 
     const single = command.key !== undefined;
     const targets: StoredItem[] = [];

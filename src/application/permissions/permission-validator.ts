@@ -6,7 +6,11 @@ import {
   type PermissionProps,
 } from '../../domain/permissions/permission.ts';
 import type { FilterNode } from '../../domain/query/filter.ts';
-import { type CollectionSchema, isSystemCollection } from '../../domain/schema/collection-schema.ts';
+import {
+  type CollectionSchema,
+  isPresentedSystemCollection,
+  isSystemCollection,
+} from '../../domain/schema/collection-schema.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 
@@ -78,8 +82,8 @@ function checkCollectionName(name: string) {
       'Collection must be 1 to 63 letters, digits or underscores, not starting with a digit.',
     );
   }
-  if (isSystemCollection(name)) {
-    throw failedValidation('collection', 'System collections cannot be given permissions.');
+  if (isSystemCollection(name) && !isPresentedSystemCollection(name)) {
+    throw failedValidation('collection', 'System collections other than files cannot be given permissions.');
   }
 }
 

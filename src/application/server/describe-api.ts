@@ -1,9 +1,14 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { isAutoField, newPrimaryKey } from '../../domain/items/auto-fields.ts';
+import { newPrimaryKey } from '../../domain/items/auto-fields.ts';
+import { isServerField } from '../../domain/items/server-fields.ts';
 import type { PermissionAction } from '../../domain/permissions/permission.ts';
 import { presetsOf, type WriteGrants } from '../../domain/permissions/write-grants.ts';
 import type { QueryLimits } from '../../domain/query/parse-item-query.ts';
-import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
+import {
+  type CollectionSchema,
+  type FieldSchema,
+  isSystemCollection,
+} from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
 import type { Handler } from '../handler.ts';
 import type { ReadRules } from '../items/read-rules.ts';
@@ -72,9 +77,10 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
 
   async execute(caller: Accountability): Promise<ApiDescription> {
     const now = this.clock.now();
-    const schemas = [...this.catalog.current().collections.values()].sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    // Files are described by the files module's own paths, never as /items (docs/api.md §15).
+    const schemas = [...this.catalog.current().collections.values()]
+      .filter((collection) => !isSystemCollection(collection.name))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const collections: DescribedCollection[] = [];
     for (const collection of schemas) {
       const described = await this.describe(caller, collection, now);
@@ -111,7 +117,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     const generatedKeys = Object.keys(newPrimaryKey(collection));
     const fields: DescribedField[] = [];
     for (const field of collection.fields) {
-      const setByServer = isAutoField(field);
+      const setByServer = isServerField(field, collection);
       const readCondition = read?.fields.get(field.name);
       const described = {
         name: field.name,
@@ -124,9 +130,10 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
         setByServer,
         read: readCondition !== undefined,
         readOnSomeRowsOnly: readCondition !== undefined && readCondition !== null,
-        create: writable(create, field),
+        create: writable(create, collection, field),
         // A batch update names each item by its key, which may always be repeated (unchanged-key.ts).
-        update: granted(update) && (field.name === collection.primaryKey || writable(update, field)),
+        update:
+          granted(update) && (field.name === collection.primaryKey || writable(update, collection, field)),
         requiredOnCreate:
           !field.nullable &&
           !field.hasDefault &&
@@ -154,8 +161,8 @@ function granted(grants: WriteGrants): boolean {
  * Whether some grant lets a payload set the field. Server-set fields are dropped from payloads and
  * columns of types the API does not know are refused (column-value.ts), so neither is writable.
  */
-function writable(grants: WriteGrants, field: FieldSchema): boolean {
-  if (isAutoField(field) || field.type === 'unknown') return false;
+function writable(grants: WriteGrants, collection: CollectionSchema, field: FieldSchema): boolean {
+  if (isServerField(field, collection) || field.type === 'unknown') return false;
   if (grants === 'all') return true;
   return grants.some((grant) => grant.fields === 'all' || grant.fields.has(field.name));
 }

@@ -2,7 +2,7 @@ import { DomainError } from '../errors.ts';
 import type { ScalarValue } from '../query/filter.ts';
 import { localDate, localTimestamp } from '../query/temporal-text.ts';
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
-import { fieldOf } from '../schema/collection-schema.ts';
+import { FILES_COLLECTION, fieldOf } from '../schema/collection-schema.ts';
 import type { FieldType } from '../schema/field-type.ts';
 import { columnValue } from './column-value.ts';
 import { uuidV7 } from './uuid-v7.ts';
@@ -18,12 +18,24 @@ type AutoField = { readonly on: WriteKind; readonly holds: 'time' | 'user' };
  * The columns the server sets by name (docs/api.md §5). Like Directus, `date_updated` is set on updates only:
  * it stays as the database leaves it on create (usually null), so "never updated" remains visible.
  */
-const AUTO_FIELDS: ReadonlyMap<string, AutoField> = new Map([
+const ITEM_AUTO_FIELDS: ReadonlyMap<string, AutoField> = new Map([
   ['date_created', { on: 'create', holds: 'time' }],
   ['user_created', { on: 'create', holds: 'user' }],
   ['date_updated', { on: 'update', holds: 'time' }],
   ['user_updated', { on: 'update', holds: 'user' }],
 ]);
+
+/** The same four on files, under the names Directus's `directus_files` gives them (docs/api.md §15). */
+const FILE_AUTO_FIELDS: ReadonlyMap<string, AutoField> = new Map([
+  ['uploaded_on', { on: 'create', holds: 'time' }],
+  ['uploaded_by', { on: 'create', holds: 'user' }],
+  ['modified_on', { on: 'update', holds: 'time' }],
+  ['modified_by', { on: 'update', holds: 'user' }],
+]);
+
+function autoFieldsOf(collection: Pick<CollectionSchema, 'name'>): ReadonlyMap<string, AutoField> {
+  return collection.name === FILES_COLLECTION ? FILE_AUTO_FIELDS : ITEM_AUTO_FIELDS;
+}
 
 const TIME_TYPES: ReadonlySet<FieldType> = new Set(['timestamp', 'dateTime', 'date']);
 const USER_TYPES: ReadonlySet<FieldType> = new Set(['uuid', 'string', 'text']);
@@ -32,8 +44,8 @@ const USER_TYPES: ReadonlySet<FieldType> = new Set(['uuid', 'string', 'text']);
  * Whether the server owns this column: its name is an auto field's and its type can hold what the server
  * writes there. A same-named column of another type (an integer `date_created`) is ordinary data.
  */
-export function isAutoField(field: FieldSchema): boolean {
-  const auto = AUTO_FIELDS.get(field.name);
+export function isAutoField(field: FieldSchema, collection: Pick<CollectionSchema, 'name'>): boolean {
+  const auto = autoFieldsOf(collection).get(field.name);
   return auto !== undefined && (auto.holds === 'time' ? TIME_TYPES : USER_TYPES).has(field.type);
 }
 
@@ -54,9 +66,9 @@ export function autoFields(
 ): Record<string, ScalarValue | null> {
   const values: Record<string, ScalarValue | null> = {};
   for (const field of collection.fields) {
-    const auto = AUTO_FIELDS.get(field.name);
-    if (auto?.on !== action || !isAutoField(field)) continue;
-    // Only the four names above reach here, so plain assignment is safe.
+    const auto = autoFieldsOf(collection).get(field.name);
+    if (auto?.on !== action || !isAutoField(field, collection)) continue;
+    // Only the names above reach here, so plain assignment is safe.
     values[field.name] =
       auto.holds === 'time' ? timeValue(field, context.now) : userValue(field, context.user);
   }

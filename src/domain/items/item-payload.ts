@@ -2,8 +2,8 @@ import { failedValidation, invalidPayload } from '../errors.ts';
 import type { ScalarValue } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
-import { isAutoField } from './auto-fields.ts';
 import { columnValue } from './column-value.ts';
+import { isServerField } from './server-fields.ts';
 
 /**
  * One item of a write body (docs/api.md §5), checked against the collection before any SQL: a plain JSON
@@ -11,9 +11,9 @@ import { columnValue } from './column-value.ts';
  * fitting its column (else FAILED_VALIDATION naming the field, see columnValue). Returns the canonical
  * values, keys in payload order.
  *
- * Auto fields (isAutoField: `date_created`, `user_created`, `date_updated`, `user_updated`) are dropped
- * without a word: the server sets them and callers cannot, yet a client echoing back an item it read
- * must not fail for it.
+ * Fields the server sets (isServerField: the auto fields `date_created`, `user_created`, `date_updated`,
+ * `user_updated`, and a file's facts) are dropped without a word: callers cannot set them, yet a client
+ * echoing back an item it read must not fail for it.
  *
  * `mode` does not change the result: the primary key is kept in both modes. On update the row's key is
  * only known to the caller, who checks it with withoutUnchangedKey (unchanged-key.ts).
@@ -31,7 +31,7 @@ export function parseItemPayload(
   for (const key of Object.keys(raw)) {
     const field = fieldOf(collection, key);
     if (!field) throw invalidPayload(`Unknown field "${key}" in collection "${collection.name}".`, key);
-    if (isAutoField(field)) continue;
+    if (isServerField(field, collection)) continue;
     entries.push([key, columnValue(field, raw[key])]);
   }
   return Object.fromEntries(entries);

@@ -52,7 +52,10 @@ export function accountabilityOf(collection: CollectionSchema): AccountabilityMo
   return collection.accountability === undefined ? 'all' : collection.accountability;
 }
 
-/** The user tables of the configured database schema, as introspected; system tables never appear here. */
+/**
+ * The user tables of the configured database schema, as introspected; of the system tables, only those
+ * isPresentedSystemCollection names appear here.
+ */
 export type SchemaSnapshot = {
   readonly collections: ReadonlyMap<string, CollectionSchema>;
   /** The single-column foreign keys between these collections (relations-of.ts for lookups). */
@@ -63,6 +66,18 @@ export const SYSTEM_TABLE_PREFIX = 'datagate_';
 
 export function isSystemCollection(name: string): boolean {
   return name.toLowerCase().startsWith(SYSTEM_TABLE_PREFIX);
+}
+
+/**
+ * Files (docs/api.md §15): a system table the catalog presents among the collections, so that the role
+ * rules, the query language, relations and the history treat its rows as items. It stays a system
+ * collection: `/items`, `/collections` and `/fields` refuse it; `/files` and `/assets` reach it.
+ */
+export const FILES_COLLECTION = 'datagate_files';
+
+/** The system tables the catalog presents as collections (docs/decisions/0037). */
+export function isPresentedSystemCollection(name: string): boolean {
+  return name === FILES_COLLECTION;
 }
 
 export function fieldOf(collection: CollectionSchema, name: string): FieldSchema | undefined {

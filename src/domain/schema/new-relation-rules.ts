@@ -2,6 +2,7 @@ import { DomainError, failedValidation, recordNotUnique } from '../errors.ts';
 import {
   type CollectionSchema,
   fieldOf,
+  isPresentedSystemCollection,
   isSystemCollection,
   type SchemaSnapshot,
 } from './collection-schema.ts';
@@ -32,8 +33,9 @@ const JOINABLE = new Set([
  * values of two types.
  */
 export function checkNewRelation(relation: NewRelation, snapshot: SchemaSnapshot): UnnamedRelation {
-  const many = collectionOrThrow(snapshot, relation.collection);
-  const one = collectionOrThrow(snapshot, relation.relatedCollection);
+  const many = collectionOrThrow(snapshot, relation.collection, false);
+  // An item may point at a file (docs/api.md §15); the files' table itself gets no new column.
+  const one = collectionOrThrow(snapshot, relation.relatedCollection, true);
   if (many.readOnly) throw failedValidation('collection', 'A view cannot hold a foreign key.');
   if (one.readOnly) throw failedValidation('related_collection', 'A foreign key cannot refer to a view.');
   const field = fieldOf(many, relation.field);
@@ -93,8 +95,13 @@ export function checkOneField(
   }
 }
 
-function collectionOrThrow(snapshot: SchemaSnapshot, name: string): CollectionSchema {
-  const collection = isSystemCollection(name) ? undefined : snapshot.collections.get(name);
+function collectionOrThrow(
+  snapshot: SchemaSnapshot,
+  name: string,
+  presentedSystemToo: boolean,
+): CollectionSchema {
+  const reachable = !isSystemCollection(name) || (presentedSystemToo && isPresentedSystemCollection(name));
+  const collection = reachable ? snapshot.collections.get(name) : undefined;
   if (!collection) throw new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
   return collection;
 }

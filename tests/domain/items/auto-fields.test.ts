@@ -79,8 +79,8 @@ test('same-named columns of other types are left alone, and are not auto fields'
   };
   assert.equal(autoFields(legacy, 'create', ada), {});
   assert.equal(autoFields(legacy, 'update', ada), {});
-  assert.ok(legacy.fields.every((f) => !isAutoField(f)));
-  assert.ok(audited.fields.filter((f) => f.name !== 'id').every(isAutoField));
+  assert.ok(legacy.fields.every((f) => !isAutoField(f, legacy)));
+  assert.ok(audited.fields.filter((f) => f.name !== 'id').every((f) => isAutoField(f, audited)));
 });
 
 test('a collection without auto fields gets none', () => {

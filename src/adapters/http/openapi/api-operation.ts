@@ -19,9 +19,10 @@ export type Answer = {
   /**
    * How the body goes out: `data` (the default) as the response profile sends 2xx bodies, `list` with the
    * counts `meta` asks for where the profile puts them, `bare` as is in every profile, `text` as text/plain,
-   * `events` as text/event-stream (the body then describes one event's `data`).
+   * `events` as text/event-stream (the body then describes one event's `data`), `binary` as bytes of any
+   * type (a file's).
    */
-  form?: 'data' | 'list' | 'bare' | 'text' | 'events';
+  form?: 'data' | 'list' | 'bare' | 'text' | 'events' | 'binary';
 };
 
 /**

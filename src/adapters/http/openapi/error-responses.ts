@@ -42,8 +42,19 @@ const ERRORS = {
   403: ['Forbidden', 'FORBIDDEN: the caller may not do this (or name this field).'],
   404: ['NotFound', 'NOT_FOUND: no such item, or one the caller may not read.'],
   409: ['Conflict', 'RECORD_NOT_UNIQUE: `extensions.field` names the unique field.'],
-  413: ['PayloadTooLarge', 'REQUEST_TOO_LARGE: the body is over the limit.'],
-  415: ['UnsupportedMediaType', 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.'],
+  413: [
+    'PayloadTooLarge',
+    'REQUEST_TOO_LARGE: the body is over the limit; CONTENT_TOO_LARGE: an uploaded file is over `storage.maxUploadSize`.',
+  ],
+  415: [
+    'UnsupportedMediaType',
+    'UNSUPPORTED_MEDIA_TYPE: the body is not of a type this operation reads, or an uploaded file of a type not accepted.',
+  ],
+  416: [
+    'RangeNotSatisfiable',
+    'RANGE_NOT_SATISFIABLE: the byte range lies outside the file.',
+    { 'Content-Range': { description: '`bytes */<size>`.', schema: z.string() } },
+  ],
   429: [
     'TooManyRequests',
     'TOO_MANY_REQUESTS: too many failed logins, or this caller has its share of requests in flight.',

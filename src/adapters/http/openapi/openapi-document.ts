@@ -156,6 +156,7 @@ const MEDIA_TYPES: Record<NonNullable<ApiOperation['answers'][number]['form']>, 
   bare: 'application/json',
   text: 'text/plain',
   events: 'text/event-stream',
+  binary: 'application/octet-stream',
 };
 
 function securitySchemesFor(allowQueryToken: boolean): Record<string, SecurityScheme> {

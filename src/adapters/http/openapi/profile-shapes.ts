@@ -19,7 +19,8 @@ export function shapedAnswer(
   { status, form = 'data' }: Answer,
   body: ZodType,
 ): ShapedAnswer {
-  if (form === 'bare' || form === 'text' || form === 'events' || status >= 300) return { body };
+  if (form === 'bare' || form === 'text' || form === 'events' || form === 'binary' || status >= 300)
+    return { body };
   // The same wrapper for the same body, so that its written schema is found again (document-schemas.ts).
   const key = `${profile} ${form}`;
   const shapes = SHAPED.get(body) ?? new Map<string, ShapedAnswer>();

@@ -2,6 +2,7 @@ import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { Persistence } from '../persistence.ts';
 import { InMemoryActivityLog } from './in-memory-activity-log.ts';
 import { InMemoryFileStorage } from './in-memory-file-storage.ts';
+import { FILES_TABLE } from './in-memory-files-table.ts';
 import { InMemoryItemEventLog } from './in-memory-item-event-log.ts';
 import { InMemoryItemStore } from './in-memory-item-store.ts';
 import { InMemoryPermissionRepository } from './in-memory-permission-repository.ts';
@@ -29,6 +30,7 @@ export function createInMemoryPersistence(
   const users = new InMemoryUserRepository(roles, refreshTokens, record);
   const permissions = new InMemoryPermissionRepository(roles, record);
   const schema = new InMemorySchema(record);
+  schema.registerCollection(FILES_TABLE);
   const itemEvents = options.itemEvents && new InMemoryItemEventLog(options.itemEvents);
   activity = new InMemoryActivityLog(schema);
   return {

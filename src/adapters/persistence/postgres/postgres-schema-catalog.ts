@@ -4,6 +4,7 @@ import {
   type AccountabilityMode,
   type CollectionSchema,
   type FieldSchema,
+  isPresentedSystemCollection,
   isSystemCollection,
   type SchemaSnapshot,
 } from '../../../domain/schema/collection-schema.ts';
@@ -200,7 +201,7 @@ function collectionsOf(rows: ReadonlyArray<ColumnRow>): ReadonlyMap<string, Coll
   const views = new Set<string>();
   const settings = new Map<string, AccountabilityMode>();
   for (const row of rows) {
-    if (isSystemCollection(row.table_name)) continue;
+    if (isSystemCollection(row.table_name) && !isPresentedSystemCollection(row.table_name)) continue;
     const accountability = accountabilityOfComment(row.table_comment);
     if (accountability !== undefined) settings.set(row.table_name, accountability);
     const fields = fieldsByTable.get(row.table_name) ?? [];

@@ -128,6 +128,7 @@ server('instances starting together migrate one after the other, in their own sc
       tables.map((table) => table.name),
       [
         'datagate_activity',
+        'datagate_files',
         'datagate_item_events',
         'datagate_migrations',
         'datagate_permissions',

@@ -5,6 +5,7 @@ import { Migration0003SealedSuccessor } from './0003-sealed-successor.ts';
 import { Migration0004ChangeNotifications } from './0004-change-notifications.ts';
 import { Migration0005ItemEvents } from './0005-item-events.ts';
 import { Migration0006Activity } from './0006-activity.ts';
+import { Migration0007Files } from './0007-files.ts';
 import { Migration0008StorageObjects } from './0008-storage-objects.ts';
 
 /**
@@ -18,5 +19,6 @@ export const systemMigrations: MigrationObject[] = [
   { name: '0004-change-notifications', class: Migration0004ChangeNotifications },
   { name: '0005-item-events', class: Migration0005ItemEvents },
   { name: '0006-activity', class: Migration0006Activity },
+  { name: '0007-files', class: Migration0007Files },
   { name: '0008-storage-objects', class: Migration0008StorageObjects },
 ];

@@ -1,0 +1,111 @@
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { FileUpload } from '../../application/files/file-upload.ts';
+import { invalidPayload } from '../../domain/errors.ts';
+import type { HttpContext } from './http-state.ts';
+
+/** docs/api.md §15: the most files, fields and field bytes one upload may carry. */
+export const MULTIPART_LIMITS = {
+  files: 32,
+  fields: 64,
+  fieldSize: 64 * 1024,
+  fieldNameSize: 100,
+  parts: 96,
+  headerPairs: 32,
+} as const;
+
+/**
+ * The files of a `multipart/form-data` upload, Directus's form: fields first, then a file, the fields
+ * applying to the file after them; more files may follow, each after its own fields. Each file is handed
+ * on when its part begins, its bytes unread: busboy stops reading the request while a file's bytes wait
+ * to be consumed, so an upload refused on its metadata is never read further. A field over its limit, too
+ * many parts, fields after the last file, a malformed body and a client that goes away are the
+ * client's INVALID_PAYLOAD, thrown by the iteration (or by the bytes of the file being read).
+ */
+export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: ctx.req.headers, limits: MULTIPART_LIMITS });
+  } catch {
+    throw invalidPayload('The multipart upload has no boundary.');
+  }
+  const ready: FileUpload[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake = () => {};
+  const settle = (change: () => void) => {
+    change();
+    wake();
+  };
+  const fail = (error: Error) => settle(() => (failure ??= error));
+
+  let fields: Record<string, string> = Object.create(null);
+  parser.on('field', (name, value, info) => {
+    if (info.nameTruncated || info.valueTruncated) {
+      fail(invalidPayload(`Form field "${name.slice(0, 100)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
+      return;
+    }
+    fields[name] = value;
+  });
+  parser.on('file', (_name, stream, info) => {
+    // A file cut short errors; one nobody reads must not make that an unhandled 'error' event.
+    stream.on('error', () => {});
+    const upload = {
+      fields,
+      filename: info.filename ?? '',
+      declaredType: info.mimeType,
+      bytes: uploaded(stream),
+    };
+    fields = Object.create(null);
+    settle(() => ready.push(upload));
+  });
+  const tooMany = () =>
+    fail(
+      invalidPayload(
+        `An upload carries at most ${MULTIPART_LIMITS.files} files and ${MULTIPART_LIMITS.fields} fields.`,
+      ),
+    );
+  parser.on('filesLimit', tooMany);
+  parser.on('fieldsLimit', tooMany);
+  parser.on('partsLimit', tooMany);
+  parser.on('error', () => fail(invalidPayload('The multipart upload is malformed.')));
+  parser.on('close', () => {
+    if (Object.keys(fields).length > 0) {
+      fail(invalidPayload('Form fields after the last file belong to no file: send them before it.'));
+      return;
+    }
+    settle(() => (ended = true));
+  });
+  // A client that goes away fails the file being read, through the parser's destroy.
+  ctx.req.on('error', (error) => parser.destroy(error));
+  ctx.req.on('close', () => {
+    if (!ctx.req.complete) parser.destroy(new Error('The client went away.'));
+  });
+  ctx.req.pipe(parser);
+
+  return (async function* () {
+    for (;;) {
+      if (failure) throw failure;
+      const next = ready.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  })();
+}
+
+/** A file's bytes; a stream that fails (the client went away, the body was cut short) is the client's error. */
+function uploaded(stream: Readable): AsyncIterable<Uint8Array> {
+  return (async function* () {
+    try {
+      yield* stream;
+    } catch {
+      throw invalidPayload('The upload ended before its file did.');
+    }
+  })();
+}

@@ -1,0 +1,320 @@
+import { ContainerModule } from 'inversify';
+import { z } from 'zod';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { FileTypeMediaSniffer } from '../adapters/file-type/file-type-media-sniffer.ts';
+import { sendAsset } from '../adapters/http/asset-answer.ts';
+import { filesApi } from '../adapters/http/file-api.ts';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { HttpContext } from '../adapters/http/http-state.ts';
+import { itemQuery } from '../adapters/http/item-query-string.ts';
+import { multipartFiles } from '../adapters/http/multipart-files.ts';
+import { CreateFilesHandler } from '../application/files/create-files.ts';
+import { DeleteFilesHandler } from '../application/files/delete-files.ts';
+import { FileBytes } from '../application/files/file-bytes.ts';
+import { FILES_REACH } from '../application/files/file-keys.ts';
+import type { Asset } from '../application/files/read-asset.ts';
+import { ReadAssetHandler } from '../application/files/read-asset.ts';
+import { ReplaceFileHandler } from '../application/files/replace-file.ts';
+import { UploadFilesHandler } from '../application/files/upload-files.ts';
+import type { UploadSettings } from '../application/files/upload-settings.ts';
+import { AggregateItemsHandler } from '../application/items/aggregate-items.ts';
+import { CreateItemsHandler } from '../application/items/create-items.ts';
+import { DeleteItemsHandler } from '../application/items/delete-items.ts';
+import { GetItemHandler } from '../application/items/get-item.ts';
+import { ItemCursors } from '../application/items/item-cursors.ts';
+import { ListItemsHandler } from '../application/items/list-items.ts';
+import { ReadBack } from '../application/items/read-back.ts';
+import { ReadRules } from '../application/items/read-rules.ts';
+import { UpdateItemsHandler } from '../application/items/update-items.ts';
+import { WriteRules } from '../application/items/write-rules.ts';
+import type { MediaSniffer } from '../application/ports/media-sniffer.ts';
+import { invalidQuery } from '../domain/query/invalid-query.ts';
+import { FILES_COLLECTION } from '../domain/schema/collection-schema.ts';
+import { factoryBinder, type Resolve } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+/** Checked by the item handlers against the files' columns, as /items bodies are. */
+const anyJson = z.unknown();
+
+/** The parameters of an image transform; the images' service serves them (docs/api.md §15). */
+const TRANSFORM_PARAMETERS = ['width', 'height', 'fit', 'format', 'quality', 'key', 'transforms'];
+
+/**
+ * The bytes `/assets/:id` answers with: the file's own, or, once the images' service is wired here, the
+ * variant its transform parameters ask for. Until then those parameters are refused.
+ */
+function servedVariant(ctx: HttpContext, asset: Asset): Asset {
+  const asked = TRANSFORM_PARAMETERS.find((name) => ctx.query[name] !== undefined);
+  if (asked) {
+    throw invalidQuery('Image transforms are not available.', {
+      field: asked,
+      reason: 'UNSUPPORTED_PARAMETER',
+    });
+  }
+  return asset;
+}
+
+/** Whether the request's body is a multipart upload rather than JSON. */
+function isMultipart(ctx: HttpContext): boolean {
+  return ctx.request.is('multipart/form-data') === 'multipart/form-data';
+}
+
+/**
+ * An upload refused before its body was read to the end: the connection is closed after the answer, so
+ * the rest is never read (Node would otherwise read and discard it to reuse the connection).
+ */
+async function closingOnRefusal<T>(ctx: HttpContext, upload: () => Promise<T>): Promise<T> {
+  try {
+    return await upload();
+  } catch (error) {
+    if (!ctx.req.complete) ctx.res.shouldKeepAlive = false;
+    throw error;
+  }
+}
+
+/**
+ * /files and /assets (docs/api.md §15): the files' rows through the item handlers, reaching the files'
+ * system collection; uploads and replacements streamed to the file store; the bytes served to whoever may
+ * read the row.
+ */
+export const filesModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  const config = (get: Resolve) => get<AppConfig>(TYPES.Config);
+  const uploadSettings = (get: Resolve): UploadSettings => ({
+    maxUploadSize: config(get).storage.maxUploadSize,
+    allowedTypes: config(get).storage.allowedTypes,
+  });
+  const sniffer: MediaSniffer = new FileTypeMediaSniffer();
+  const responseMaxBytes = (get: Resolve) => config(get).query.responseMaxBytes;
+  const batchMax = (get: Resolve) => config(get).query.batchMax;
+  const updateFiles = (get: Resolve) =>
+    new UpdateItemsHandler(
+      get(TYPES.SchemaCatalog),
+      get(ReadRules),
+      get(WriteRules),
+      get(TYPES.ItemStore),
+      get(ReadBack),
+      get(TYPES.Clock),
+      batchMax(get),
+      FILES_REACH,
+    );
+
+  bind(FileBytes, (get) => new FileBytes(get(TYPES.FileStorage)));
+  bind(
+    UploadFilesHandler,
+    (get) =>
+      new UploadFilesHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        get(ReadBack),
+        get(TYPES.Clock),
+        get(TYPES.FileStorage),
+        sniffer,
+        uploadSettings(get),
+      ),
+  );
+  bind(
+    ReplaceFileHandler,
+    (get) =>
+      new ReplaceFileHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(WriteRules),
+        get(TYPES.ItemStore),
+        updateFiles(get),
+        get(FileBytes),
+        get(TYPES.Clock),
+        get(TYPES.FileStorage),
+        sniffer,
+        uploadSettings(get),
+      ),
+  );
+  bind(
+    CreateFilesHandler,
+    (get) =>
+      new CreateFilesHandler(
+        new CreateItemsHandler(
+          get(TYPES.SchemaCatalog),
+          get(ReadRules),
+          get(WriteRules),
+          get(TYPES.ItemStore),
+          get(ReadBack),
+          get(TYPES.Clock),
+          batchMax(get),
+          FILES_REACH,
+        ),
+      ),
+  );
+  bind(
+    DeleteFilesHandler,
+    (get) =>
+      new DeleteFilesHandler(
+        new DeleteItemsHandler(
+          get(TYPES.SchemaCatalog),
+          get(ReadRules),
+          get(WriteRules),
+          get(TYPES.ItemStore),
+          get(TYPES.Clock),
+          batchMax(get),
+          FILES_REACH,
+        ),
+        get(FileBytes),
+      ),
+  );
+  bind(
+    ReadAssetHandler,
+    (get) =>
+      new ReadAssetHandler(
+        get(TYPES.SchemaCatalog),
+        get(ReadRules),
+        get(TYPES.ItemStore),
+        get(TYPES.FileStorage),
+        get(TYPES.Clock),
+      ),
+  );
+
+  bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const listFiles = new ListItemsHandler(
+      get(TYPES.SchemaCatalog),
+      get(ReadRules),
+      get(TYPES.ItemStore),
+      get(TYPES.Clock),
+      get(TYPES.QueryLimits),
+      responseMaxBytes(get),
+      new ItemCursors(config(get).auth.secret),
+      FILES_REACH,
+    );
+    const aggregateFiles = new AggregateItemsHandler(
+      get(TYPES.SchemaCatalog),
+      get(ReadRules),
+      get(TYPES.ItemStore),
+      get(TYPES.Clock),
+      get(TYPES.QueryLimits),
+      responseMaxBytes(get),
+      FILES_REACH,
+    );
+    const getFile = new GetItemHandler(
+      get(TYPES.SchemaCatalog),
+      get(ReadRules),
+      get(TYPES.ItemStore),
+      get(TYPES.Clock),
+      get(TYPES.QueryLimits),
+      responseMaxBytes(get),
+      FILES_REACH,
+    );
+    const update = updateFiles(get);
+    const upload = get(UploadFilesHandler);
+    const replace = get(ReplaceFileHandler);
+    const create = get(CreateFilesHandler);
+    const remove = get(DeleteFilesHandler);
+    const readAsset = get(ReadAssetHandler);
+    const inlineTypes = config(get).storage.inlineTypes;
+    return {
+      register(router, { readBody, authenticated, respond }) {
+        router.get(
+          '/files',
+          authenticated(async (ctx, caller) => {
+            const query = itemQuery(ctx);
+            if (Object.hasOwn(query, 'aggregate') || Object.hasOwn(query, 'groupBy')) {
+              respond.sendJson(
+                ctx,
+                await aggregateFiles.execute(caller, { collection: FILES_COLLECTION, query }),
+              );
+              return;
+            }
+            const result = await listFiles.execute(caller, { collection: FILES_COLLECTION, query });
+            respond.sendJson(ctx, result.json, {
+              total_count: result.totalCount,
+              filter_count: result.filterCount,
+              estimated_total_count: result.estimatedTotalCount,
+              estimated_filter_count: result.estimatedFilterCount,
+              next: result.next,
+            });
+          }),
+        );
+        router.get(
+          '/files/:id',
+          authenticated(async (ctx, caller) => {
+            const item = await getFile.execute(caller, {
+              collection: FILES_COLLECTION,
+              id: ctx.params.id!,
+              query: itemQuery(ctx),
+            });
+            respond.sendJson(ctx, item);
+          }),
+        );
+        router.post(
+          '/files',
+          authenticated(async (ctx, caller) => {
+            if (isMultipart(ctx)) {
+              const query = itemQuery(ctx);
+              const result = await closingOnRefusal(ctx, () =>
+                upload.execute(caller, { uploads: multipartFiles(ctx), query }),
+              );
+              respond.written(ctx, result);
+              return;
+            }
+            const body = await readBody(ctx, anyJson);
+            respond.written(ctx, await create.execute(caller, { body, query: itemQuery(ctx) }));
+          }),
+        );
+        router.patch(
+          '/files/:id',
+          authenticated(async (ctx, caller) => {
+            if (isMultipart(ctx)) {
+              const query = itemQuery(ctx);
+              const result = await closingOnRefusal(ctx, () =>
+                replace.execute(caller, { key: ctx.params.id!, uploads: multipartFiles(ctx), query }),
+              );
+              respond.written(ctx, result);
+              return;
+            }
+            const body = await readBody(ctx, anyJson);
+            respond.written(
+              ctx,
+              await update.execute(caller, {
+                collection: FILES_COLLECTION,
+                key: ctx.params.id!,
+                body,
+                query: itemQuery(ctx),
+              }),
+            );
+          }),
+        );
+        router.patch(
+          '/files',
+          authenticated(async (ctx, caller) => {
+            const body = await readBody(ctx, anyJson);
+            respond.written(
+              ctx,
+              await update.execute(caller, { collection: FILES_COLLECTION, body, query: itemQuery(ctx) }),
+            );
+          }),
+        );
+        router.delete(
+          '/files/:id',
+          authenticated(async (ctx, caller) => {
+            await remove.execute(caller, { key: ctx.params.id! });
+            respond.noContent(ctx);
+          }),
+        );
+        router.delete(
+          '/files',
+          authenticated(async (ctx, caller) => {
+            await remove.execute(caller, { body: await readBody(ctx, anyJson) });
+            respond.noContent(ctx);
+          }),
+        );
+        const asset = authenticated(async (ctx, caller) => {
+          const file = await readAsset.execute(caller, ctx.params.id!);
+          await sendAsset(ctx, servedVariant(ctx, file), inlineTypes);
+        });
+        router.get('/assets/:id', asset);
+        router.get('/assets/:id/:filename', asset);
+      },
+      api: filesApi,
+    };
+  });
+});

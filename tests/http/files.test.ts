@@ -1,0 +1,481 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import * as assert from 'uvu/assert';
+import { InMemoryFileStorage } from '../../src/adapters/persistence/memory/in-memory-file-storage.ts';
+import type { FileStorage } from '../../src/application/ports/file-storage.ts';
+import { TYPES } from '../../src/container.ts';
+import { backends, borrowed } from '../support/databases.ts';
+import { suitePerBackend } from '../support/suite-per-backend.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/** A PNG's signature and header: enough for the sniffer, whatever the upload declares. */
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(200, 7)]);
+
+type Context = {
+  app: TestApp;
+  storage: InMemoryFileStorage;
+  admin: string;
+  reader: string;
+  readerId: string;
+  uploader: string;
+};
+
+const errorOf = (body: unknown) =>
+  (body as { errors: Array<{ message: string; extensions: Record<string, unknown> }> }).errors[0]!;
+
+type FileRow = Record<string, unknown> & { id: string };
+
+/** A multipart body: fields in order, then the files, each `[name, bytes, type]`. */
+function form(fields: Array<[string, string]>, files: Array<[string, Uint8Array, string]> = []): FormData {
+  const body = new FormData();
+  for (const [name, value] of fields) body.append(name, value);
+  for (const [name, bytes, type] of files) body.append('file', new Blob([bytes], { type }), name);
+  return body;
+}
+
+async function send(app: TestApp, method: string, path: string, token: string, body?: FormData) {
+  const response = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    ...(body ? { body } : {}),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
+  const json = (() => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
+    }
+  })();
+  return { status: response.status, headers: response.headers, bytes, text, body: json };
+}
+
+async function keys(storage: FileStorage): Promise<string[]> {
+  const found: string[] = [];
+  for await (const object of storage.list('')) found.push(object.key);
+  return found;
+}
+
+for (const [target, test] of suitePerBackend<Context>(
+  backends(),
+  (backend) => `/files and /assets on ${backend}`,
+)) {
+  test.before(async (context) => {
+    const persistence = borrowed(await target.fresh());
+    context.storage = new InMemoryFileStorage();
+    context.app = await startTestApp({
+      persistence,
+      env: { STORAGE_MAX_UPLOAD_SIZE: '64kb' },
+      rebind: (container) =>
+        container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(context.storage),
+    });
+    const { app } = context;
+    context.admin = (await app.login(await app.seedAdmin())).access_token;
+    const grant = async (body: Record<string, unknown>) => {
+      const created = await app.request('POST', '/permissions', { token: context.admin, body });
+      assert.is(created.status, 200, created.text);
+    };
+    const readers = await app.createRole({ name: 'Readers' });
+    await grant({
+      role: readers.id,
+      collection: 'datagate_files',
+      action: 'read',
+      permissions: { title: { _starts_with: 'public' } },
+      fields: ['id', 'title'],
+    });
+    const reader = await app.createUser({ role: readers.id });
+    context.readerId = reader.id;
+    context.reader = (await app.login(reader)).access_token;
+    const uploaders = await app.createRole({ name: 'Uploaders' });
+    await grant({
+      role: uploaders.id,
+      collection: 'datagate_files',
+      action: 'create',
+      fields: ['title', 'filename_download', 'description'],
+      validation: { title: { _nnull: true } },
+    });
+    await grant({ role: uploaders.id, collection: 'datagate_files', action: 'read', fields: ['*'] });
+    context.uploader = (await app.login(await app.createUser({ role: uploaders.id }))).access_token;
+  });
+  test.after(async ({ app }) => {
+    await app.close();
+    await target.dispose();
+  });
+
+  const upload = async ({ app, admin }: Context, title: string, bytes: Uint8Array = PNG) => {
+    const answer = await send(
+      app,
+      'POST',
+      '/files',
+      admin,
+      form([['title', title]], [['photo.png', bytes, 'text/plain']]),
+    );
+    assert.is(answer.status, 200, answer.text);
+    return answer.body as FileRow;
+  };
+
+  test('an upload stores the bytes under files/<id> and the row says what they are', async (context) => {
+    const row = await upload(context, 'public photo');
+    assert.is(row.filename_download, 'photo.png');
+    assert.is(row.filename_disk, `files/${row.id}`);
+    assert.is(row.type, 'image/png', 'the sniffed type wins over the declared one');
+    assert.is(Number(row.filesize), PNG.length);
+    assert.is(row.checksum, createHash('sha256').update(PNG).digest('hex'));
+    assert.ok(row.uploaded_on);
+    assert.ok(row.uploaded_by);
+    assert.ok((await keys(context.storage)).includes(`files/${row.id}`));
+    assert.not.ok((await keys(context.storage)).some((key) => key.startsWith('tmp/')));
+  });
+
+  test('an asset is the bytes, sandboxed, with its ETag, length and disposition', async (context) => {
+    const row = await upload(context, 'public asset');
+    const asset = await send(context.app, 'GET', `/assets/${row.id}`, context.admin);
+    assert.is(asset.status, 200);
+    assert.equal(asset.bytes, PNG);
+    assert.is(asset.headers.get('content-type'), 'image/png');
+    assert.is(asset.headers.get('content-length'), String(PNG.length));
+    assert.is(asset.headers.get('etag'), `"${row.checksum}"`);
+    assert.is(asset.headers.get('content-security-policy'), 'sandbox');
+    assert.is(asset.headers.get('x-content-type-options'), 'nosniff');
+    assert.is(asset.headers.get('content-disposition'), 'inline; filename="photo.png"');
+    const download = await send(context.app, 'GET', `/assets/${row.id}/any-name.png?download`, context.admin);
+    assert.is(download.headers.get('content-disposition'), 'attachment; filename="photo.png"');
+    const head = await fetch(`${context.app.url}/assets/${row.id}`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${context.admin}` },
+    });
+    assert.is(head.status, 200);
+    assert.is(head.headers.get('content-length'), String(PNG.length));
+  });
+
+  test('missing, hidden and malformed ids are the same 404', async (context) => {
+    const shown = await upload(context, 'public shown');
+    const hidden = await upload(context, 'private hidden');
+    const { app, reader } = context;
+    assert.is((await send(app, 'GET', `/assets/${shown.id}`, reader)).status, 200);
+    const answers = await Promise.all(
+      [hidden.id, randomUUID(), 'not-a-uuid', '..%2F..%2Fetc%2Fpasswd'].map((id) =>
+        send(app, 'GET', `/assets/${id}`, reader),
+      ),
+    );
+    for (const answer of answers) assert.is(answer.status, 404, answer.text);
+    const [first, ...others] = answers.map((answer) => answer.text.replace(/"[0-9a-f-]{36}"/g, ''));
+    for (const other of others) assert.is(other, first);
+    assert.is((await send(app, 'GET', `/files/${hidden.id}`, reader)).status, 404);
+    const listed = (await send(app, 'GET', '/files?fields=title', reader)).body as Array<{ title: string }>;
+    assert.ok(listed.every((file) => file.title.startsWith('public')));
+  });
+
+  test('ranges, conditional requests and what is not a range', async (context) => {
+    const row = await upload(context, 'public ranged');
+    const { app, admin } = context;
+    // node:http, not fetch: fetch adds `Cache-Control: no-cache` to a conditional request, which asks
+    // the server for a fresh answer.
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+        const request = httpGet(
+          `${app.url}/assets/${row.id}`,
+          { headers: { Authorization: `Bearer ${admin}`, ...headers } },
+          async (response) => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of response) chunks.push(chunk as Buffer);
+            resolve({
+              status: response.statusCode!,
+              headers: response.headers,
+              bytes: Buffer.concat(chunks),
+            });
+          },
+        );
+        request.on('error', reject);
+      });
+    const cases: Array<[string, Record<string, string>, number, string | null, number | null]> = [
+      ['one range', { Range: 'bytes=2-5' }, 206, `bytes 2-5/${PNG.length}`, 4],
+      ['a suffix', { Range: 'bytes=-3' }, 206, `bytes ${PNG.length - 3}-${PNG.length - 1}/${PNG.length}`, 3],
+      [
+        'an open end',
+        { Range: `bytes=${PNG.length - 1}-` },
+        206,
+        `bytes ${PNG.length - 1}-${PNG.length - 1}/${PNG.length}`,
+        1,
+      ],
+      ['beyond the end', { Range: `bytes=${PNG.length}-` }, 416, `bytes */${PNG.length}`, null],
+      ['garbage', { Range: 'bytes=banana' }, 200, null, PNG.length],
+      ['reversed', { Range: 'bytes=9-3' }, 200, null, PNG.length],
+      ['several ranges', { Range: 'bytes=0-1,4-5' }, 200, null, PNG.length],
+      ['an outdated If-Range', { Range: 'bytes=0-1', 'If-Range': '"other"' }, 200, null, PNG.length],
+      ['If-None-Match with the ETag', { 'If-None-Match': `"${row.checksum}"` }, 304, null, null],
+      ['If-None-Match: *', { 'If-None-Match': '*' }, 304, null, null],
+      ['If-None-Match with another ETag', { 'If-None-Match': '"other"' }, 200, null, PNG.length],
+    ];
+    for (const [name, headers, status, range, length] of cases) {
+      const { status: answered, headers: received, bytes } = await get(headers);
+      assert.is(answered, status, name);
+      assert.is(received['content-range'] ?? null, range, name);
+      if (length !== null) assert.is(bytes.length, length, name);
+      if (status === 206) {
+        const [start] = range!.replace('bytes ', '').split('-').map(Number);
+        assert.equal(bytes, PNG.subarray(start, start! + length!), name);
+      }
+    }
+  });
+
+  test('a refused upload stores nothing: no create permission, a field not granted, a failed validation', async (context) => {
+    const { app, reader, uploader, storage } = context;
+    const before = await keys(storage);
+    const cases: Array<[string, string, FormData, number]> = [
+      ['no create permission', reader, form([['title', 'x']], [['a.png', PNG, 'image/png']]), 403],
+      [
+        'a field not granted',
+        uploader,
+        form(
+          [
+            ['title', 'x'],
+            ['metadata', '{}'],
+          ],
+          [['a.png', PNG, 'image/png']],
+        ),
+        403,
+      ],
+      ['a failed validation', uploader, form([], [['a.png', PNG, 'image/png']]), 400],
+    ];
+    for (const [name, token, body, status] of cases) {
+      const answer = await send(app, 'POST', '/files', token, body);
+      assert.is(answer.status, status, `${name}: ${answer.text}`);
+    }
+    assert.equal(await keys(storage), before);
+    const allowed = await send(
+      app,
+      'POST',
+      '/files',
+      uploader,
+      form([['title', 'mine']], [['a.png', PNG, 'image/png']]),
+    );
+    assert.is(allowed.status, 200, allowed.text);
+  });
+
+  test('hostile uploads are refused with the documented answer, nothing stored', async (context) => {
+    const { app, admin, storage } = context;
+    const before = await keys(storage);
+    const raw = (body: string, type: string) =>
+      fetch(`${app.url}/files`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${admin}`, 'Content-Type': type },
+        body,
+      });
+    const noBoundary = await raw('--x\r\n', 'multipart/form-data');
+    assert.is(noBoundary.status, 400);
+    assert.is(errorOf(await noBoundary.json()).extensions.code, 'INVALID_PAYLOAD');
+    const noName = await raw(
+      '--b\r\nContent-Disposition: form-data\r\nContent-Type: image/png\r\n\r\nabc\r\n--b--\r\n',
+      'multipart/form-data; boundary=b',
+    );
+    assert.is(noName.status, 400, await noName.text());
+    const cases: Array<[string, FormData, number, string]> = [
+      ['no file', form([['title', 'x']]), 400, 'INVALID_PAYLOAD'],
+      [
+        'metadata after the file',
+        (() => {
+          const body = form([], [['a.png', PNG, 'image/png']]);
+          body.append('title', 'late');
+          return body;
+        })(),
+        400,
+        'INVALID_PAYLOAD',
+      ],
+      [
+        'a huge metadata field',
+        form([['description', 'x'.repeat(70_000)]], [['a.png', PNG, 'image/png']]),
+        400,
+        'INVALID_PAYLOAD',
+      ],
+      [
+        'an id in the metadata',
+        form([['id', randomUUID()]], [['a.png', PNG, 'image/png']]),
+        400,
+        'INVALID_PAYLOAD',
+      ],
+      ['an unknown field', form([['folder', 'x']], [['a.png', PNG, 'image/png']]), 400, 'INVALID_PAYLOAD'],
+      [
+        'a file over storage.maxUploadSize',
+        form([], [['big.bin', new Uint8Array(65 * 1024), 'application/octet-stream']]),
+        413,
+        'CONTENT_TOO_LARGE',
+      ],
+    ];
+    for (const [name, body, status, code] of cases) {
+      const answer = await send(app, 'POST', '/files', admin, body);
+      assert.is(answer.status, status, `${name}: ${answer.text}`);
+      assert.is(errorOf(answer.body).extensions.code, code, name);
+    }
+    assert.equal(await keys(storage), before);
+  });
+
+  test('names that would break a header or a path are stored as given and served safely', async (context) => {
+    const { app, admin } = context;
+    for (const name of ['../../etc/passwd', 'a"b.png', 'evil\r\nSet-Cookie: x=1.png']) {
+      const body = form(
+        [
+          ['title', 'public name'],
+          ['filename_download', name],
+        ],
+        [['x.png', PNG, 'image/png']],
+      );
+      const created = await send(app, 'POST', '/files', admin, body);
+      assert.is(created.status, 200, created.text);
+      const row = created.body as FileRow;
+      assert.is(row.filename_download, name);
+      assert.is(row.filename_disk, `files/${row.id}`);
+      const asset = await send(app, 'GET', `/assets/${row.id}?download`, admin);
+      assert.is(asset.status, 200);
+      assert.is(asset.headers.get('set-cookie'), null);
+      assert.match(
+        asset.headers.get('content-disposition')!,
+        /^attachment; filename="[^"\r\n]*(\\"[^"\r\n]*)*"/,
+      );
+    }
+  });
+
+  test('several files in one upload: each after its own fields, all stored or none', async (context) => {
+    const { app, admin, uploader, storage } = context;
+    const body = new FormData();
+    body.append('title', 'public one');
+    body.append('file', new Blob([PNG]), 'one.png');
+    body.append('title', 'public two');
+    body.append('file', new Blob(['hello'], { type: 'text/plain' }), 'two.txt');
+    const answer = await send(app, 'POST', '/files', admin, body);
+    assert.is(answer.status, 200, answer.text);
+    const rows = answer.body as FileRow[];
+    assert.equal(
+      rows.map((row) => [row.title, row.type]),
+      [
+        ['public one', 'image/png'],
+        ['public two', 'text/plain'],
+      ],
+    );
+    const before = await keys(storage);
+    const second = new FormData();
+    second.append('title', 'ok');
+    second.append('file', new Blob([PNG]), 'one.png');
+    second.append('file', new Blob([PNG]), 'untitled.png');
+    const refused = await send(app, 'POST', '/files', uploader, second);
+    assert.is(refused.status, 400, refused.text);
+    assert.is(errorOf(refused.body).extensions.field, 'title');
+    assert.equal(await keys(storage), before);
+  });
+
+  test('PATCH with a file replaces the bytes and drops the variants; two files are refused', async (context) => {
+    const { app, admin, storage } = context;
+    const row = await upload(context, 'public replaced');
+    await storage.write(
+      `variants/${row.id}/w200`,
+      (async function* () {
+        yield new Uint8Array([1]);
+      })(),
+    );
+    const replaced = await send(
+      app,
+      'PATCH',
+      `/files/${row.id}`,
+      admin,
+      form([['title', 'public new']], [['n.txt', Buffer.from('new bytes'), 'text/plain']]),
+    );
+    assert.is(replaced.status, 200, replaced.text);
+    const changed = replaced.body as FileRow;
+    assert.equal([changed.title, changed.type, Number(changed.filesize)], ['public new', 'text/plain', 9]);
+    assert.ok(changed.modified_on);
+    assert.is((await send(app, 'GET', `/assets/${row.id}`, admin)).text, 'new bytes');
+    assert.not.ok((await keys(storage)).some((key) => key.startsWith(`variants/${row.id}/`)));
+    const two = await send(
+      app,
+      'PATCH',
+      `/files/${row.id}`,
+      admin,
+      form(
+        [],
+        [
+          ['a', Buffer.from('a'), 'text/plain'],
+          ['b', Buffer.from('b'), 'text/plain'],
+        ],
+      ),
+    );
+    assert.is(two.status, 400, two.text);
+    assert.is((await send(app, 'GET', `/assets/${row.id}`, admin)).text, 'new bytes');
+    assert.not.ok((await keys(storage)).some((key) => key.startsWith('tmp/')));
+  });
+
+  test('metadata by JSON: a row without bytes, then PATCH and DELETE by keys, bytes and variants gone', async (context) => {
+    const { app, admin, storage } = context;
+    const created = await app.request('POST', '/files', {
+      token: admin,
+      body: { filename_download: 'later.pdf', title: 'public later' },
+    });
+    assert.is(created.status, 200, created.text);
+    const bare = created.body as FileRow;
+    assert.is(bare.filename_disk, null);
+    assert.is((await send(app, 'GET', `/assets/${bare.id}`, admin)).status, 404);
+    const withId = await app.request('POST', '/files', {
+      token: admin,
+      body: { id: randomUUID(), filename_download: 'x' },
+    });
+    assert.is(withId.status, 400);
+    const patched = await app.request('PATCH', `/files/${bare.id}`, {
+      token: admin,
+      body: { title: 'public renamed', filesize: 1, filename_disk: 'files/other' },
+    });
+    assert.is(patched.status, 200, patched.text);
+    assert.equal(
+      [(patched.body as FileRow).title, (patched.body as FileRow).filename_disk],
+      ['public renamed', null],
+    );
+    const row = await upload(context, 'public doomed');
+    await storage.write(
+      `variants/${row.id}/w10`,
+      (async function* () {
+        yield new Uint8Array([1]);
+      })(),
+    );
+    const gone = await app.request('DELETE', '/files', { token: admin, body: [row.id, bare.id] });
+    assert.is(gone.status, 204, gone.text);
+    assert.not.ok((await keys(storage)).some((key) => key.includes(row.id)));
+    assert.is((await send(app, 'GET', `/files/${row.id}`, admin)).status, 404);
+  });
+
+  test('a rule about the bytes is judged once they are in; refused, they are deleted', async (context) => {
+    const { app, admin, storage } = context;
+    const role = await app.createRole({ name: 'Small images only' });
+    const granted = await app.request('POST', '/permissions', {
+      token: admin,
+      body: {
+        role: role.id,
+        collection: 'datagate_files',
+        action: 'create',
+        fields: ['*'],
+        validation: { _and: [{ type: { _starts_with: 'image/' } }, { filesize: { _lt: 1000 } }] },
+      },
+    });
+    assert.is(granted.status, 200, granted.text);
+    const token = (await app.login(await app.createUser({ role: role.id }))).access_token;
+    const before = await keys(storage);
+    const cases: Array<[string, Uint8Array, string, number]> = [
+      ['a small image', PNG, 'image/png', 204],
+      ['text declared as an image', Buffer.from('not an image'), 'image/png', 400],
+      ['an image too large for the rule', Buffer.concat([PNG, Buffer.alloc(2000)]), 'image/png', 400],
+    ];
+    for (const [name, bytes, type, status] of cases) {
+      const answer = await send(app, 'POST', '/files', token, form([['title', name]], [['f', bytes, type]]));
+      assert.is(answer.status, status, `${name}: ${answer.text}`);
+    }
+    assert.is((await keys(storage)).length, before.length + 1);
+    assert.not.ok((await keys(storage)).some((key) => key.startsWith('tmp/')));
+  });
+
+  test('transform parameters on /assets are refused for now', async (context) => {
+    const row = await upload(context, 'public transform');
+    const answer = await send(context.app, 'GET', `/assets/${row.id}?width=200`, context.admin);
+    assert.is(answer.status, 400);
+    assert.is(errorOf(answer.body).extensions.code, 'INVALID_QUERY');
+  });
+
+  test.run();
+}
