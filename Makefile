@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run chromium test check format bench bench-realtime soak soak-fuzz stress
+.PHONY: install build run chromium test check format bench bench-start bench-realtime soak soak-fuzz stress
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -48,6 +48,10 @@ format: install
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and pgbench; see bench/README.md.
 bench: build
 	node --import tsx bench/run.ts
+
+# Issue 14's embedded start: first starts and restarts on PGlite, time and CPU to healthy, RSS; see bench/README.md.
+bench-start: build
+	node --import tsx bench/embedded-start.ts
 
 # Issue 16's realtime fan-out figures (1,000 WebSocket subscribers, 100 changes/s); see bench/README.md.
 bench-realtime: build
