@@ -9,13 +9,16 @@ $(NODE_MODULES): package.json package-lock.json
 
 install: $(NODE_MODULES)
 
-# The server runs from a tsc build (docs/decisions/0006); tests and bin/datagate.mjs run the sources.
-BUILT := dist/src/cli.js
-SOURCES := $(shell find src -name '*.ts') mikro-orm.config.ts tsconfig.json tsconfig.build.json
+# The server runs from a tsc build bundled by esbuild, and a first start on the embedded database copies the
+# fresh cluster made here (docs/decisions/0006, 0042). bin/datagate.mjs runs the bundle while it is newer than
+# every source, else the sources; tests run it so. dist/pglite-cluster-<version>/ survives a rebuild.
+BUILT := dist/bundle/datagate.js
+SOURCES := $(shell find src -name '*.ts') mikro-orm.config.ts tsconfig.json tsconfig.build.json scripts/bundle.ts
 
 $(BUILT): $(NODE_MODULES) $(SOURCES)
-	rm -rf dist
+	rm -rf dist/src dist/bundle
 	npx tsc -p tsconfig.build.json
+	node --import tsx scripts/bundle.ts
 	@touch $@
 
 build: $(BUILT)
