@@ -53,7 +53,7 @@ export type EmbeddedPostgresOptions = {
 /** Starts PGlite in `<dataDir>/pglite`, holding the data directory's lock while it runs. */
 export async function openEmbeddedPostgres(
   dataDir: string,
-  { clusterTemplate = pgliteClusterTemplate() }: EmbeddedPostgresOptions = {},
+  { clusterTemplate }: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
   baselineWebAssemblyOnly();
   if (dataDir === IN_MEMORY) {
@@ -64,7 +64,8 @@ export async function openEmbeddedPostgres(
   const lock = await DataDirLock.acquire(dataDir);
   try {
     const pgData = join(dataDir, 'pglite');
-    if (!existsSync(join(pgData, 'PG_VERSION'))) await initdb(pgData, clusterTemplate);
+    if (!existsSync(join(pgData, 'PG_VERSION')))
+      await initdb(pgData, clusterTemplate ?? pgliteClusterTemplate());
     const db = await PGlite.create({ dataDir: pgData, parsers: PARSERS, startParams: START_PARAMS });
     return {
       db,
