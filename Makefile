@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run chromium test check format bench bench-realtime bench-thumbnails bench-storage soak soak-fuzz stress
+.PHONY: install build run chromium test check format bench bench-start bench-realtime bench-thumbnails bench-storage soak soak-fuzz stress
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -9,13 +9,16 @@ $(NODE_MODULES): package.json package-lock.json
 
 install: $(NODE_MODULES)
 
-# The server runs from a tsc build (docs/decisions/0006); tests and bin/datagate.mjs run the sources.
-BUILT := dist/src/cli.js
-SOURCES := $(shell find src -name '*.ts') mikro-orm.config.ts tsconfig.json tsconfig.build.json
+# The server runs from a tsc build bundled by esbuild, and a first start on the embedded database copies the
+# fresh cluster made here (docs/decisions/0006, 0042). bin/datagate.mjs runs the bundle while it is newer than
+# every source, else the sources; tests run it so. dist/pglite-cluster-<version>/ survives a rebuild.
+BUILT := dist/bundle/datagate.js
+SOURCES := $(shell find src -name '*.ts') mikro-orm.config.ts tsconfig.json tsconfig.build.json scripts/bundle.ts
 
 $(BUILT): $(NODE_MODULES) $(SOURCES)
-	rm -rf dist
+	rm -rf dist/src dist/bundle
 	npx tsc -p tsconfig.build.json
+	node --import tsx scripts/bundle.ts
 	@touch $@
 
 build: $(BUILT)
@@ -48,6 +51,10 @@ format: install
 # Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432) and pgbench; see bench/README.md.
 bench: build
 	node --import tsx bench/run.ts
+
+# Issue 14's embedded start: first starts and restarts on PGlite, time and CPU to healthy, RSS; see bench/README.md.
+bench-start: build
+	node --import tsx bench/embedded-start.ts
 
 # Issue 16's realtime fan-out figures (1,000 WebSocket subscribers, 100 changes/s); see bench/README.md.
 bench-realtime: build

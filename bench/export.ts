@@ -141,7 +141,7 @@ function report(results: Result[], idleMb: number | null, finalMb: number | null
     '',
     `${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB, Node ${process.version}.`,
     'The box was shared with other helpers running builds and tests at the time: read the rates as orders of magnitude.',
-    'Server: the built CLI (`node dist/src/cli.js serve`), NODE_ENV=production, default `export.*` (1,000-row pages), LOG_LEVEL=warn;',
+    'Server: the built CLI (`node dist/bundle/datagate.js serve`), NODE_ENV=production, default `export.*` (1,000-row pages), LOG_LEVEL=warn;',
     'the client (this script) reads every byte and discards it. Sample cargos: 7 columns (uuid key, two timestamps, text, float, boolean, shipment key).',
     '',
     '| export | rows | MB | seconds | rows/s | server peak RSS MB | server CPU s |',

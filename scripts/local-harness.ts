@@ -260,8 +260,8 @@ export async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_0
 
 // ---------------------------------------------------------------- the server under test
 
-/** The built CLI (`make build`), as production runs it. */
-export const BUILT_CLI = 'dist/src/cli.js';
+/** The built CLI (`make build`: the tsc build bundled, decision 0042), as production runs it. */
+export const BUILT_CLI = 'dist/bundle/datagate.js';
 
 export type ServerSettings = {
   databaseUrl: string;

@@ -20,7 +20,7 @@ firstStart(
     const building = join(dataDir, 'pglite.initdb');
     await mkdir(building, { recursive: true });
     await writeFile(join(building, 'PG_VERSION'), '17\n');
-    const embedded = await openEmbeddedPostgres(dataDir);
+    const embedded = await openEmbeddedPostgres(dataDir, { clusterTemplate: join(dataDir, 'no-template') });
     try {
       const { rows } = await embedded.db.query<{ answer: number }>('select 41 + 1 as answer');
       assert.is(rows[0]?.answer, 42);
@@ -38,13 +38,49 @@ firstStart(
     const pgData = join(dataDir, 'pglite');
     await mkdir(pgData, { recursive: true });
     await writeFile(join(pgData, 'notes.txt'), 'mine');
-    await openEmbeddedPostgres(dataDir).then(
+    await openEmbeddedPostgres(dataDir, { clusterTemplate: join(dataDir, 'no-template') }).then(
       (embedded) => embedded.close().then(() => assert.unreachable('opened a directory without a cluster')),
       (error: Error) => assert.match(error.message, 'holds files but no database'),
     );
     assert.is(await readFile(join(pgData, 'notes.txt'), 'utf8'), 'mine');
     assert.is(existsSync(join(dataDir, 'pglite.initdb')), false);
     assert.is(existsSync(join(dataDir, 'datagate.lock')), false, 'the lock is released');
+  },
+);
+
+firstStart(
+  'a first start copies the cluster template, and the copy is a database of its own',
+  async ({ dataDir }) => {
+    const templateDir = join(dataDir, 'template');
+    const template = await openEmbeddedPostgres(templateDir, {
+      clusterTemplate: join(dataDir, 'no-template'),
+    });
+    await template.db.exec('create table made_in_the_template (id int)');
+    await template.close();
+
+    const copyDir = join(dataDir, 'copy');
+    const clusterTemplate = join(templateDir, 'pglite');
+    const copy = await openEmbeddedPostgres(copyDir, { clusterTemplate });
+    try {
+      const { rows } = await copy.db.query<{ table: string | null }>(
+        "select to_regclass('made_in_the_template')::text as table",
+      );
+      assert.is(rows[0]?.table, 'made_in_the_template', 'the cluster is the template');
+      await copy.db.exec('create table made_in_the_copy (id int)');
+    } finally {
+      await copy.close();
+    }
+    assert.is(existsSync(join(copyDir, 'pglite.initdb')), false);
+
+    const again = await openEmbeddedPostgres(templateDir);
+    try {
+      const { rows } = await again.db.query<{ table: string | null }>(
+        "select to_regclass('made_in_the_copy')::text as table",
+      );
+      assert.is(rows[0]?.table, null, 'the template is untouched');
+    } finally {
+      await again.close();
+    }
   },
 );
 
