@@ -13,11 +13,19 @@ import { initdbInChildProcess } from '../src/adapters/persistence/mikro-orm/pgli
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /**
- * Loaded from node_modules at run time, not bundled: native addons (argon2, and pg's optional pg-native),
- * packages that read their own files (PGlite's WebAssembly and file-system bundle, swagger-ui-dist's
- * assets), and pino, whose transports start worker threads from its files.
+ * Loaded from node_modules at run time, not bundled: native addons (argon2, sharp with its libvips, pg's
+ * optional pg-native), packages that read their own files (PGlite's WebAssembly and file-system bundle,
+ * swagger-ui-dist's assets), and pino, whose transports start worker threads from its files.
  */
-const EXTERNAL = ['argon2', 'pg-native', '@electric-sql/pglite', 'swagger-ui-dist', 'pino', 'thread-stream'];
+const EXTERNAL = [
+  'argon2',
+  'sharp',
+  'pg-native',
+  '@electric-sql/pglite',
+  'swagger-ui-dist',
+  'pino',
+  'thread-stream',
+];
 
 await build({
   absWorkingDir: ROOT,
