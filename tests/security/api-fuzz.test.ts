@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
+import { isSystemCollection } from '../../src/domain/schema/collection-schema.ts';
 import { backends, borrowed, type PersistenceTarget } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { callerBreach, headerBreach } from './fuzz/answer-rules.ts';
@@ -214,7 +215,10 @@ class Worlds {
 async function emptied(target: PersistenceTarget): Promise<Persistence> {
   const persistence = borrowed(await target.fresh());
   const snapshot = await persistence.schema.refresh();
-  for (const name of snapshot.collections.keys()) await persistence.schemaEditor.dropCollection(name);
+  for (const name of snapshot.collections.keys()) {
+    // The files' collection is a system table the catalog presents, not a user table.
+    if (!isSystemCollection(name)) await persistence.schemaEditor.dropCollection(name);
+  }
   await persistence.schema.refresh();
   return persistence;
 }
