@@ -196,6 +196,27 @@ test('an image of a type no variant is made of is refused, even behind an image 
   assert.is((await refusal(pdfLike, resolved({ width: 5 }))).extensions.reason, 'UNSUPPORTED_IMAGE');
 });
 
+test('dimensions come from the header in the first bytes, as displayed, never decoded', async () => {
+  // Noise compresses badly: the 64 KiB prefix holds the header and a fraction of the pixels.
+  const noisy = await sharp(Buffer.from(Array.from({ length: 600 * 400 * 3 }, (_, i) => (i * 7919) % 251)), {
+    raw: { width: 600, height: 400, channels: 3 },
+  })
+    .jpeg({ quality: 100 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+  assert.ok(noisy.byteLength > transformer.headerBytes);
+  assert.equal(await transformer.dimensions(noisy.subarray(0, transformer.headerBytes)), {
+    width: 400,
+    height: 600,
+  });
+  const bomb = declaredPng(50_000, 50_000, 1024 * 1024).subarray(0, transformer.headerBytes);
+  assert.equal(await transformer.dimensions(bomb), { width: 50_000, height: 50_000 });
+  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
+  for (const head of [svg, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), Buffer.alloc(0)]) {
+    assert.is(await transformer.dimensions(head), undefined);
+  }
+});
+
 test('a reader that stops early ends the source too', async () => {
   const input = await picture(600, 400).png().toBuffer();
   const { bytes, read } = source(input, 1024);
