@@ -8,6 +8,9 @@ export type Dimensions = { readonly width: number | null; readonly height: numbe
 
 const UNKNOWN: Dimensions = { width: null, height: null };
 
+/** The `integer` columns' largest value: a TIFF may declare more, which no row can record. */
+const LARGEST_SIDE = 2 ** 31 - 1;
+
 /**
  * An uploaded image's size in pixels, as displayed (EXIF orientation applied), for its file row (docs/api.md
  * §15). Read from the header in the stored bytes' first `headerBytes`, never decoding a pixel, so a
@@ -28,6 +31,7 @@ export class ImageDimensions {
     const chunks: Uint8Array[] = [];
     for await (const chunk of bytes) chunks.push(chunk);
     const size = await this.images.dimensions(Buffer.concat(chunks));
-    return size ? { width: size.width, height: size.height } : UNKNOWN;
+    if (!size || size.width > LARGEST_SIDE || size.height > LARGEST_SIDE) return UNKNOWN;
+    return { width: size.width, height: size.height };
   }
 }
