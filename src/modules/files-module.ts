@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import { FileTypeMediaSniffer } from '../adapters/file-type/file-type-media-sniffer.ts';
-import { sendAsset } from '../adapters/http/asset-answer.ts';
+import { sendAsset, servedAsset } from '../adapters/http/asset-answer.ts';
 import { filesApi } from '../adapters/http/file-api.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
@@ -12,7 +12,8 @@ import { CreateFilesHandler } from '../application/files/create-files.ts';
 import { DeleteFilesHandler } from '../application/files/delete-files.ts';
 import { FileBytes } from '../application/files/file-bytes.ts';
 import { FILES_REACH } from '../application/files/file-keys.ts';
-import type { Asset } from '../application/files/read-asset.ts';
+import { ImageDimensions } from '../application/files/image-dimensions.ts';
+import { ImageVariants } from '../application/files/image-variants.ts';
 import { ReadAssetHandler } from '../application/files/read-asset.ts';
 import { ReplaceFileHandler } from '../application/files/replace-file.ts';
 import { UploadFilesHandler } from '../application/files/upload-files.ts';
@@ -28,31 +29,12 @@ import { ReadRules } from '../application/items/read-rules.ts';
 import { UpdateItemsHandler } from '../application/items/update-items.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
 import type { MediaSniffer } from '../application/ports/media-sniffer.ts';
-import { invalidQuery } from '../domain/query/invalid-query.ts';
 import { FILES_COLLECTION } from '../domain/schema/collection-schema.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
 /** Checked by the item handlers against the files' columns, as /items bodies are. */
 const anyJson = z.unknown();
-
-/** The parameters of an image transform; the images' service serves them (docs/api.md §15). */
-const TRANSFORM_PARAMETERS = ['width', 'height', 'fit', 'format', 'quality', 'key', 'transforms'];
-
-/**
- * The bytes `/assets/:id` answers with: the file's own, or, once the images' service is wired here, the
- * variant its transform parameters ask for. Until then those parameters are refused.
- */
-function servedVariant(ctx: HttpContext, asset: Asset): Asset {
-  const asked = TRANSFORM_PARAMETERS.find((name) => ctx.query[name] !== undefined);
-  if (asked) {
-    throw invalidQuery('Image transforms are not available.', {
-      field: asked,
-      reason: 'UNSUPPORTED_PARAMETER',
-    });
-  }
-  return asset;
-}
 
 /** Whether the request's body is a multipart upload rather than JSON. */
 function isMultipart(ctx: HttpContext): boolean {
@@ -100,6 +82,7 @@ export const filesModule = new ContainerModule((options) => {
     );
 
   bind(FileBytes, (get) => new FileBytes(get(TYPES.FileStorage)));
+  bind(ImageDimensions, (get) => new ImageDimensions(get(TYPES.FileStorage), get(TYPES.ImageTransformer)));
   bind(
     UploadFilesHandler,
     (get) =>
@@ -113,6 +96,7 @@ export const filesModule = new ContainerModule((options) => {
         get(TYPES.FileStorage),
         sniffer,
         uploadSettings(get),
+        get(ImageDimensions),
       ),
   );
   bind(
@@ -129,6 +113,7 @@ export const filesModule = new ContainerModule((options) => {
         get(TYPES.FileStorage),
         sniffer,
         uploadSettings(get),
+        get(ImageDimensions),
       ),
   );
   bind(
@@ -210,6 +195,7 @@ export const filesModule = new ContainerModule((options) => {
     const create = get(CreateFilesHandler);
     const remove = get(DeleteFilesHandler);
     const readAsset = get(ReadAssetHandler);
+    const variants = get(ImageVariants);
     const inlineTypes = config(get).storage.inlineTypes;
     return {
       register(router, { readBody, authenticated, respond }) {
@@ -307,9 +293,12 @@ export const filesModule = new ContainerModule((options) => {
             respond.noContent(ctx);
           }),
         );
+        // The right to read the file is settled before a transform parameter is even parsed: a hidden
+        // file is the 404 of a missing one, whatever it asks for, and costs no image work.
         const asset = authenticated(async (ctx, caller) => {
           const file = await readAsset.execute(caller, ctx.params.id!);
-          await sendAsset(ctx, servedVariant(ctx, file), inlineTypes);
+          const variant = await variants.open(file, ctx.query, ctx.get('Accept') || undefined);
+          await sendAsset(ctx, servedAsset(file, variant), inlineTypes);
         });
         router.get('/assets/:id', asset);
         router.get('/assets/:id/:filename', asset);

@@ -139,11 +139,14 @@ walkthrough('every command of the walk-through prints what the README shows', as
   const shells = shellsOf(walkthroughBlocks().slice(1));
   const steps = shells.flatMap((shell) => shell.steps);
   assert.ok(steps.filter((step) => step.expected).length >= 10, 'the walk-through lost its # → lines');
-  // Issue 15's "done when": the walk-through shows relations at work.
+  // Issue 15's "done when": the walk-through shows relations at work; issue 19's: a cargo's photo and
+  // its 200-pixel thumbnail.
   for (const shown of [
     'fields=*,shipment.number,shipment.customer.name',
     'filter[shipment][customer][name]',
     'aggregate[avg]=temperature&groupBy[]=shipment',
+    'related_collection":"datagate_files"',
+    '/assets/$PHOTO?width=200&format=webp',
   ]) {
     assert.ok(
       steps.some((step) => step.commands.includes(shown)),

@@ -470,12 +470,5 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.not.ok((await keys(storage)).some((key) => key.startsWith('tmp/')));
   });
 
-  test('transform parameters on /assets are refused for now', async (context) => {
-    const row = await upload(context, 'public transform');
-    const answer = await send(context.app, 'GET', `/assets/${row.id}?width=200`, context.admin);
-    assert.is(answer.status, 400);
-    assert.is(errorOf(answer.body).extensions.code, 'INVALID_QUERY');
-  });
-
   test.run();
 }

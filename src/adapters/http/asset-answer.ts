@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+import type { ImageVariant } from '../../application/files/image-variants.ts';
 import type { Asset } from '../../application/files/read-asset.ts';
+import type { ByteRange } from '../../application/ports/file-storage.ts';
 import { byteRangeOf } from './byte-range.ts';
 import { HttpProblem } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
@@ -7,19 +9,58 @@ import type { HttpContext } from './http-state.ts';
 /** `storage.inlineTypes`: the media types (or `type/*` families) shown in the browser rather than saved. */
 export type InlineTypes = ReadonlyArray<string>;
 
+/** What `/assets/:id` answers with: the file's own bytes, or an image variant of them. */
+export type ServedAsset = {
+  readonly filename: string;
+  readonly type: string;
+  /** In bytes. */
+  readonly size: number;
+  /** A strong ETag, quoted. */
+  readonly etag: string;
+  readonly modifiedAt: Date | null;
+  /** The bytes depend on the request's `Accept` (`format=auto`), which `Vary` then names. */
+  readonly variesWithAccept: boolean;
+  /** The bytes, or the range of them (which must lie within them). */
+  open(range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
+};
+
+/**
+ * The file, or the variant of it its transform parameters asked for: the variant's own type, size and
+ * ETag, under the file's name with the variant's extension (a WebP thumbnail of `photo.png` downloads as
+ * `photo.webp`), last modified when the file's bytes were.
+ */
+export function servedAsset(asset: Asset, variant: ImageVariant | undefined): ServedAsset {
+  if (!variant) return { ...asset, etag: `"${asset.checksum}"`, variesWithAccept: false };
+  return {
+    filename: withExtensionOf(asset.filename, variant.type),
+    type: variant.type,
+    size: variant.size,
+    etag: variant.etag,
+    modifiedAt: asset.modifiedAt,
+    variesWithAccept: variant.variesWithAccept,
+    open: (range) => variant.read(range),
+  };
+}
+
+/** `image/webp` names its files `.webp`; a name without an extension gets one. */
+function withExtensionOf(filename: string, type: string): string {
+  const stem = filename.replace(/\.[^./\\]*$/, '');
+  return `${stem}.${type.slice(type.indexOf('/') + 1)}`;
+}
+
 function isInline(type: string, inline: InlineTypes): boolean {
   const family = `${type.split('/')[0]}/*`;
   return inline.some((entry) => entry === type || entry === family);
 }
 
 /**
- * A file's bytes as the answer to GET or HEAD /assets/:id (docs/api.md §15): user content, so sandboxed
- * (`Content-Security-Policy: sandbox`, `nosniff`) and inline only for the allowed types or unless
- * `download` is asked; the checksum as a strong ETag, the last change as Last-Modified, a matching
+ * A file's bytes, or a variant's, as the answer to GET or HEAD /assets/:id (docs/api.md §15): user
+ * content, so sandboxed (`Content-Security-Policy: sandbox`, `nosniff`) and inline only for the allowed
+ * types or unless `download` is asked; a strong ETag, the last change as Last-Modified, a matching
  * conditional request 304; one byte range 206, an unsatisfiable one 416, anything else the whole file.
  * The bytes stream from the store as the client takes them.
  */
-export async function sendAsset(ctx: HttpContext, asset: Asset, inline: InlineTypes): Promise<void> {
+export async function sendAsset(ctx: HttpContext, asset: ServedAsset, inline: InlineTypes): Promise<void> {
   const download = ctx.query.download !== undefined || !isInline(asset.type, inline);
   ctx.set('Content-Security-Policy', 'sandbox');
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -28,7 +69,8 @@ export async function sendAsset(ctx: HttpContext, asset: Asset, inline: InlineTy
   // which the file's own type then replaces.
   ctx.attachment(asset.filename, { type: download ? 'attachment' : 'inline' });
   ctx.set('Content-Type', asset.type);
-  ctx.set('ETag', `"${asset.checksum}"`);
+  ctx.set('ETag', asset.etag);
+  if (asset.variesWithAccept) ctx.vary('Accept');
   if (asset.modifiedAt) ctx.set('Last-Modified', asset.modifiedAt.toUTCString());
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Cache-Control', 'private, no-cache');
@@ -55,9 +97,9 @@ export async function sendAsset(ctx: HttpContext, asset: Asset, inline: InlineTy
   ctx.length = length;
 }
 
-/** A `Range` counts only while `If-Range` (when sent) still names this version of the file. */
-function rangeAsked(ctx: HttpContext, asset: Asset) {
+/** A `Range` counts only while `If-Range` (when sent) still names these bytes. */
+function rangeAsked(ctx: HttpContext, asset: ServedAsset) {
   const ifRange = ctx.get('If-Range');
-  if (ifRange !== '' && ifRange !== `"${asset.checksum}"`) return 'whole';
+  if (ifRange !== '' && ifRange !== asset.etag) return 'whole';
   return byteRangeOf(ctx.get('Range') || undefined, asset.size);
 }

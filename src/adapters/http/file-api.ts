@@ -36,6 +36,35 @@ const fileWrite = z
   .describe('The metadata of a file; the server sets its id and what it learns of the bytes.');
 
 const id = { id: z.string().describe("The file's id.") };
+
+/** `/assets` query: `download`, and an image transform (docs/api.md §15, decision 0039). */
+const assetQuery = z.object({
+  download: z.string().optional().describe('Present: `Content-Disposition: attachment`.'),
+  width: z
+    .string()
+    .optional()
+    .describe('Variant width in pixels: a whole number, 1 to `storage.transforms.maxDimension`.'),
+  height: z
+    .string()
+    .optional()
+    .describe('Variant height in pixels: a whole number, 1 to `storage.transforms.maxDimension`.'),
+  fit: z
+    .enum(['cover', 'contain', 'inside', 'outside'])
+    .optional()
+    .describe('How the image meets a `width` × `height` box (`cover` by default); only with both.'),
+  format: z
+    .enum(['jpeg', 'png', 'webp', 'avif', 'tiff', 'auto'])
+    .optional()
+    .describe(
+      "The variant's format; `auto`: AVIF when `Accept` names `image/avif`, else WebP when it names `image/webp`, else the original's (answered with `Vary: Accept`).",
+    ),
+  quality: z.string().optional().describe('1 to 100, lossy formats only.'),
+  withoutEnlargement: z.enum(['true', 'false']).optional().describe('`true`: never scale up.'),
+  key: z
+    .string()
+    .optional()
+    .describe('A preset of `storage.transforms.presets`; not combined with the other transform parameters.'),
+});
 const keys = z
   .union([z.array(z.string()), z.object({ keys: z.array(z.string()) })])
   .describe('The ids of the files.');
@@ -137,11 +166,9 @@ export function filesApi(): ApiPart {
         operationId: 'readAsset',
         summary: "Read a file's bytes",
         description:
-          "For a caller who may read the file's row. `Range` (one range: 206), `If-None-Match` / `If-Modified-Since` (304), `download` for an attachment. Served with `Content-Security-Policy: sandbox` and `X-Content-Type-Options: nosniff`.",
+          "For a caller who may read the file's row. `Range` (one range: 206), `If-None-Match` / `If-Modified-Since` (304), `download` for an attachment. Served with `Content-Security-Policy: sandbox` and `X-Content-Type-Options: nosniff`. Transform parameters ask for an image variant, made once and stored, with its own `ETag`: 400 `INVALID_QUERY` with `reason` `UNSUPPORTED_IMAGE` (not a transformable image) or `IMAGE_TOO_LARGE`; 503 `SERVICE_UNAVAILABLE` with `reason` `TRANSFORMS_BUSY` and `Retry-After` when the transform queue is full.",
         pathParameters: id,
-        query: z.object({
-          download: z.string().optional().describe('Present: `Content-Disposition: attachment`.'),
-        }),
+        query: assetQuery,
         answers: [
           { status: 200, description: 'The bytes.', body: z.string(), form: 'binary' },
           { status: 206, description: 'The range asked for.', body: z.string(), form: 'binary' },
@@ -158,7 +185,7 @@ export function filesApi(): ApiPart {
         summary: "Read a file's bytes under a name",
         description: "As `/assets/:id`; the name is the URL's only.",
         pathParameters: { ...id, filename: z.string().describe('Any name.') },
-        query: z.object({ download: z.string().optional() }),
+        query: assetQuery,
         answers: [
           { status: 200, description: 'The bytes.', body: z.string(), form: 'binary' },
           { status: 206, description: 'The range asked for.', body: z.string(), form: 'binary' },

@@ -35,11 +35,18 @@ const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif', 'tiff', 'gif']);
  * stream whole before decoding, so an original costs its size in memory while it is transformed.
  */
 export class SharpImageTransformer implements ImageTransformer {
+  readonly headerBytes = HEAD_BYTES;
+
   constructor(private readonly settings: SharpImageTransformerSettings) {
     // Parallelism comes from the transform queue (one transform per core): a libvips thread pool per
     // transform on top would only oversubscribe the cores. No operation cache: variants are stored.
     sharp.concurrency(1);
     sharp.cache(false);
+  }
+
+  async dimensions(head: Uint8Array): Promise<Size | undefined> {
+    const header = await headerOf(Buffer.from(head.buffer, head.byteOffset, head.byteLength));
+    return header && DECODED_FORMATS.has(header.format) ? displayed(header) : undefined;
   }
 
   async *transform(source: AsyncIterable<Uint8Array>, transform: ImageTransform): AsyncIterable<Uint8Array> {

@@ -3,6 +3,7 @@ import { notFound } from '../../domain/errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ByteRange, FileStorage, StoredObject } from '../ports/file-storage.ts';
 import type { ImageTransformer } from '../ports/image-transformer.ts';
+import { variantsPrefix } from './file-keys.ts';
 import { imageTooLarge, unsupportedImage } from './image-refusals.ts';
 import {
   type AssetQuery,
@@ -54,20 +55,12 @@ export type ImageVariantSettings = ImageTransformSettings &
     readonly maxPixels: number;
   };
 
-/** Ids become key segments: anything but a plain token could leave `variants/<id>/`. */
-const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
-/** Where every variant of a file is stored: deleting a file deletes this prefix (`discard`). */
-export function variantPrefix(fileId: string): string {
-  if (!SAFE_ID.test(fileId)) throw new Error(`file id ${JSON.stringify(fileId)} cannot name a key`);
-  return `variants/${fileId}/`;
-}
-
 /**
  * The one entry `/assets/:id` calls for a transformed image (docs/api.md §15, decision 0039). A variant
  * is made once and kept in the store under `variants/<id>/<digest>`; the next request for it is a read.
  * A missing one is made in the bounded `TransformQueue`, written under `tmp/` and moved into place, so a
  * reader never sees half a variant; requests for the same missing variant wait for the one transform.
+ * Variants leave the store with their file, through `FileBytes` (its bytes replaced or its row deleted).
  */
 export class ImageVariants {
   /** Transforms queued or running, by variant key: at most `concurrency + queue` entries. */
@@ -104,7 +97,7 @@ export class ImageVariants {
     }
     const transform = resolveImageTransform(request, file.type, accept);
     const digest = variantDigest(transform, await this.sourceVersion(file));
-    const key = `${variantPrefix(file.id)}${digest}`;
+    const key = `${variantsPrefix(file.id)}${digest}`;
     const stored = (await this.storage.stat(key)) ?? (await this.made(file, transform, key));
     return {
       type: imageType(transform.format),
@@ -117,13 +110,6 @@ export class ImageVariants {
         return bytes;
       },
     };
-  }
-
-  /** Deletes every variant of a file: its bytes changed or it is gone. */
-  async discard(fileId: string): Promise<void> {
-    const keys: string[] = [];
-    for await (const variant of this.storage.list(variantPrefix(fileId))) keys.push(variant.key);
-    for (const key of keys) await this.storage.delete(key);
   }
 
   private async sourceVersion(file: ImageFile): Promise<string> {

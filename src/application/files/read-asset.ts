@@ -14,10 +14,15 @@ import { FILES_REACH } from './file-keys.ts';
 /** What serving a file's bytes needs to know of it (docs/api.md §15). */
 export type Asset = {
   readonly id: string;
+  /** Where the bytes are stored. */
+  readonly key: string;
   readonly filename: string;
   readonly type: string;
   /** In bytes. */
   readonly size: number;
+  /** An image's size in pixels, when the upload read it from its header. */
+  readonly width: number | null;
+  readonly height: number | null;
   /** SHA-256 in hex: the ETag. */
   readonly checksum: string;
   /** The last change of the row (its upload, or the replacement of its bytes). */
@@ -32,6 +37,8 @@ type AssetRow = {
   filename_download: string;
   type: string | null;
   filesize: number | string | null;
+  width: number | null;
+  height: number | null;
   checksum: string | null;
   uploaded_on: string | null;
   modified_on: string | null;
@@ -43,6 +50,8 @@ const ASSET_FIELDS: ReadonlyArray<keyof AssetRow> = [
   'filename_download',
   'type',
   'filesize',
+  'width',
+  'height',
   'checksum',
   'uploaded_on',
   'modified_on',
@@ -82,9 +91,12 @@ export class ReadAssetHandler {
     const changed = row.modified_on ?? row.uploaded_on;
     return {
       id: row.id,
+      key: location,
       filename: row.filename_download,
       type: row.type ?? 'application/octet-stream',
       size: stored.size,
+      width: row.width,
+      height: row.height,
       checksum: row.checksum,
       modifiedAt: changed === null ? null : new Date(changed),
       open: async (range) => {

@@ -17,6 +17,7 @@ import type { FileBytes } from './file-bytes.ts';
 import { FILES_REACH, storedKey, temporaryKey } from './file-keys.ts';
 import { fileMetadata } from './file-metadata.ts';
 import type { FileUpload } from './file-upload.ts';
+import type { ImageDimensions } from './image-dimensions.ts';
 import { InspectedUpload } from './inspected-upload.ts';
 import { factsOf } from './upload-files.ts';
 import type { UploadSettings } from './upload-settings.ts';
@@ -43,6 +44,7 @@ export class ReplaceFileHandler {
     private readonly storage: FileStorage,
     private readonly sniffer: MediaSniffer,
     private readonly settings: UploadSettings,
+    private readonly dimensions: ImageDimensions,
   ) {}
 
   async execute(caller: Accountability, command: ReplaceFileCommand): Promise<WriteResult> {
@@ -74,12 +76,13 @@ export class ReplaceFileHandler {
       const inspected = new InspectedUpload(upload.bytes, upload.declaredType, this.sniffer, this.settings);
       await this.storage.write(temporary, inspected.bytes());
       if (!(await uploads.next()).done) throw invalidPayload('A file is replaced by one file only.');
+      const bytes = inspected.result();
       const result = await this.updateItems.execute(caller, {
         collection: FILES_COLLECTION,
         key,
         body,
         query: command.query,
-        serverValues: factsOf(key, inspected.result()),
+        serverValues: factsOf(key, bytes, await this.dimensions.of(temporary, bytes)),
       });
       replaced = true;
       await this.storage.move(temporary, storedKey(key));

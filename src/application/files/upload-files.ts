@@ -27,6 +27,7 @@ import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { FILES_REACH, storedKey, temporaryKey } from './file-keys.ts';
 import { fileMetadata } from './file-metadata.ts';
 import type { FileUpload } from './file-upload.ts';
+import type { Dimensions, ImageDimensions } from './image-dimensions.ts';
 import { type InspectedBytes, InspectedUpload } from './inspected-upload.ts';
 import type { UploadSettings } from './upload-settings.ts';
 
@@ -60,6 +61,7 @@ export class UploadFilesHandler {
     private readonly storage: FileStorage,
     private readonly sniffer: MediaSniffer,
     private readonly settings: UploadSettings,
+    private readonly dimensions: ImageDimensions,
   ) {}
 
   async execute(caller: Accountability, command: UploadFilesCommand): Promise<WriteResult> {
@@ -106,7 +108,8 @@ export class UploadFilesHandler {
   private async store(file: Staged, upload: FileUpload): Promise<FileFacts> {
     const inspected = new InspectedUpload(upload.bytes, upload.declaredType, this.sniffer, this.settings);
     await this.storage.write(file.temporary, inspected.bytes());
-    return factsOf(file.id, inspected.result());
+    const bytes = inspected.result();
+    return factsOf(file.id, bytes, await this.dimensions.of(file.temporary, bytes));
   }
 }
 
@@ -129,14 +132,14 @@ function factsUndecided(draft: NewItemDraft): NewItemDraft {
   return { ...draft, stored: { item, unknown } };
 }
 
-/** The facts a file's row records of its bytes; width and height are the images' to fill. */
-export function factsOf(id: string, inspected: InspectedBytes): FileFacts {
+/** The facts a file's row records of its bytes. */
+export function factsOf(id: string, inspected: InspectedBytes, dimensions: Dimensions): FileFacts {
   return {
     filename_disk: storedKey(id),
     filesize: inspected.size,
     checksum: inspected.checksum,
     type: inspected.type,
-    width: null,
-    height: null,
+    width: dimensions.width,
+    height: dimensions.height,
   };
 }

@@ -1,4 +1,3 @@
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,6 +9,7 @@ import {
   resolveImageTransform,
 } from '../../../src/application/files/image-transform.ts';
 import { DomainError } from '../../../src/domain/errors.ts';
+import { declaredPng } from '../../support/declared-png.ts';
 
 const transformer = new SharpImageTransformer({ maxPixels: 40_000_000, maxDimension: 6000 });
 
@@ -63,32 +63,6 @@ async function refusal(input: Uint8Array, transform: ImageTransform): Promise<Do
     return error as DomainError;
   }
   throw new Error('expected a refusal');
-}
-
-/**
- * A PNG whose header declares `width` × `height` pixels, followed by `compressed` bytes of image data (as
- * a bomb's would be: megabytes of deflated zeros standing for gigabytes of pixels).
- */
-function declaredPng(width: number, height: number, compressed: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', Buffer.concat([deflateSync(Buffer.alloc(64 * 1024)), Buffer.alloc(compressed)])),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 const SOURCES = {
@@ -220,6 +194,27 @@ test('a text file, an SVG and an empty file are refused with UNSUPPORTED_IMAGE',
 test('an image of a type no variant is made of is refused, even behind an image type', async () => {
   const pdfLike = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(100)]);
   assert.is((await refusal(pdfLike, resolved({ width: 5 }))).extensions.reason, 'UNSUPPORTED_IMAGE');
+});
+
+test('dimensions come from the header in the first bytes, as displayed, never decoded', async () => {
+  // Noise compresses badly: the 64 KiB prefix holds the header and a fraction of the pixels.
+  const noisy = await sharp(Buffer.from(Array.from({ length: 600 * 400 * 3 }, (_, i) => (i * 7919) % 251)), {
+    raw: { width: 600, height: 400, channels: 3 },
+  })
+    .jpeg({ quality: 100 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+  assert.ok(noisy.byteLength > transformer.headerBytes);
+  assert.equal(await transformer.dimensions(noisy.subarray(0, transformer.headerBytes)), {
+    width: 400,
+    height: 600,
+  });
+  const bomb = declaredPng(50_000, 50_000, 1024 * 1024).subarray(0, transformer.headerBytes);
+  assert.equal(await transformer.dimensions(bomb), { width: 50_000, height: 50_000 });
+  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
+  for (const head of [svg, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), Buffer.alloc(0)]) {
+    assert.is(await transformer.dimensions(head), undefined);
+  }
 });
 
 test('a reader that stops early ends the source too', async () => {

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { InMemoryFileStorage } from '../../../src/adapters/persistence/memory/in-memory-file-storage.ts';
+import { FileBytes } from '../../../src/application/files/file-bytes.ts';
 import {
   type ImageFile,
   type ImageVariantSettings,
@@ -216,13 +217,13 @@ test('an original whose bytes are gone is 404', async () => {
   );
 });
 
-test('discard deletes every variant of one file and no other', async () => {
+test("removing a file's variants (FileBytes, the one path) deletes every variant of it and no other", async () => {
   const { variants, storage } = await fixture();
   const other = { ...PHOTO, id: `${PHOTO.id.slice(0, -1)}2` };
   await variants.open(PHOTO, { width: '10' }, undefined);
   await variants.open(PHOTO, { width: '20' }, undefined);
   await variants.open(other, { width: '10' }, undefined);
-  await variants.discard(PHOTO.id);
+  await new FileBytes(storage).removeVariants(PHOTO.id);
   assert.is((await keys(storage, 'variants/')).length, 1);
   assert.ok((await keys(storage, `variants/${other.id}/`)).length === 1);
   assert.equal(await keys(storage, 'files/'), [PHOTO.key]);

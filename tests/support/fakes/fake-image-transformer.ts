@@ -1,5 +1,5 @@
 import { unsupportedImage } from '../../../src/application/files/image-refusals.ts';
-import type { ImageTransform } from '../../../src/application/files/image-transform.ts';
+import type { ImageTransform, Size } from '../../../src/application/files/image-transform.ts';
 import type { ImageTransformer } from '../../../src/application/ports/image-transformer.ts';
 
 /** A PNG's signature: the fake takes for an image whatever starts with it. */
@@ -18,10 +18,18 @@ export const TINY_PNG = Buffer.from(
  * break mid-output, as a corrupt image does.
  */
 export class FakeImageTransformer implements ImageTransformer {
+  readonly headerBytes = 64;
   readonly calls: ImageTransform[] = [];
   failAfterFirstChunk = false;
   private gate: Promise<void> = Promise.resolve();
   private open: () => void = () => {};
+
+  /** A PNG's own header, read as the real one reads it; anything else has no size. */
+  async dimensions(head: Uint8Array): Promise<Size | undefined> {
+    const bytes = Buffer.from(head);
+    if (bytes.length < 24 || !bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) return undefined;
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
 
   hold(): void {
     this.gate = new Promise((resolve) => {
