@@ -480,12 +480,16 @@ export const sweepFiles = (options: { delete: boolean; json: boolean; olderThan:
 function findingLine(finding: SweepFinding): string {
   if (finding.kind === 'missing-bytes')
     return `missing ${finding.key}: the file ${finding.id} has no bytes (reported only)`;
+  if (finding.kind === 'unreferenced')
+    return `unreferenced ${finding.bytes.name} (${bytesText(finding.bytes.size)}): under no key (reported only)`;
   const { key, size } = finding.object;
   return `${finding.deleted ? 'deleted' : 'orphan'} ${key} (${bytesText(size)}): ${SWEEP_AREAS[finding.area].why}`;
 }
 
 function findingJson(finding: SweepFinding) {
   if (finding.kind === 'missing-bytes') return { type: 'missing_bytes', id: finding.id, key: finding.key };
+  if (finding.kind === 'unreferenced')
+    return { type: 'unreferenced', name: finding.bytes.name, size: finding.bytes.size };
   const { key, size, modifiedAt } = finding.object;
   return {
     type: 'orphan',
@@ -507,6 +511,11 @@ function summaryLines(summary: SweepSummary): string[] {
     `Checked ${summary.keysChecked.toLocaleString('en')} keys and ${summary.rowsChecked.toLocaleString('en')} rows.`,
     ...areas,
     `rows without bytes: ${summary.missingBytes.toLocaleString('en')} (reported only, never deleted)`,
+    ...(summary.unreferenced
+      ? [
+          `bytes under no key: ${summary.unreferenced.count.toLocaleString('en')}, ${bytesText(summary.unreferenced.bytes)} (reported only, never deleted)`,
+        ]
+      : []),
     summary.deleted
       ? `Deleted ${orphansText(orphans)}.`
       : orphans > 0
@@ -526,6 +535,7 @@ function summaryJson(summary: SweepSummary) {
       ]),
     ),
     missing_bytes: summary.missingBytes,
+    ...(summary.unreferenced ? { unreferenced: summary.unreferenced } : {}),
     keys_checked: summary.keysChecked,
     rows_checked: summary.rowsChecked,
   };

@@ -6,6 +6,7 @@ const STAGE_LABELS: Readonly<Record<SweepStage, string>> = {
   files: 'files/',
   variants: 'variants/',
   uploads: 'tmp/',
+  unreferenced: 'unreferenced bytes',
   rows: 'rows',
 };
 

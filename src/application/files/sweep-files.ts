@@ -6,7 +6,7 @@ import { type CollectionSchema, FILES_COLLECTION, fieldOf } from '../../domain/s
 import { requireAdmin } from '../access.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { FileStorage, StoredObject } from '../ports/file-storage.ts';
+import type { FileStorage, StoredObject, UnreferencedBytes } from '../ports/file-storage.ts';
 import type { ItemStore, SelectedField } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { FILES_REACH } from './file-keys.ts';
@@ -28,9 +28,11 @@ export type SweepFinding =
       readonly deleted: boolean;
     }
   /** A row whose `filename_disk` names no object: reported only, never deleted (the row is the record). */
-  | { readonly kind: 'missing-bytes'; readonly id: string; readonly key: string };
+  | { readonly kind: 'missing-bytes'; readonly id: string; readonly key: string }
+  /** Bytes the store holds under no key (`FileStorage.unreferenced`): reported only. */
+  | { readonly kind: 'unreferenced'; readonly bytes: UnreferencedBytes };
 
-export type SweepStage = SweepArea | 'rows';
+export type SweepStage = SweepArea | 'unreferenced' | 'rows';
 
 export type SweepProgress = {
   readonly stage: SweepStage;
@@ -56,6 +58,8 @@ export type SweepSummary = {
   readonly orphans: Readonly<Record<SweepArea, SweepTally>>;
   /** Rows whose bytes are missing: reported, never deleted. */
   readonly missingBytes: number;
+  /** Bytes under no key, where the store can hold such (large objects): reported, never deleted. */
+  readonly unreferenced?: SweepTally;
   /** Keys listed and rows checked. */
   readonly keysChecked: number;
   readonly rowsChecked: number;
@@ -75,7 +79,8 @@ const ROW_FIELDS: ReadonlyArray<SelectedField> = [
  * `tmp/…` older than `olderThanMs` — and, with `delete`, removes it; then reports rows whose bytes are
  * missing, which it never deletes. The store is listed page by page and each page of keys is checked
  * against the rows in one query, so memory stays flat whatever the number of files; findings go to
- * `onFinding` as they are made, never collected.
+ * `onFinding` as they are made, never collected. Where the store can hold bytes under no key (large
+ * objects), those are reported too, never deleted: a write in progress holds such bytes as well.
  *
  * Safe beside a running server: bytes reach `files/<id>` only after their row commits, and leave after
  * it is deleted, so a key without a row is never one a server still needs; an upload in progress lives
@@ -130,14 +135,30 @@ export class SweepFilesHandler {
     command.onProgress?.({ stage: 'uploads', done: uploads });
     keysChecked += uploads;
 
+    const unreferenced = await this.unreferenced(command);
     const rows = await this.checkRows(files, command);
     return {
       deleted: command.delete,
       orphans,
       missingBytes: rows.missing,
+      ...(unreferenced ? { unreferenced } : {}),
       keysChecked,
       rowsChecked: rows.checked,
     };
+  }
+
+  /** What the store holds under no key, where it can hold such; undefined where it cannot. */
+  private async unreferenced(command: SweepFilesCommand): Promise<SweepTally | undefined> {
+    if (!this.storage.unreferenced) return undefined;
+    const tally = { count: 0, bytes: 0 };
+    for await (const bytes of this.storage.unreferenced()) {
+      tally.count += 1;
+      tally.bytes += bytes.size;
+      command.onFinding?.({ kind: 'unreferenced', bytes });
+      if (tally.count % this.pageSize === 0)
+        command.onProgress?.({ stage: 'unreferenced', done: tally.count });
+    }
+    return tally;
   }
 
   /** Of these ids (`files/<id>`'s and `variants/<id>/…`'s), those a row has: one query. */

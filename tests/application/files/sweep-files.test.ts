@@ -1,12 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createInMemoryPersistence } from '../../../src/adapters/persistence/memory/in-memory-persistence.ts';
+import type { Persistence } from '../../../src/adapters/persistence/persistence.ts';
 import {
   SweepFilesHandler,
   type SweepFinding,
   type SweepProgress,
 } from '../../../src/application/files/sweep-files.ts';
-import type { FileStorage } from '../../../src/application/ports/file-storage.ts';
+import type { FileStorage, UnreferencedBytes } from '../../../src/application/ports/file-storage.ts';
 import { type Accountability, SYSTEM_ACCOUNTABILITY } from '../../../src/domain/accountability.ts';
 import { FILES_COLLECTION } from '../../../src/domain/schema/collection-schema.ts';
 import { expectDomainError } from '../../support/expect-domain-error.ts';
@@ -18,7 +19,12 @@ const GONE = 'f0000000-0000-4000-8000-000000000002';
 const BARE = 'f0000000-0000-4000-8000-000000000003';
 const METADATA_ONLY = 'f0000000-0000-4000-8000-000000000004';
 
-type Context = { storage: FileStorage; clock: FixedClock; handler: SweepFilesHandler };
+type Context = {
+  persistence: Persistence;
+  storage: FileStorage;
+  clock: FixedClock;
+  handler: SweepFilesHandler;
+};
 
 async function* bytes(size: number): AsyncIterable<Uint8Array> {
   yield new Uint8Array(size);
@@ -28,6 +34,12 @@ async function keys(storage: FileStorage): Promise<string[]> {
   const found: string[] = [];
   for await (const object of storage.list('')) found.push(object.key);
   return found;
+}
+
+function described(finding: SweepFinding): string {
+  if (finding.kind === 'orphan') return `${finding.area} ${finding.object.key} ${finding.deleted}`;
+  if (finding.kind === 'missing-bytes') return `missing ${finding.id}`;
+  return `unreferenced ${finding.bytes.name} ${finding.bytes.size}`;
 }
 
 /**
@@ -56,7 +68,7 @@ async function fixture(): Promise<Context> {
   await storage.write('tmp/upload', bytes(7));
   const clock = new FixedClock(new Date());
   const handler = new SweepFilesHandler(persistence.schema, persistence.items, storage, clock, 2);
-  return { storage, clock, handler };
+  return { persistence, storage, clock, handler };
 }
 
 const sweep = suite<Context>('files sweep');
@@ -74,20 +86,13 @@ sweep(
       olderThanMs: HOUR,
       onFinding: (finding) => findings.push(finding),
     });
-    assert.equal(
-      findings.map((finding) =>
-        finding.kind === 'orphan'
-          ? `${finding.area} ${finding.object.key} ${finding.deleted}`
-          : `missing ${finding.id}`,
-      ),
-      [
-        `files files/${GONE} false`,
-        'files files/not-an-id false',
-        `variants variants/${GONE}/a1 false`,
-        `variants variants/${GONE}/b2 false`,
-        `missing ${BARE}`,
-      ],
-    );
+    assert.equal(findings.map(described), [
+      `files files/${GONE} false`,
+      'files files/not-an-id false',
+      `variants variants/${GONE}/a1 false`,
+      `variants variants/${GONE}/b2 false`,
+      `missing ${BARE}`,
+    ]);
     assert.equal(summary, {
       deleted: false,
       orphans: {
@@ -146,6 +151,31 @@ sweep('progress counts the keys of each area and the rows against their total', 
     { stage: 'rows', done: 2, total: 3 },
     { stage: 'rows', done: 3, total: 3 },
   ]);
+});
+
+sweep(
+  'bytes a store holds under no key are reported, never deleted',
+  async ({ persistence, storage, clock }) => {
+    const withLeftovers: FileStorage = Object.assign(Object.create(storage) as FileStorage, {
+      async *unreferenced() {
+        yield { name: 'large object 1', size: 6 } satisfies UnreferencedBytes;
+      },
+    });
+    const handler = new SweepFilesHandler(persistence.schema, persistence.items, withLeftovers, clock, 2);
+    const findings: SweepFinding[] = [];
+    const summary = await handler.execute(SYSTEM_ACCOUNTABILITY, {
+      delete: true,
+      olderThanMs: HOUR,
+      onFinding: (finding) => findings.push(finding),
+    });
+    assert.ok(findings.map(described).includes('unreferenced large object 1 6'));
+    assert.equal(summary.unreferenced, { count: 1, bytes: 6 });
+  },
+);
+
+sweep('a store that cannot hold bytes under no key reports none', async ({ handler }) => {
+  const summary = await handler.execute(SYSTEM_ACCOUNTABILITY, { delete: false, olderThanMs: HOUR });
+  assert.not.ok('unreferenced' in summary);
 });
 
 sweep('is for admins only', async ({ handler }) => {
