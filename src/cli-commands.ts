@@ -8,6 +8,7 @@ import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
 import { importProgress, progressBar } from './adapters/cli/progress-bar.ts';
 import { promptSecret, readSecretFromStdin } from './adapters/cli/read-secret.ts';
+import { sweepProgress } from './adapters/cli/sweep-progress.ts';
 import { paint } from './adapters/cli/terminal-colour.ts';
 import { textTable } from './adapters/cli/text-table.ts';
 import { WorkerSupervisor } from './adapters/cluster/worker-supervisor.ts';
@@ -18,10 +19,19 @@ import { writeExport } from './adapters/export/write-export.ts';
 import { clusterExposition } from './adapters/metrics/cluster-metrics.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { createSampleCargos } from './adapters/persistence/postgres/sample-cargos.ts';
+import {
+  type SweepArea,
+  SweepFilesHandler,
+  type SweepFinding,
+  type SweepSummary,
+} from './application/files/sweep-files.ts';
 import { ExportItemsHandler } from './application/items/export-items.ts';
 import { ImportItemsHandler } from './application/items/import-items.ts';
 import { ListPermissionsHandler } from './application/permissions/list-permissions.ts';
+import type { Clock } from './application/ports/clock.ts';
+import type { FileStorage } from './application/ports/file-storage.ts';
 import type { ImportFormat } from './application/ports/import-records.ts';
+import type { ItemStore } from './application/ports/item-store.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import type { UserRepository } from './application/ports/user-repository.ts';
 import { ListWatchedCollectionsHandler } from './application/realtime/list-watched-collections.ts';
@@ -428,6 +438,115 @@ export async function importFile(
     }
     if (result.chunks?.some((chunk) => 'error' in chunk)) process.exitCode = 1;
   });
+}
+
+/** Where each area of the store is, as a sweep's output names it. */
+const SWEEP_AREAS: Readonly<Record<SweepArea, { prefix: string; why: string }>> = {
+  files: { prefix: 'files/', why: 'no row' },
+  variants: { prefix: 'variants/', why: "its file's row is gone" },
+  uploads: { prefix: 'tmp/', why: 'an upload that never finished' },
+};
+
+/**
+ * `datagate files sweep` (docs/api.md §9): the findings on stdout as they are made, a line each (or a JSON
+ * object each, `--json`), then the summary; the progress on stderr on a terminal. Exit 0 whatever it
+ * finds: finding orphans is what it is for.
+ */
+export const sweepFiles = (options: { delete: boolean; json: boolean; olderThan: number }) =>
+  withContainer(async (container, persistence) => {
+    const handler = new SweepFilesHandler(
+      persistence.schema,
+      container.get<ItemStore>(TYPES.ItemStore),
+      container.get<FileStorage>(TYPES.FileStorage),
+      container.get<Clock>(TYPES.Clock),
+    );
+    const progress = sweepProgress();
+    const print = (line: string) => {
+      progress.clear();
+      console.log(line);
+    };
+    const summary = await handler.execute(SYSTEM_ACCOUNTABILITY, {
+      delete: options.delete,
+      olderThanMs: options.olderThan,
+      onProgress: progress.update,
+      onFinding: (finding) =>
+        print(options.json ? JSON.stringify(findingJson(finding)) : findingLine(finding)),
+    });
+    progress.clear();
+    if (options.json) console.log(JSON.stringify(summaryJson(summary)));
+    else for (const line of summaryLines(summary)) console.log(line);
+  });
+
+function findingLine(finding: SweepFinding): string {
+  if (finding.kind === 'missing-bytes')
+    return `missing ${finding.key}: the file ${finding.id} has no bytes (reported only)`;
+  if (finding.kind === 'unreferenced')
+    return `unreferenced ${finding.bytes.name} (${bytesText(finding.bytes.size)}): under no key (reported only)`;
+  const { key, size } = finding.object;
+  return `${finding.deleted ? 'deleted' : 'orphan'} ${key} (${bytesText(size)}): ${SWEEP_AREAS[finding.area].why}`;
+}
+
+function findingJson(finding: SweepFinding) {
+  if (finding.kind === 'missing-bytes') return { type: 'missing_bytes', id: finding.id, key: finding.key };
+  if (finding.kind === 'unreferenced')
+    return { type: 'unreferenced', name: finding.bytes.name, size: finding.bytes.size };
+  const { key, size, modifiedAt } = finding.object;
+  return {
+    type: 'orphan',
+    area: SWEEP_AREAS[finding.area].prefix,
+    key,
+    size,
+    modified_at: modifiedAt.toISOString(),
+    deleted: finding.deleted,
+  };
+}
+
+function summaryLines(summary: SweepSummary): string[] {
+  const areas = (Object.keys(SWEEP_AREAS) as SweepArea[]).map((area) => {
+    const { count, bytes } = summary.orphans[area];
+    return `${SWEEP_AREAS[area].prefix}: ${orphansText(count)}, ${bytesText(bytes)}`;
+  });
+  const orphans = Object.values(summary.orphans).reduce((sum, tally) => sum + tally.count, 0);
+  return [
+    `Checked ${summary.keysChecked.toLocaleString('en')} keys and ${summary.rowsChecked.toLocaleString('en')} rows.`,
+    ...areas,
+    `rows without bytes: ${summary.missingBytes.toLocaleString('en')} (reported only, never deleted)`,
+    ...(summary.unreferenced
+      ? [
+          `bytes under no key: ${summary.unreferenced.count.toLocaleString('en')}, ${bytesText(summary.unreferenced.bytes)} (reported only, never deleted)`,
+        ]
+      : []),
+    summary.deleted
+      ? `Deleted ${orphansText(orphans)}.`
+      : orphans > 0
+        ? 'Nothing deleted: run again with --delete to remove the orphans.'
+        : 'Nothing to delete.',
+  ];
+}
+
+function summaryJson(summary: SweepSummary) {
+  return {
+    type: 'summary',
+    deleted: summary.deleted,
+    orphans: Object.fromEntries(
+      (Object.keys(SWEEP_AREAS) as SweepArea[]).map((area) => [
+        SWEEP_AREAS[area].prefix,
+        summary.orphans[area],
+      ]),
+    ),
+    missing_bytes: summary.missingBytes,
+    ...(summary.unreferenced ? { unreferenced: summary.unreferenced } : {}),
+    keys_checked: summary.keysChecked,
+    rows_checked: summary.rowsChecked,
+  };
+}
+
+function orphansText(count: number): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? 'orphan' : 'orphans'}`;
+}
+
+function bytesText(bytes: number): string {
+  return `${bytes.toLocaleString('en')} ${bytes === 1 ? 'byte' : 'bytes'}`;
 }
 
 async function userIdByEmail(container: Container, email: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import ms from 'ms';
 import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine, oneLineUsageErrors } from './adapters/cli/one-line-errors.ts';
 import { VERSION } from './version.ts';
@@ -359,6 +360,49 @@ Examples:
       options: { format?: 'csv' | 'json' | 'ndjson'; batch: boolean },
     ) => (await commands()).importFile(collection, file, options),
   );
+
+program
+  .command('files')
+  .description("check the files' bytes against their rows")
+  .command('sweep')
+  .description(
+    'report (and with --delete remove) bytes no file row needs; report rows whose bytes are missing',
+  )
+  .option('--delete', 'remove the orphans found (rows are never deleted)', false)
+  .option('--json', 'one JSON object a line: each finding, then the summary', false)
+  .addOption(
+    new Option('--older-than <duration>', 'an unfinished upload (tmp/) older than this is an orphan')
+      .argParser(duration)
+      .default(ms('1h'), '1h'),
+  )
+  .addHelpText(
+    'after',
+    `
+Orphans are what a crash between a row's commit and its bytes' move or removal
+leaves: files/<id> with no row, variants/<id>/... whose file row is gone, and
+tmp/... uploads older than --older-than (default 1h; uploads in progress are
+younger, keep it above your longest upload). Rows whose bytes are missing are
+reported, never deleted. The store is listed page by page, in constant memory;
+a progress bar shows on a terminal; the summary gives counts and bytes; exit 0.
+Against PostgreSQL it may run while servers run; the embedded database is held
+by one process at a time, so stop \`serve\` first.
+
+Examples:
+  $ datagate files sweep
+  $ datagate files sweep --delete --older-than 6h
+  $ datagate files sweep --json | jq 'select(.type == "orphan") | .key'`,
+  )
+  .action(async (options: { delete: boolean; json: boolean; olderThan: number }) =>
+    (await commands()).sweepFiles(options),
+  );
+
+/** `ms`-style text (`90s`, `15m`, `6h`, `7d`), as the configuration takes durations. */
+function duration(value: string): number {
+  const millis = ms(value as ms.StringValue);
+  if (typeof millis !== 'number' || !Number.isFinite(millis) || millis < 0)
+    throw new InvalidArgumentError('It must be a duration such as 30m, 6h or 7d.');
+  return millis;
+}
 
 function wholeNumber(value: string): number {
   const number = Number(value);

@@ -60,6 +60,8 @@ const OPTIONS: Record<string, string[]> = {
     '--limit <n>',
   ],
   import: ['--format <format>', '--batch'],
+  files: ['--help'],
+  'files sweep': ['--delete', '--json', '--older-than <duration>'],
 };
 
 const help = suite('datagate --help');
@@ -104,6 +106,7 @@ help('commands with effects show examples', async () => {
     ['sample', 'cargos'],
     ['realtime', 'watch'],
     ['realtime', 'unwatch'],
+    ['files', 'sweep'],
   ]) {
     const { stdout } = await datagate([...path, '--help']);
     assert.match(stdout, /\nExamples?:\n {2}\$ /, `${path.join(' ')} --help has no example`);
@@ -134,6 +137,10 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
   [
     ['sample', 'cargos', '--rows', 'many'],
     "datagate: option '--rows <n>' argument 'many' is invalid. It must be a whole number ≥ 0; see 'datagate sample cargos --help'",
+  ],
+  [
+    ['files', 'sweep', '--older-than', 'soon'],
+    "datagate: option '--older-than <duration>' argument 'soon' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
   ],
 ];
 

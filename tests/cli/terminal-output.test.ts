@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { errorLine } from '../../src/adapters/cli/one-line-errors.ts';
 import { progressBar } from '../../src/adapters/cli/progress-bar.ts';
+import { sweepProgress } from '../../src/adapters/cli/sweep-progress.ts';
 import { paint } from '../../src/adapters/cli/terminal-colour.ts';
 
 const ESC = '\x1b';
@@ -51,6 +52,27 @@ test('the progress bar draws on a terminal only; a pipe gets the final line alon
   assert.is(tty.written.length, 3, 'one redraw per whole percent, then the summary');
   assert.match(tty.written[0]!, /^\rcargos █{15}░{15} {2}50% 500\/1,000$/);
   assert.ok(tty.written[2]!.startsWith('\r\x1b[2Kcargos 1,000 rows added in '));
+});
+
+test("a sweep's progress: keys counted, then a bar over the rows, on a terminal only", () => {
+  const pipe = stream({ isTTY: false });
+  const piped = sweepProgress(pipe.stream);
+  piped.update({ stage: 'files', done: 500 });
+  piped.update({ stage: 'rows', done: 500, total: 1000 });
+  piped.clear();
+  assert.equal(pipe.written, []);
+
+  const tty = stream({ isTTY: true });
+  const drawn = sweepProgress(tty.stream);
+  drawn.update({ stage: 'files', done: 1500 });
+  drawn.update({ stage: 'rows', done: 500, total: 1000 });
+  drawn.clear();
+  drawn.clear();
+  assert.equal(tty.written, [
+    '\r\x1b[2Kfiles/ 1,500 keys checked',
+    '\rrows ███████████████░░░░░░░░░░░░░░░  50% 500/1,000',
+    '\r\x1b[2K',
+  ]);
 });
 
 test.run();

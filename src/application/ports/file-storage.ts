@@ -6,6 +6,13 @@ export type StoredObject = {
   readonly modifiedAt: Date;
 };
 
+/** Bytes a store holds under no key (a large object no key points at), named as the store names them. */
+export type UnreferencedBytes = {
+  readonly name: string;
+  /** In bytes. */
+  readonly size: number;
+};
+
 /** Bytes `start` to `end` of an object, both included and 0-based, as an HTTP `Range` names them. */
 export type ByteRange = { readonly start: number; readonly end: number };
 
@@ -36,4 +43,10 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Every object whose key starts with `prefix`, in key order, listed page by page as consumed. */
   list(prefix: string): AsyncIterable<StoredObject>;
+  /**
+   * Where a store can hold bytes under no key (PostgreSQL large objects, which a process that dies
+   * mid-write leaves behind), those bytes, page by page as consumed. For a report only: a write in
+   * progress holds such bytes too until it points its key at them, and nothing tells the two apart.
+   */
+  unreferenced?(): AsyncIterable<UnreferencedBytes>;
 }

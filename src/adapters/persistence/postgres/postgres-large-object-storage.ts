@@ -1,5 +1,10 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import type { ByteRange, FileStorage, StoredObject } from '../../../application/ports/file-storage.ts';
+import type {
+  ByteRange,
+  FileStorage,
+  StoredObject,
+  UnreferencedBytes,
+} from '../../../application/ports/file-storage.ts';
 import { assertStorageKey, assertStoragePrefix } from '../../storage-key.ts';
 
 /** Bytes sent per statement of a write: one parameter of this size at a time, never the whole file. */
@@ -11,6 +16,9 @@ const WRITE_SLICE_BYTES = 1024 * 1024;
  */
 /** Bytes fetched per statement of a read (`lo_get`), each on a connection taken for that statement only. */
 const READ_SLICE_BYTES = 256 * 1024;
+/** `lo_open`'s read-only mode (`INV_READ`) and `lo_lseek64`'s whence from the end (`SEEK_END`). */
+const READ_MODE = 0x40000;
+const SEEK_END = 2;
 /** Objects per statement of a listing. */
 const LIST_PAGE_SIZE = 1000;
 
@@ -143,6 +151,26 @@ export class PostgresLargeObjectStorage implements FileStorage {
       for (const row of page.rows) yield described(row);
       if (page.rows.length < this.listPageSize) return;
       after = page.rows[page.rows.length - 1]!.key;
+    }
+  }
+
+  /**
+   * Large objects of this database's role that no key points at, in oid order, a page per statement:
+   * what a process that died mid-write left, or a write still under way. Objects of other roles (another
+   * application's) are not this store's. The size is the object's end, found without reading it.
+   */
+  async *unreferenced(): AsyncIterable<UnreferencedBytes> {
+    let after = 0;
+    for (;;) {
+      const page = await sql<{ oid: number | string; size: number | string }>`select m."oid",
+          lo_lseek64(lo_open(m."oid", ${READ_MODE}), 0, ${SEEK_END}) as "size"
+        from pg_largeobject_metadata as m
+        where m."lomowner" = current_user::text::regrole and m."oid" > ${after}::oid
+          and not exists (select from ${this.table} as o where o."oid" = m."oid")
+        order by m."oid" limit ${this.listPageSize}`.execute(this.db);
+      for (const row of page.rows) yield { name: `large object ${row.oid}`, size: Number(row.size) };
+      if (page.rows.length < this.listPageSize) return;
+      after = Number(page.rows[page.rows.length - 1]!.oid);
     }
   }
 

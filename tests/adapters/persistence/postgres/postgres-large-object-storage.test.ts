@@ -61,5 +61,25 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     assert.is((await readAll((await store.read('race/key'))!)).byteLength, stat.size);
     assert.is(await unreferenced(persistence), 0);
   });
+  test('lists the large objects no key points at, with their sizes, a page at a time', async ({
+    persistence,
+  }) => {
+    const db = userTablesDatabase(persistence.orm);
+    const store = new PostgresLargeObjectStorage(db, { listPageSize: 2 });
+    await store.write('kept/a', generatedBytes(10, 10));
+    const made = await sql<{
+      oid: number | string;
+    }>`select lo_from_bytea(0, ${Buffer.alloc(300_000)}) as "oid"
+      union all select lo_from_bytea(0, ${Buffer.alloc(7)})
+      union all select lo_from_bytea(0, ${Buffer.alloc(0)})`.execute(db);
+    const found = [];
+    for await (const bytes of store.unreferenced()) found.push(bytes);
+    assert.equal(
+      found,
+      made.rows.map((row, index) => ({ name: `large object ${row.oid}`, size: [300_000, 7, 0][index] })),
+    );
+    for (const row of made.rows) await sql`select lo_unlink(${row.oid}::oid)`.execute(db);
+    assert.is(await unreferenced(persistence), 0);
+  });
   test.run();
 }
