@@ -5,6 +5,7 @@ import { InMemoryFileStorage } from '../../src/adapters/persistence/memory/in-me
 import type { FileStorage, StoredObject } from '../../src/application/ports/file-storage.ts';
 import { TYPES } from '../../src/container.ts';
 import { backends, borrowed } from '../support/databases.ts';
+import { testDatabaseUrl } from '../support/postgres-server.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { type SeededUser, startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
@@ -26,6 +27,8 @@ class WatchedStorage extends InMemoryFileStorage {
 
 type Context = {
   app: TestApp;
+  /** Another instance on the same database and file store. */
+  otherInstance: TestApp;
   storage: WatchedStorage;
   admin: string;
   uploader: string;
@@ -36,6 +39,16 @@ type Context = {
 
 const MAX_UPLOAD = 4 * 1024 * 1024;
 const CHUNK = 256 * 1024;
+
+/**
+ * On PostgreSQL the instances lock uploads with advisory locks (`database.url` set; the login throttle
+ * kept in memory, so that it makes no table of its own there).
+ */
+function instanceEnv(backend: string): Record<string, string> {
+  const env = { STORAGE_TUS_ENABLED: 'true', STORAGE_MAX_UPLOAD_SIZE: String(MAX_UPLOAD) };
+  if (backend !== 'postgresql') return env;
+  return { ...env, DATABASE_URL: testDatabaseUrl(), LOGIN_THROTTLE_STORE: 'memory' };
+}
 
 /** Waits, without a deadline of its own (the run's timeout is the bound), until `done` holds. */
 async function until(done: () => boolean | Promise<boolean>): Promise<void> {
@@ -115,12 +128,15 @@ for (const [target, test] of suitePerBackend<Context>(
   test.before(async (context) => {
     const persistence = borrowed(await target.fresh());
     context.storage = new WatchedStorage();
-    context.app = await startTestApp({
-      persistence,
-      env: { STORAGE_TUS_ENABLED: 'true', STORAGE_MAX_UPLOAD_SIZE: String(MAX_UPLOAD) },
-      rebind: (container) =>
-        container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(context.storage),
-    });
+    const instance = () =>
+      startTestApp({
+        persistence,
+        env: instanceEnv(target.name),
+        rebind: (container) =>
+          container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(context.storage),
+      });
+    context.app = await instance();
+    context.otherInstance = await instance();
     const { app } = context;
     context.admin = (await app.login(await app.seedAdmin())).access_token;
     const grant = async (body: Record<string, unknown>) => {
@@ -143,7 +159,8 @@ for (const [target, test] of suitePerBackend<Context>(
     await grant({ role: readers.id, collection: 'datagate_files', action: 'read', fields: ['*'] });
     context.reader = (await app.login(await app.createUser({ role: readers.id }))).access_token;
   });
-  test.after(async ({ app }) => {
+  test.after(async ({ app, otherInstance }) => {
+    await otherInstance.close();
     await app.close();
     await target.dispose();
   });
@@ -202,6 +219,22 @@ for (const [target, test] of suitePerBackend<Context>(
     } finally {
       await proxy.close();
     }
+  });
+
+  test('an upload begun on one instance is continued and finished on another', async (context) => {
+    const { app, otherInstance, uploader } = context;
+    const created = await create(app, uploader, 10, { filename: 'two.txt', title: 'two instances' });
+    const path = new URL(created.headers.get('location')!, app.url).pathname;
+    assert.is((await patch(`${app.url}${path}`, uploader, 0, Buffer.from('01234'))).status, 204);
+    const there = await head(`${otherInstance.url}${path}`, uploader);
+    assert.is(there.headers.get('upload-offset'), '5');
+    const finished = await patch(`${otherInstance.url}${path}`, uploader, 5, Buffer.from('56789'));
+    assert.is(finished.status, 200);
+    const { id } = (await finished.json()) as { id: string };
+    const asset = await fetch(`${app.url}/assets/${id}`, {
+      headers: { Authorization: `Bearer ${uploader}` },
+    });
+    assert.is(await asset.text(), '0123456789');
   });
 
   test('a creation without the create permission is refused before any byte', async (context) => {
