@@ -14,6 +14,9 @@ import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
 const TUS_PATH = '/files/tus';
+/** The methods of the upload collection and of one upload (OPTIONS answers the protocol's capabilities). */
+const CREATE = ['POST', 'OPTIONS'];
+const CONTINUE = ['HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * Any method at /files/tus while it is off: 404, as for a path nobody serves (the router would answer 405,
@@ -36,8 +39,8 @@ export const tusModule = new ContainerModule((options) => {
     if (!config.storage.tus.enabled) {
       return {
         register(router) {
-          router.all(TUS_PATH, notMounted);
-          router.all(`${TUS_PATH}/:upload`, notMounted);
+          router.register(TUS_PATH, CREATE, notMounted);
+          router.register(`${TUS_PATH}/:upload`, CONTINUE, notMounted);
         },
       };
     }
@@ -72,11 +75,8 @@ export const tusModule = new ContainerModule((options) => {
           ctx.respond = false;
           await uploads.handle(caller, ctx.state.requestId, ctx.req, ctx.res);
         });
-        router.post(TUS_PATH, serve);
-        router.options(TUS_PATH, serve);
-        for (const method of ['head', 'patch', 'delete', 'options'] as const) {
-          router[method](`${TUS_PATH}/:upload`, serve);
-        }
+        router.register(TUS_PATH, CREATE, serve);
+        router.register(`${TUS_PATH}/:upload`, CONTINUE, serve);
       },
     };
   });

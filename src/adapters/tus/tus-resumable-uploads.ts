@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Locker, Metadata, Server, type Upload } from '@tus/server';
+import { ERRORS, type Locker, Metadata, Server, type Upload } from '@tus/server';
 import type { FileUpload, FileUploadHead } from '../../application/files/file-upload.ts';
 import type { WriteResult } from '../../application/items/write-result.ts';
 import type { Accountability } from '../../domain/accountability.ts';
@@ -39,6 +39,9 @@ export type TusResumableUploadsOptions = {
   readonly now: () => Date;
 };
 
+/** The answer of the PATCH (or creation-with-upload POST) that brings the last byte. */
+type Finished = { status_code: number; body: string; headers: Record<string, string> };
+
 type TusRequest = { readonly caller: Accountability; readonly requestId: string };
 
 /**
@@ -61,6 +64,8 @@ export class TusResumableUploads {
       locker: options.locker,
       maxSize: options.maxUploadSize,
       relativeLocation: true,
+      // CORS is the app's (`http.cors`), set before the route runs; @tus/server would allow every origin.
+      allowedOrigins: () => false,
       onUploadCreate: async (_req, upload) => ({
         metadata: { ...upload.metadata, [OWNER_METADATA]: this.current().caller.user },
       }),
@@ -110,12 +115,20 @@ export class TusResumableUploads {
    * Commits the file under the upload's lock (@tus/server releases it before this hook), so that a final
    * PATCH sent again while the first commits finds the upload gone rather than committing it twice.
    */
-  private async finish(
-    upload: Upload,
-  ): Promise<{ status_code: number; body: string; headers: Record<string, string> }> {
-    const { caller, requestId } = this.current();
+  private async finish(upload: Upload): Promise<Finished> {
     const lock = this.options.locker.newLock(upload.id);
     await lock.lock(new AbortController().signal, () => {});
+    try {
+      const stored = await this.options.store.find(upload.id);
+      if (stored?.upload.offset !== upload.size) throw ERRORS.FILE_NOT_FOUND;
+      return await this.commit(upload);
+    } finally {
+      await lock.unlock();
+    }
+  }
+
+  private async commit(upload: Upload): Promise<Finished> {
+    const { caller, requestId } = this.current();
     try {
       const result = await this.options.complete(caller, {
         ...headOf(upload.metadata ?? {}),
@@ -131,8 +144,6 @@ export class TusResumableUploads {
       // A refusal of the finished bytes (their type, a rule on them) stands however often they are sent.
       if (error instanceof DomainError) await this.options.store.remove(upload.id);
       throw this.options.failed(error, requestId);
-    } finally {
-      await lock.unlock();
     }
   }
 
