@@ -50,6 +50,7 @@ import { relationsModule } from './modules/relations-module.ts';
 import { rolesModule } from './modules/roles-module.ts';
 import { serverModule } from './modules/server-module.ts';
 import { TYPES } from './modules/service-identifiers.ts';
+import { tusModule } from './modules/tus-module.ts';
 import { usersModule } from './modules/users-module.ts';
 
 export { TYPES };
@@ -76,6 +77,7 @@ const AREAS = [
   importModule,
   activityModule,
   filesModule,
+  tusModule,
 ];
 
 /**

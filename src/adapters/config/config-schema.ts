@@ -707,6 +707,21 @@ export const configSchema = z
           })
           .prefault({}),
         transforms: imageTransforms.describe('Image variants'),
+        tus: z
+          .object({
+            enabled: flag
+              .default(false)
+              .describe(
+                'Serves resumable uploads (TUS 1.0) at `/files/tus` (docs/api.md §15); off, that path answers 404.',
+              ),
+            expiry: duration
+              .default(ms('24h'))
+              .describe(
+                'How long an unfinished resumable upload may be continued after its creation; then it answers 404 and its parts are removed: when it is next touched, or by the sweep an upload creation runs at most hourly per instance.',
+              ),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .superRefine((storage, ctx) => {
@@ -828,5 +843,7 @@ export const ENV_KEYS: Record<string, string> = {
   STORAGE_TRANSFORMS_MAX_PIXELS: 'storage.transforms.maxPixels',
   STORAGE_TRANSFORMS_MAX_DIMENSION: 'storage.transforms.maxDimension',
   STORAGE_TRANSFORMS_PRESETS: 'storage.transforms.presets',
+  STORAGE_TUS_ENABLED: 'storage.tus.enabled',
+  STORAGE_TUS_EXPIRY: 'storage.tus.expiry',
   LOG_LEVEL: 'log.level',
 };

@@ -1,7 +1,7 @@
 import { invalidPayload } from '../../domain/errors.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
-import type { FileUpload } from './file-upload.ts';
+import type { FileUploadHead } from './file-upload.ts';
 
 /**
  * The item payload a multipart file's form fields make: text as the form carries it (JSON text for a
@@ -9,7 +9,7 @@ import type { FileUpload } from './file-upload.ts';
  * field sets it. A file's id is the server's to choose. Checked as any item payload is (parseItemPayload).
  */
 export function fileMetadata(
-  upload: FileUpload,
+  upload: FileUploadHead,
   files: CollectionSchema,
   mode: 'create' | 'update',
 ): Record<string, unknown> {

@@ -12,3 +12,6 @@ export type FileUpload = {
   readonly declaredType: string;
   readonly bytes: AsyncIterable<Uint8Array>;
 };
+
+/** What an upload says of its file before its bytes: enough to check its row. */
+export type FileUploadHead = Pick<FileUpload, 'fields' | 'filename'>;

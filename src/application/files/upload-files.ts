@@ -4,7 +4,7 @@ import { FILE_FACT_FIELDS, type FileFacts } from '../../domain/files/file-facts.
 import { newPrimaryKey } from '../../domain/items/auto-fields.ts';
 import { parseItemPayload } from '../../domain/items/item-payload.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import { FILES_COLLECTION } from '../../domain/schema/collection-schema.ts';
+import { type CollectionSchema, FILES_COLLECTION } from '../../domain/schema/collection-schema.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import {
   authorizeNewItem,
@@ -26,7 +26,7 @@ import type { MediaSniffer } from '../ports/media-sniffer.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { FILES_REACH, storedKey, temporaryKey } from './file-keys.ts';
 import { fileMetadata } from './file-metadata.ts';
-import type { FileUpload } from './file-upload.ts';
+import type { FileUpload, FileUploadHead } from './file-upload.ts';
 import type { Dimensions, ImageDimensions } from './image-dimensions.ts';
 import { type InspectedBytes, InspectedUpload } from './inspected-upload.ts';
 import type { UploadSettings } from './upload-settings.ts';
@@ -64,6 +64,16 @@ export class UploadFilesHandler {
     private readonly dimensions: ImageDimensions,
   ) {}
 
+  /**
+   * The checks a file's metadata passes before any of its bytes is accepted, as `execute` runs them on each
+   * file: for an upload whose bytes come later (a resumable upload's creation, docs/api.md §15).
+   */
+  async admit(caller: Accountability, upload: FileUploadHead): Promise<void> {
+    const files = collectionFor(this.catalog, caller, FILES_COLLECTION, FILES_REACH);
+    const rules = await newItemRules(this.grants, caller, files, this.clock.now());
+    admitted(rules, files, upload);
+  }
+
   async execute(caller: Accountability, command: UploadFilesCommand): Promise<WriteResult> {
     const files = collectionFor(this.catalog, caller, FILES_COLLECTION, FILES_REACH);
     const now = this.clock.now();
@@ -73,10 +83,7 @@ export class UploadFilesHandler {
     let committed = false;
     try {
       for await (const upload of command.uploads) {
-        const id = String(newPrimaryKey(files)[files.primaryKey!]);
-        const payload = parseItemPayload(fileMetadata(upload, files, 'create'), files, 'create');
-        authorizeNewItem(rules, factsUndecided(draftOf(rules, id, payload)));
-        const file: Staged = { id, payload, temporary: temporaryKey() };
+        const file: Staged = { ...admitted(rules, files, upload), temporary: temporaryKey() };
         staged.push(file);
         file.facts = await this.store(file, upload);
       }
@@ -111,6 +118,18 @@ export class UploadFilesHandler {
     const bytes = inspected.result();
     return factsOf(file.id, bytes, await this.dimensions.of(file.temporary, bytes));
   }
+}
+
+/** A new file's id and payload, once its metadata has passed every check that needs no byte. */
+function admitted(
+  rules: NewItemRules,
+  files: CollectionSchema,
+  upload: FileUploadHead,
+): { id: string; payload: ItemValues } {
+  const id = String(newPrimaryKey(files)[files.primaryKey!]);
+  const payload = parseItemPayload(fileMetadata(upload, files, 'create'), files, 'create');
+  authorizeNewItem(rules, factsUndecided(draftOf(rules, id, payload)));
+  return { id, payload };
 }
 
 /** The server's values (the id, and the facts once the bytes are in) win over presets and payload. */

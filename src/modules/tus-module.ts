@@ -1,0 +1,87 @@
+import { MemoryLocker } from '@tus/server';
+import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { errorResponse } from '../adapters/http/error-response.ts';
+import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { FileStorageTusStore } from '../adapters/tus/file-storage-tus-store.ts';
+import { PostgresTusLocker } from '../adapters/tus/postgres-tus-locker.ts';
+import { TusResumableUploads } from '../adapters/tus/tus-resumable-uploads.ts';
+import { UploadFilesHandler } from '../application/files/upload-files.ts';
+import type { Clock } from '../application/ports/clock.ts';
+import { notFound } from '../domain/errors.ts';
+import { factoryBinder } from './factory-binder.ts';
+import { TYPES } from './service-identifiers.ts';
+
+const TUS_PATH = '/files/tus';
+/** The methods of the upload collection and of one upload (OPTIONS answers the protocol's capabilities). */
+const CREATE = ['POST', 'OPTIONS'];
+const CONTINUE = ['HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Any method at /files/tus while it is off: 404, as for a path nobody serves (the router would answer 405,
+ * from the methods of /files/:id).
+ */
+const notMounted = async () => {
+  throw notFound('Route');
+};
+
+/**
+ * Resumable uploads at /files/tus (docs/api.md §15, docs/decisions/0043), when `storage.tus.enabled`: the
+ * uploads' parts in the file store, a lock per upload in PostgreSQL when instances share a server
+ * (`database.url`), in process otherwise (the embedded database is one process's own), and the finished
+ * file committed by the same handler as POST /files. Off, nothing is mounted: the path answers 404.
+ */
+export const tusModule = new ContainerModule((options) => {
+  const bind = factoryBinder(options);
+  bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
+    const config = get<AppConfig>(TYPES.Config);
+    if (!config.storage.tus.enabled) {
+      return {
+        register(router) {
+          router.register(TUS_PATH, CREATE, notMounted);
+          router.register(`${TUS_PATH}/:upload`, CONTINUE, notMounted);
+        },
+      };
+    }
+    const clock = get<Clock>(TYPES.Clock);
+    const logger = get<Logger>(TYPES.Logger);
+    const upload = get(UploadFilesHandler);
+    const { url, connectTimeout } = config.database;
+    const uploads = new TusResumableUploads({
+      path: TUS_PATH,
+      store: new FileStorageTusStore(get(TYPES.FileStorage), clock, config.storage.tus.expiry),
+      locker: url ? new PostgresTusLocker({ url, connectTimeout }) : new MemoryLocker(),
+      maxUploadSize: config.storage.maxUploadSize,
+      admit: (caller, head) => upload.admit(caller, head),
+      complete: (caller, file) => upload.execute(caller, { uploads: only(file), query: {} }),
+      written: (result) => {
+        if (!result) return { status_code: 204, body: '' };
+        const wrapped = config.http.profile === 'directus' ? `{"data":${result.json}}` : result.json;
+        return { status_code: 200, body: wrapped };
+      },
+      failed: (error, requestId) => {
+        const response = errorResponse(error, requestId);
+        if (response.unexpected) logger.error({ err: error, requestId }, 'resumable upload failed');
+        return { status_code: response.status, body: JSON.stringify(response.body) };
+      },
+      now: () => clock.now(),
+    });
+    return {
+      register(router, { authenticated }) {
+        const serve = authenticated(async (ctx, caller) => {
+          await uploads.accept(caller, ctx.req);
+          // @tus/server writes the answer itself.
+          ctx.respond = false;
+          await uploads.handle(caller, ctx.state.requestId, ctx.req, ctx.res);
+        });
+        router.register(TUS_PATH, CREATE, serve);
+        router.register(`${TUS_PATH}/:upload`, CONTINUE, serve);
+      },
+    };
+  });
+});
+
+async function* only<T>(item: T): AsyncGenerator<T> {
+  yield item;
+}
