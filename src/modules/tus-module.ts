@@ -27,7 +27,7 @@ const notMounted = async () => {
 };
 
 /**
- * Resumable uploads at /files/tus (docs/api.md §15, docs/decisions/0043), when `storage.tus.enabled`: the
+ * Resumable uploads at /files/tus (docs/api.md §15, docs/decisions/0041), when `storage.tus.enabled`: the
  * uploads' parts in the file store, a lock per upload in PostgreSQL when instances share a server
  * (`database.url`), in process otherwise (the embedded database is one process's own), and the finished
  * file committed by the same handler as POST /files. Off, nothing is mounted: the path answers 404.

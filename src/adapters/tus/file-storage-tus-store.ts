@@ -24,7 +24,7 @@ export type StoredUpload = { readonly upload: Upload; readonly owner: string; re
 
 /**
  * The TUS data store (@tus/server's DataStore) over the file storage port, so that an upload begun on one
- * instance is continued on any other that shares the store (docs/decisions/0043). Each PATCH's bytes are one
+ * instance is continued on any other that shares the store (docs/decisions/0041). Each PATCH's bytes are one
  * object, `tus/<id>/parts/<offset>`, written as they arrive: a request cut short keeps what reached it, and
  * the next one starts where it ended. The upload's offset is the sum of its parts, so no second record can
  * disagree with them; `bytes` reads them back in order as one stream.

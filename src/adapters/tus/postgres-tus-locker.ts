@@ -23,7 +23,7 @@ const POOL_SIZE = 16;
 export type LockerDatabase = Pick<AppConfig['database'], 'connectTimeout'> & { url: string };
 
 /**
- * Locks on resumable uploads that hold across instances (docs/decisions/0043): a session advisory lock on
+ * Locks on resumable uploads that hold across instances (docs/decisions/0041): a session advisory lock on
  * the upload id's hash, on a connection of the locks' own pool held until unlock, so two PATCHes of one upload
  * never interleave wherever they land. Within one instance @tus/server's MemoryLocker is asked first, so a
  * request that finds the upload held here asks the holder to stop (a resumed client's stale request) rather

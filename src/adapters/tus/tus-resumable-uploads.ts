@@ -45,7 +45,7 @@ type Finished = { status_code: number; body: string; headers: Record<string, str
 type TusRequest = { readonly caller: Accountability; readonly requestId: string };
 
 /**
- * TUS 1.0 at `/files/tus` (docs/api.md §15, docs/decisions/0043) with @tus/server, for callers already
+ * TUS 1.0 at `/files/tus` (docs/api.md §15, docs/decisions/0041) with @tus/server, for callers already
  * authenticated by the HTTP adapter. Before @tus/server sees a request: a creation's metadata passes every
  * check of POST /files and its `Upload-Length` the size limit (no byte is read otherwise); any other request
  * must name an upload of the caller's that has not expired, or it is 404 like a missing one (an expired one
