@@ -82,8 +82,27 @@ function runGroup(group) {
       process.stdout.write(
         `\n── ${group.name} (${group.files.length} files, ${seconds.toFixed(0)} s)\n${output}`,
       );
-      resolve({ ...tally(stripVTControlCharacters(output), code), name: group.name, seconds });
+      const plain = stripVTControlCharacters(output);
+      const idle = filesWithoutSuites(plain, group.files);
+      if (idle.length)
+        process.stdout.write(`files that ran no suite (a missing \`.run()\`?): ${idle.join(', ')}\n`);
+      const counted = tally(plain, code);
+      resolve({ ...counted, failed: counted.failed + idle.length, name: group.name, seconds });
     });
+  });
+}
+
+/**
+ * The files uvu named but ran no suite of: the next line after a file's name is another file's name or the
+ * totals. Such a file counts as 0 passed, which would read as green; each is a failure instead.
+ */
+function filesWithoutSuites(plain, files) {
+  const lines = plain.split('\n').filter((line) => line.trim() !== '');
+  const named = new Set(files);
+  return lines.filter((line, index) => {
+    if (!named.has(line)) return false;
+    const next = lines[index + 1]?.trim() ?? '';
+    return next === '' || named.has(next) || next.startsWith('Total:');
   });
 }
 
