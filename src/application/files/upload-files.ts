@@ -8,15 +8,14 @@ import { type CollectionSchema, FILES_COLLECTION } from '../../domain/schema/col
 import { collectionFor } from '../items/collection-access.ts';
 import {
   authorizeNewItem,
-  insertNewItems,
   type NewItemDraft,
   type NewItemRules,
   newItemDraft,
   newItemRules,
+  writeNewItems,
 } from '../items/new-items.ts';
 import type { ReadBack } from '../items/read-back.ts';
 import type { ReadRules } from '../items/read-rules.ts';
-import { withClashAnswered } from '../items/write-clash.ts';
 import { type WriteResult, writeResult } from '../items/write-result.ts';
 import type { WriteRules } from '../items/write-rules.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -89,20 +88,12 @@ export class UploadFilesHandler {
       }
       if (staged.length === 0) throw invalidPayload('The upload has no file.');
       const drafts = staged.map((file) => draftOf(rules, file.id, file.payload, file.facts));
-      for (const draft of drafts) authorizeNewItem(rules, draft);
-      const written = await withClashAnswered(
-        this.items,
-        () =>
-          this.items.write(
-            async (writer) => this.readBack.read(writer, plan, await insertNewItems(writer, rules, drafts)),
-            caller,
-          ),
-        async () => ({
-          caller,
-          collection: files,
-          rule: await this.readRules.optional(caller, files, now),
-          written: drafts.map((draft) => draft.stored.item),
-        }),
+      const written = await writeNewItems(
+        { items: this.items, readBack: this.readBack, readRules: this.readRules },
+        rules,
+        plan,
+        drafts,
+        now,
       );
       committed = true;
       for (const file of staged) await this.storage.move(file.temporary, storedKey(file.id));

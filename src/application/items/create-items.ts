@@ -6,10 +6,9 @@ import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { requireBatchSize } from './batch-size.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
-import { authorizeNewItem, insertNewItems, newItemDraft, newItemRules } from './new-items.ts';
+import { newItemDraft, newItemRules, writeNewItems } from './new-items.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
-import { withClashAnswered } from './write-clash.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
 
@@ -43,20 +42,12 @@ export class CreateItemsHandler {
     const rules = await newItemRules(this.grants, caller, collection, now);
     const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
     const drafts = raws.map((raw) => newItemDraft(rules, parseItemPayload(raw, collection, 'create')));
-    for (const draft of drafts) authorizeNewItem(rules, draft);
-    const written = await withClashAnswered(
-      this.items,
-      () =>
-        this.items.write(
-          async (writer) => this.readBack.read(writer, plan, await insertNewItems(writer, rules, drafts)),
-          caller,
-        ),
-      async () => ({
-        caller,
-        collection,
-        rule: await this.readRules.optional(caller, collection, now),
-        written: drafts.map((draft) => draft.stored.item),
-      }),
+    const written = await writeNewItems(
+      { items: this.items, readBack: this.readBack, readRules: this.readRules },
+      rules,
+      plan,
+      drafts,
+      now,
     );
     return writeResult(many, written);
   }

@@ -10,9 +10,12 @@ import {
 } from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
-import type { ItemValues, ItemWriter } from '../ports/item-store.ts';
+import type { ItemStore, ItemValues, ItemWriter } from '../ports/item-store.ts';
 import { asCaller } from './as-caller.ts';
 import { requireWritable } from './collection-access.ts';
+import type { ReadBack, ReadBackPlan } from './read-back.ts';
+import type { ReadRules } from './read-rules.ts';
+import { withClashAnswered } from './write-clash.ts';
 import type { WriteRules } from './write-rules.ts';
 
 /**
@@ -99,4 +102,41 @@ export async function insertNewItems(
     asCaller(caller, () => authorizeCreate(grants, row, draft.payloadFields));
   });
   return keys;
+}
+
+/** The ports a creation writes and answers through. */
+export type NewItemsWriting = {
+  readonly items: ItemStore;
+  readonly readBack: ReadBack;
+  readonly readRules: ReadRules;
+};
+
+/**
+ * Checks every draft against the caller's create grants before anything is inserted, then inserts them in
+ * one transaction and reads them back under `plan` before it commits; a unique clash is answered as
+ * withClashAnswered says. `POST /items` and `POST /files` create through it.
+ */
+export async function writeNewItems(
+  { items, readBack, readRules }: NewItemsWriting,
+  rules: NewItemRules,
+  plan: ReadBackPlan,
+  drafts: ReadonlyArray<NewItemDraft>,
+  now: Date,
+): Promise<string[] | null> {
+  for (const draft of drafts) authorizeNewItem(rules, draft);
+  const { caller, collection } = rules;
+  return withClashAnswered(
+    items,
+    () =>
+      items.write(
+        async (writer) => readBack.read(writer, plan, await insertNewItems(writer, rules, drafts)),
+        caller,
+      ),
+    async () => ({
+      caller,
+      collection,
+      rule: await readRules.optional(caller, collection, now),
+      written: drafts.map((draft) => draft.stored.item),
+    }),
+  );
 }
