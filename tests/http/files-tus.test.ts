@@ -1,29 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as tus from 'tus-js-client';
 import * as assert from 'uvu/assert';
-import { InMemoryFileStorage } from '../../src/adapters/persistence/memory/in-memory-file-storage.ts';
-import type { FileStorage, StoredObject } from '../../src/application/ports/file-storage.ts';
+import type { FileStorage } from '../../src/application/ports/file-storage.ts';
 import { TYPES } from '../../src/container.ts';
 import { backends, borrowed } from '../support/databases.ts';
 import { testDatabaseUrl } from '../support/postgres-server.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { type SeededUser, startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
-
-/** The in-memory store, counting the writes begun and ended, so a test knows when a cut PATCH has settled. */
-class WatchedStorage extends InMemoryFileStorage {
-  begun = 0;
-  settled = 0;
-
-  override async write(key: string, bytes: AsyncIterable<Uint8Array>): Promise<StoredObject> {
-    this.begun++;
-    try {
-      return await super.write(key, bytes);
-    } finally {
-      this.settled++;
-    }
-  }
-}
+import { WatchedStorage } from '../support/watched-file-storage.ts';
 
 type Context = {
   app: TestApp;

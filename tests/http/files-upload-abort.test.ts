@@ -1,26 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import * as assert from 'uvu/assert';
-import { InMemoryFileStorage } from '../../src/adapters/persistence/memory/in-memory-file-storage.ts';
-import type { FileStorage, StoredObject } from '../../src/application/ports/file-storage.ts';
+import type { FileStorage } from '../../src/application/ports/file-storage.ts';
 import { TYPES } from '../../src/container.ts';
 import { backends, borrowed } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-
-/** The in-memory store, counting the writes begun and ended, so a test knows when an upload got there. */
-class WatchedStorage extends InMemoryFileStorage {
-  begun = 0;
-  settled = 0;
-
-  override async write(key: string, bytes: AsyncIterable<Uint8Array>): Promise<StoredObject> {
-    this.begun++;
-    try {
-      return await super.write(key, bytes);
-    } finally {
-      this.settled++;
-    }
-  }
-}
+import { WatchedStorage } from '../support/watched-file-storage.ts';
 
 type Context = { app: TestApp; storage: WatchedStorage; admin: string; reader: string };
 
