@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ContainerModule } from 'inversify';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
-import { SharpImageTransformer } from '../adapters/sharp/sharp-image-transformer.ts';
+import { LazySharpImageTransformer } from '../adapters/sharp/lazy-sharp-image-transformer.ts';
 import { ImageVariants } from '../application/files/image-variants.ts';
 import type { ImageTransformer } from '../application/ports/image-transformer.ts';
 import { factoryBinder } from './factory-binder.ts';
@@ -15,7 +15,7 @@ export const imageVariantsModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
   bind<ImageTransformer>(
     TYPES.ImageTransformer,
-    (get) => new SharpImageTransformer(get<AppConfig>(TYPES.Config).storage.transforms),
+    (get) => new LazySharpImageTransformer(get<AppConfig>(TYPES.Config).storage.transforms),
   );
   bind(ImageVariants, (get) => {
     const transforms = get<AppConfig>(TYPES.Config).storage.transforms;

@@ -9,6 +9,7 @@ import {
 } from '../../application/files/image-transform.ts';
 import type { ImageTransformer } from '../../application/ports/image-transformer.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { HEAD_BYTES } from './image-head-bytes.ts';
 
 export type SharpImageTransformerSettings = {
   /** Largest original, in pixels, that is decoded (`storage.transforms.maxPixels`). */
@@ -16,13 +17,6 @@ export type SharpImageTransformerSettings = {
   /** Largest width or height of a variant (`storage.transforms.maxDimension`). */
   readonly maxDimension: number;
 };
-
-/**
- * The bytes read before the header is looked at: every format's magic number, and the whole header of
- * nearly every image (a JPEG's dimensions follow its EXIF, which is rarely longer). An image whose header
- * lies further in is read whole first, as libvips would read it anyway.
- */
-const HEAD_BYTES = 64 * 1024;
 
 /** libvips' names of the loaders of the transformable types (AVIF is a HEIF container). */
 const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif', 'tiff', 'gif']);
