@@ -113,6 +113,20 @@ const technologyRules = TECHNOLOGIES.map((technology) => ({
 module.exports = {
   forbidden: [
     {
+      name: 'studio-is-a-client',
+      comment:
+        'studio/ is a browser app that knows the server only through its public API: it imports nothing from src/, and src/ nothing from it',
+      severity: 'error',
+      from: { path: '^studio/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'server-knows-no-studio-code',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^studio/' },
+    },
+    {
       name: 'domain-is-pure',
       comment: 'src/domain imports only src/domain and the pure packages in DOMAIN_PACKAGES',
       severity: 'error',

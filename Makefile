@@ -21,7 +21,15 @@ $(BUILT): $(NODE_MODULES) $(SOURCES)
 	node --import tsx scripts/bundle.ts
 	@touch $@
 
-build: $(BUILT)
+# The studio (studio/, a Vite + Preact app) is built to dist/studio/, which the server serves at /studio.
+STUDIO := dist/studio/index.html
+STUDIO_SOURCES := $(shell find studio -type f -not -path '*/node_modules/*')
+
+$(STUDIO): $(NODE_MODULES) $(STUDIO_SOURCES)
+	npx vite build --config studio/vite.config.ts --logLevel warn
+	@touch $@
+
+build: $(BUILT) $(STUDIO)
 
 run: build
 	node $(BUILT) serve
@@ -45,8 +53,9 @@ test: install build chromium
 
 check: install
 	npx tsc --noEmit
+	npx tsc -p studio/tsconfig.json
 	npx biome check .
-	npx depcruise src --config .dependency-cruiser.cjs
+	npx depcruise src studio/src --config .dependency-cruiser.cjs
 
 format: install
 	npx biome check --write .

@@ -50,6 +50,7 @@ import { relationsModule } from './modules/relations-module.ts';
 import { rolesModule } from './modules/roles-module.ts';
 import { serverModule } from './modules/server-module.ts';
 import { TYPES } from './modules/service-identifiers.ts';
+import { studioModule } from './modules/studio-module.ts';
 import { tusModule } from './modules/tus-module.ts';
 import { usersModule } from './modules/users-module.ts';
 
@@ -78,6 +79,7 @@ const AREAS = [
   activityModule,
   filesModule,
   tusModule,
+  studioModule,
 ];
 
 /**

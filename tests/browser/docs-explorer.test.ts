@@ -1,40 +1,18 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import { CARGO_IDS, cargoRows, cargosSchema } from '../support/cargos-schema.ts';
+import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
 import { seedRows } from '../support/seed-rows.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-/** The machine's network is closed: without these, Chromium keeps trying to reach Google's services. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const TITLE = 'the API explorer at /docs, in headless Chromium';
 /**
  * `make test` installs Debian's chromium where it may (root with apt-get); elsewhere this suite is counted
  * as skipped, with the reason, and never as passed.
  */
-const explorer = skippableSuite(
-  TITLE,
-  existsSync(CHROMIUM)
-    ? undefined
-    : `Chromium is missing at ${CHROMIUM} (install it with apt-get install -y chromium)`,
-);
+const explorer = skippableSuite(TITLE, CHROMIUM_MISSING);
 
 /** Expands an operation, runs it with "Try it out", and returns the response body shown. */
 async function tryItOut(operation: Locator, body?: unknown): Promise<{ status: string; body: string }> {
@@ -52,23 +30,12 @@ async function tryItOut(operation: Locator, body?: unknown): Promise<{ status: s
 /** A fresh app with the seed's cargos, and a fresh Chromium profile, for one test; both go away after it. */
 async function withExplorer(body: (app: TestApp, admin: SeededUser, page: Page) => Promise<void>) {
   const app = await startTestApp();
-  const profile = await mkdtemp(join(tmpdir(), 'datagate-chromium-'));
-  let browser: BrowserContext | undefined;
   try {
     (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
     await seedRows(app.persistence, 'cargos', cargoRows);
     const admin = await app.seedAdmin();
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    page.setDefaultTimeout(20_000);
-    await body(app, admin, page);
+    await withChromium((page) => body(app, admin, page));
   } finally {
-    await browser?.close();
-    await rm(profile, { recursive: true, force: true });
     await app.close();
   }
 }

@@ -164,7 +164,7 @@ async function check(
   if (response.status >= 500) problems.push(`answered ${response.status}`);
   for (const breach of [
     contractBreach(response, request.method, statuses),
-    headerBreach(response),
+    headerBreach(response, request.route),
     callerBreach(request.caller, request.method, request.route, response, {
       asMade: !run.written,
       illFormedText: classes.has('nul') || classes.has('lone-surrogate'),

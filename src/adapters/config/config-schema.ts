@@ -734,6 +734,16 @@ export const configSchema = z
         }
       })
       .prefault({}),
+    studio: z
+      .object({
+        enabled: flag
+          .default(true)
+          .describe(
+            'Serves the studio, the web app for browsing and governing data, at `/studio` (README "Studio"); off, that path answers 404.',
+          ),
+      })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         level: z
@@ -767,6 +777,7 @@ export const ENV_KEYS: Record<string, string> = {
   CORS_ORIGINS: 'http.cors.origins',
   CORS_CREDENTIALS: 'http.cors.credentials',
   CORS_MAX_AGE: 'http.cors.maxAge',
+  STUDIO_ENABLED: 'studio.enabled',
   DATABASE_URL: 'database.url',
   DATA_DIR: 'database.dataDir',
   DB_CONNECT_TIMEOUT: 'database.connectTimeout',

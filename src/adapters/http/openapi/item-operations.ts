@@ -55,8 +55,21 @@ function itemSchema(collection: DescribedCollection): ZodType {
     },
     () => true,
   );
-  if (!readable.some((field) => field.type === 'json')) return item;
-  return item.catchall(z.unknown().describe('A value inside a json field: `json(field, path)` in `fields`.'));
+  const open = readable.some((field) => field.type === 'json')
+    ? item.catchall(z.unknown().describe('A value inside a json field: `json(field, path)` in `fields`.'))
+    : item;
+  return keyedItem(open, collection);
+}
+
+/**
+ * Which readable field is the key, as `x-primary-key`: a client building links to single items (the studio)
+ * needs the field's name, and the path parameter only says `id`.
+ */
+function keyedItem(item: z.ZodObject, collection: DescribedCollection): z.ZodObject {
+  const key = collection.primaryKey?.name;
+  return key !== undefined && collection.fields.some((field) => field.name === key && field.read)
+    ? item.meta({ 'x-primary-key': key })
+    : item;
 }
 
 /** A new item: the fields the caller may set; those nothing else fills are required. */

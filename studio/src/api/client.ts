@@ -1,0 +1,117 @@
+import { ApiError, apiErrorOf } from './api-error.ts';
+import type { Profile } from './profile.ts';
+
+/** Query parameters as the item API takes them; `undefined` leaves one out. */
+export type Query = Readonly<Record<string, string | number | undefined>>;
+
+/** One page of a list, with the counts and the cursor asked for through `meta` (docs/api.md §4). */
+export type Page<T> = {
+  rows: T[];
+  /** `after` for the next page, or null after the last one (only with `meta=next`). */
+  next: string | null;
+  totalCount?: number;
+  filterCount?: number;
+  estimatedTotalCount?: number;
+  estimatedFilterCount?: number;
+};
+
+/** What the client needs of the session: the token to send, and a way to get a fresh one once. */
+export type TokenSource = {
+  accessToken(): string | null;
+  /** Called after a 401 on a request that carried a token; true when a new token is ready to retry with. */
+  renew(): Promise<boolean>;
+};
+
+const COUNT_HEADERS = {
+  totalCount: 'X-Total-Count',
+  filterCount: 'X-Filter-Count',
+  estimatedTotalCount: 'X-Estimated-Total-Count',
+  estimatedFilterCount: 'X-Estimated-Filter-Count',
+} as const;
+
+const COUNT_MEMBERS = {
+  totalCount: 'total_count',
+  filterCount: 'filter_count',
+  estimatedTotalCount: 'estimated_total_count',
+  estimatedFilterCount: 'estimated_filter_count',
+} as const;
+
+/**
+ * The public API, called as the logged-in user: the studio has no other way in. Answers are unwrapped the
+ * same way in both profiles, so screens never see the difference.
+ */
+export class ApiClient {
+  constructor(
+    readonly profile: Profile,
+    private readonly tokens: TokenSource,
+  ) {}
+
+  async get<T>(path: string, query: Query = {}): Promise<T> {
+    const response = await this.fetch('GET', path, query);
+    return this.unwrap<T>(await response.json());
+  }
+
+  async list<T>(path: string, query: Query = {}): Promise<Page<T>> {
+    const response = await this.fetch('GET', path, query);
+    const body: unknown = await response.json();
+    const page: Page<T> = { rows: this.unwrap<T[]>(body), next: null };
+    if (this.profile === 'directus') {
+      const meta = ((body as { meta?: Record<string, unknown> }).meta ?? {}) as Record<string, unknown>;
+      for (const [name, member] of Object.entries(COUNT_MEMBERS)) {
+        if (typeof meta[member] === 'number') page[name as keyof typeof COUNT_MEMBERS] = meta[member];
+      }
+      page.next = typeof meta.next === 'string' ? meta.next : null;
+    } else {
+      for (const [name, header] of Object.entries(COUNT_HEADERS)) {
+        const value = response.headers.get(header);
+        if (value !== null) page[name as keyof typeof COUNT_HEADERS] = Number(value);
+      }
+      page.next = response.headers.get('X-Next-Cursor');
+    }
+    return page;
+  }
+
+  /** A write; answers the item(s) written, or null for a 204. */
+  async send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, query: Query = {}) {
+    const response = await this.fetch(method, path, query, body);
+    if (response.status === 204) return null;
+    return this.unwrap<T>(await response.json());
+  }
+
+  private unwrap<T>(body: unknown): T {
+    return (this.profile === 'directus' ? (body as { data: T }).data : body) as T;
+  }
+
+  private async fetch(method: string, path: string, query: Query, body?: unknown): Promise<Response> {
+    const url = withQuery(path, query);
+    const attempt = () => {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      const token = this.tokens.accessToken();
+      if (token) headers.Authorization = `Bearer ${token}`;
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      return fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'omit',
+      });
+    };
+    let response = await attempt();
+    if (response.status === 401 && this.tokens.accessToken() && (await this.tokens.renew())) {
+      response = await attempt();
+    }
+    if (!response.ok) throw await apiErrorOf(response);
+    return response;
+  }
+}
+
+export function withQuery(path: string, query: Query): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export { ApiError };

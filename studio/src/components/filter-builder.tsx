@@ -1,0 +1,159 @@
+import type { Signal } from '@preact/signals';
+import type { FieldKind, FieldShape } from '../api/capabilities.ts';
+
+/** One row of the builder: `field operator value`, as one member of the filter's `_and`. */
+export type Condition = { field: string; operator: string; value: string };
+
+const OPERATORS: Record<string, string> = {
+  _eq: 'equals',
+  _neq: 'does not equal',
+  _lt: 'less than',
+  _lte: 'at most',
+  _gt: 'greater than',
+  _gte: 'at least',
+  _contains: 'contains',
+  _icontains: 'contains (any case)',
+  _starts_with: 'starts with',
+  _null: 'is empty',
+  _nnull: 'is not empty',
+};
+
+const BY_KIND: Record<FieldKind, string[]> = {
+  text: ['_icontains', '_contains', '_eq', '_neq', '_starts_with', '_null', '_nnull'],
+  enum: ['_eq', '_neq', '_null', '_nnull'],
+  uuid: ['_eq', '_neq', '_null', '_nnull'],
+  number: ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte', '_null', '_nnull'],
+  integer: ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte', '_null', '_nnull'],
+  datetime: ['_lt', '_lte', '_gt', '_gte', '_eq', '_null', '_nnull'],
+  date: ['_lt', '_lte', '_gt', '_gte', '_eq', '_null', '_nnull'],
+  boolean: ['_eq', '_null', '_nnull'],
+  json: ['_null', '_nnull'],
+};
+
+const VALUELESS = new Set(['_null', '_nnull']);
+
+/** The `filter` query parameter the conditions make, or undefined when there are none. */
+export function filterOf(conditions: Condition[], fields: FieldShape[]): string | undefined {
+  const members = conditions.flatMap((condition) => {
+    const field = fields.find((candidate) => candidate.name === condition.field);
+    if (!field) return [];
+    const value = VALUELESS.has(condition.operator) ? true : typed(field.kind, condition.value);
+    return [{ [field.name]: { [condition.operator]: value } }];
+  });
+  if (members.length === 0) return undefined;
+  return JSON.stringify(members.length === 1 ? members[0] : { _and: members });
+}
+
+function typed(kind: FieldKind, text: string): unknown {
+  if (kind === 'boolean') return text === 'true';
+  if ((kind === 'number' || kind === 'integer') && text.trim() !== '' && Number.isFinite(Number(text))) {
+    return Number(text);
+  }
+  return text;
+}
+
+/** Rows of field / operator / value; "Apply" hands the conditions over, so typing does not refetch. */
+export function FilterBuilder(props: {
+  fields: FieldShape[];
+  draft: Signal<Condition[]>;
+  onApply: (conditions: Condition[]) => void;
+}) {
+  const { fields, draft } = props;
+  const filterable = fields.filter((field) => field.kind !== 'json');
+  const change = (index: number, patch: Partial<Condition>) => {
+    draft.value = draft.value.map((condition, at) => (at === index ? { ...condition, ...patch } : condition));
+  };
+  const add = () => {
+    const first = filterable[0];
+    if (first)
+      draft.value = [...draft.value, { field: first.name, operator: BY_KIND[first.kind][0]!, value: '' }];
+  };
+  return (
+    <form
+      class="filters"
+      aria-label="Filter"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onApply(draft.value);
+      }}
+    >
+      {draft.value.map((condition, index) => {
+        const field = filterable.find((candidate) => candidate.name === condition.field) ?? filterable[0]!;
+        const operators = BY_KIND[field.kind];
+        return (
+          <fieldset key={index} class="condition">
+            <legend class="visually-hidden">Condition {index + 1}</legend>
+            <select
+              aria-label={`Field of condition ${index + 1}`}
+              value={condition.field}
+              onChange={(event) => {
+                const next = filterable.find((candidate) => candidate.name === event.currentTarget.value)!;
+                change(index, { field: next.name, operator: BY_KIND[next.kind][0]! });
+              }}
+            >
+              {filterable.map((candidate) => (
+                <option key={candidate.name} value={candidate.name}>
+                  {candidate.name}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label={`Operator of condition ${index + 1}`}
+              value={condition.operator}
+              onChange={(event) => change(index, { operator: event.currentTarget.value })}
+            >
+              {operators.map((operator) => (
+                <option key={operator} value={operator}>
+                  {OPERATORS[operator]}
+                </option>
+              ))}
+            </select>
+            {!VALUELESS.has(condition.operator) &&
+              (field.kind === 'boolean' || field.kind === 'enum' ? (
+                <select
+                  aria-label={`Value of condition ${index + 1}`}
+                  value={condition.value}
+                  onChange={(event) => change(index, { value: event.currentTarget.value })}
+                >
+                  <option value="">—</option>
+                  {(field.kind === 'boolean' ? ['true', 'false'] : field.choices).map((choice) => (
+                    <option key={choice} value={choice}>
+                      {choice}
+                    </option>
+                  ))}
+                </select>
+              ) : field.kind === 'number' || field.kind === 'integer' ? (
+                <input
+                  aria-label={`Value of condition ${index + 1}`}
+                  type="number"
+                  step="any"
+                  value={condition.value}
+                  onInput={(event) => change(index, { value: event.currentTarget.value })}
+                />
+              ) : (
+                <input
+                  aria-label={`Value of condition ${index + 1}`}
+                  type="text"
+                  value={condition.value}
+                  onInput={(event) => change(index, { value: event.currentTarget.value })}
+                />
+              ))}
+            <button
+              type="button"
+              aria-label={`Remove condition ${index + 1}`}
+              onClick={() => {
+                draft.value = draft.value.filter((_, at) => at !== index);
+              }}
+            >
+              ×
+            </button>
+          </fieldset>
+        );
+      })}
+      <button type="button" onClick={add} disabled={filterable.length === 0}>
+        Add condition
+      </button>
+      <button type="submit">Apply filter</button>
+    </form>
+  );
+}

@@ -1,0 +1,257 @@
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { CollectionShape } from '../api/capabilities.ts';
+import type { Page, Query } from '../api/client.ts';
+import { CellValue } from '../components/cell-value.tsx';
+import { ErrorNote } from '../components/error-note.tsx';
+import { type Condition, FilterBuilder, filterOf } from '../components/filter-builder.tsx';
+import { Link } from '../components/link.tsx';
+import { useStudio } from '../studio-context.ts';
+
+type Row = Record<string, unknown>;
+
+const PAGE_SIZES = [25, 50, 100, 250];
+
+/** What the table asks for; a change of any of it starts again from the first page. */
+type Request = { sort: string | null; filter: string | undefined; search: string; limit: number };
+
+/**
+ * A collection's rows, as many as fit a page, with the readable fields as columns. Pages are keyset pages
+ * (`meta=next`, `after`): page 5,000 of a million rows costs what page 1 does. The count is the database's
+ * estimate, which costs nothing; the exact one is asked for only on request, since it reads every row.
+ */
+export function ItemTableScreen(props: { collection: string }) {
+  const { api, capabilities, readOnly } = useStudio();
+  const shape = capabilities.collections.find((candidate) => candidate.name === props.collection);
+  if (!shape) {
+    return (
+      <section>
+        <h1>{props.collection}</h1>
+        <p role="alert">There is no collection of this name that you may read.</p>
+      </section>
+    );
+  }
+  return <ItemTable key={shape.name} shape={shape} api={api} readOnly={readOnly} />;
+}
+
+function ItemTable(props: {
+  shape: CollectionShape;
+  api: ReturnType<typeof useStudio>['api'];
+  readOnly: boolean;
+}) {
+  const { shape, api } = props;
+  const request = useSignal<Request>({ sort: null, filter: undefined, search: '', limit: PAGE_SIZES[0]! });
+  /** The cursors of the pages before this one, to go back; the first page's is null. */
+  const trail = useSignal<(string | null)[]>([]);
+  const after = useSignal<string | null>(null);
+  const page = useSignal<Page<Row> | null>(null);
+  const exact = useSignal<number | null>(null);
+  const error = useSignal<unknown>(null);
+  const loading = useSignal(false);
+  const draft = useSignal<Condition[]>([]);
+  const searchText = useSignal('');
+
+  const query = (extra: Query): Query => ({
+    sort: request.value.sort ?? undefined,
+    filter: request.value.filter,
+    search: request.value.search || undefined,
+    ...extra,
+  });
+
+  useEffect(() => {
+    let current = true;
+    loading.value = true;
+    api
+      .list<Row>(
+        `/items/${encodeURIComponent(shape.name)}`,
+        query({
+          limit: request.value.limit,
+          meta: 'next,estimated_filter_count',
+          after: after.value ?? undefined,
+        }),
+      )
+      .then(
+        (answer) => {
+          if (!current) return;
+          page.value = answer;
+          error.value = null;
+        },
+        (failure) => {
+          if (current) error.value = failure;
+        },
+      )
+      .finally(() => {
+        if (current) loading.value = false;
+      });
+    return () => {
+      current = false;
+    };
+  }, [request.value, after.value]);
+
+  const restart = (patch: Partial<Request>) => {
+    request.value = { ...request.value, ...patch };
+    trail.value = [];
+    after.value = null;
+    exact.value = null;
+  };
+  const sortBy = (field: string) => {
+    const sort = request.value.sort;
+    restart({ sort: sort === field ? `-${field}` : sort === `-${field}` ? null : field });
+  };
+  const countExactly = async () => {
+    try {
+      const answer = await api.list<Row>(
+        `/items/${encodeURIComponent(shape.name)}`,
+        query({
+          limit: 1,
+          fields: shape.key ?? shape.fields[0]?.name,
+          meta: 'filter_count',
+        }),
+      );
+      exact.value = answer.filterCount ?? null;
+    } catch (failure) {
+      error.value = failure;
+    }
+  };
+
+  const rows = page.value?.rows ?? [];
+  const estimate = page.value?.estimatedFilterCount;
+  return (
+    <section aria-labelledby="table-title">
+      <header class="table-header">
+        <h1 id="table-title">{shape.name}</h1>
+        {shape.canCreate && !props.readOnly && shape.key && (
+          <Link class="button" to={`/collections/${encodeURIComponent(shape.name)}/+`}>
+            New item
+          </Link>
+        )}
+      </header>
+      <div class="toolbar">
+        <search>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              restart({ search: searchText.value.trim() });
+            }}
+          >
+            <label>
+              Search
+              <input
+                type="search"
+                value={searchText.value}
+                onInput={(event) => {
+                  searchText.value = event.currentTarget.value;
+                }}
+              />
+            </label>
+            <button type="submit">Search</button>
+          </form>
+        </search>
+        <label>
+          Rows per page
+          <select
+            value={String(request.value.limit)}
+            onChange={(event) => restart({ limit: Number(event.currentTarget.value) })}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={String(size)}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <FilterBuilder
+        fields={shape.fields}
+        draft={draft}
+        onApply={(conditions) => restart({ filter: filterOf(conditions, shape.fields) })}
+      />
+      <p class="count" aria-live="polite">
+        {exact.value !== null
+          ? `${exact.value.toLocaleString('en')} rows`
+          : estimate !== undefined
+            ? `about ${estimate.toLocaleString('en')} rows`
+            : ''}{' '}
+        {exact.value === null && (
+          <button type="button" class="link" onClick={countExactly}>
+            Count exactly
+          </button>
+        )}
+      </p>
+      {error.value !== null && <ErrorNote error={error.value} />}
+      <div class="table-wrap">
+        <table aria-busy={loading.value} aria-describedby="table-title">
+          <thead>
+            <tr>
+              {shape.fields.map((field) => {
+                const sort = request.value.sort;
+                const direction =
+                  sort === field.name ? 'ascending' : sort === `-${field.name}` ? 'descending' : 'none';
+                return (
+                  <th key={field.name} scope="col" aria-sort={direction}>
+                    {field.kind === 'json' ? (
+                      field.name
+                    ) : (
+                      <button type="button" class="sort" onClick={() => sortBy(field.name)}>
+                        {field.name}
+                        <span aria-hidden="true">
+                          {direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ''}
+                        </span>
+                      </button>
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => {
+              const key = shape.key ? row[shape.key] : undefined;
+              return (
+                <tr key={key === undefined ? index : String(key)}>
+                  {shape.fields.map((field) => (
+                    <td key={field.name}>
+                      {field.name === shape.key && key !== null && key !== undefined ? (
+                        <Link
+                          to={`/collections/${encodeURIComponent(shape.name)}/${encodeURIComponent(String(key))}`}
+                        >
+                          <CellValue value={row[field.name]} />
+                        </Link>
+                      ) : (
+                        <CellValue value={row[field.name]} />
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {!loading.value && rows.length === 0 && error.value === null && <p>No rows.</p>}
+      </div>
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          disabled={trail.value.length === 0}
+          onClick={() => {
+            after.value = trail.value.at(-1) ?? null;
+            trail.value = trail.value.slice(0, -1);
+          }}
+        >
+          Previous page
+        </button>
+        <span>Page {trail.value.length + 1}</span>
+        <button
+          type="button"
+          disabled={!page.value?.next}
+          onClick={() => {
+            trail.value = [...trail.value, after.value];
+            after.value = page.value?.next ?? null;
+          }}
+        >
+          Next page
+        </button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import * as assert from 'uvu/assert';
+import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
+import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
+import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
+import { seedRows } from '../support/seed-rows.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
+import {
+  keepScreenshot,
+  logInToStudio,
+  seriousAccessibilityViolations,
+  settled,
+  watchPage,
+} from '../support/studio-browser.ts';
+import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
+
+type Context = { app: TestApp; admin: SeededUser; operator: SeededUser };
+
+const studio = skippableSuite<Context>(
+  'the studio: logging in and reading a table, in headless Chromium',
+  CHROMIUM_MISSING,
+);
+
+/** The operator reads cargos' id, description and temperature-free fields, on cargos that are not deleted. */
+const OPERATOR_FIELDS = ['id', 'description', 'is_deleted', 'code', 'crate_count'];
+
+studio.before(async (context) => {
+  const app = await startTestApp();
+  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
+  await seedRows(app.persistence, 'cargos', cargoRows);
+  const admin = await app.seedAdmin();
+  const { access_token: token } = await app.login(admin);
+  const role = await app.createRole({ name: 'Operator' });
+  const granted = await app.request('POST', '/permissions', {
+    token,
+    body: {
+      role: role.id,
+      collection: 'cargos',
+      action: 'read',
+      fields: OPERATOR_FIELDS,
+      permissions: { is_deleted: { _eq: false } },
+    },
+  });
+  assert.is(granted.status, 200, granted.text);
+  context.app = app;
+  context.admin = admin;
+  context.operator = await app.createUser({ role: role.id });
+});
+
+studio.after(async ({ app }) => {
+  await app?.close();
+});
+
+studio(
+  'the page is served under a strict CSP, its assets for good, and nothing from another origin',
+  async ({ app }) => {
+    const page = await fetch(`${app.url}/studio/`);
+    const html = await page.text();
+    assert.is(page.status, 200);
+    assert.match(page.headers.get('content-security-policy') ?? '', /^default-src 'self'(;|$)/);
+    assert.not.match(page.headers.get('content-security-policy') ?? '', /unsafe/);
+    assert.is(page.headers.get('cache-control'), 'no-cache');
+    const script = /src="(\/studio\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(script, 'the page loads a hashed script');
+    const asset = await fetch(`${app.url}${script}`);
+    assert.is(asset.status, 200);
+    assert.is(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.match(asset.headers.get('content-type') ?? '', /^text\/javascript/);
+  },
+);
+
+studio('an admin logs in, sees the collections, sorts and filters cargos', ({ app, admin }) =>
+  withChromium(async (page) => {
+    const watch = watchPage(page, app);
+    await page.goto(`${app.url}/studio/`);
+    await page.getByLabel('E-mail').waitFor();
+    assert.equal(await seriousAccessibilityViolations(page), [], 'login screen');
+    await keepScreenshot(page, 'login');
+
+    await logInToStudio(page, app, admin);
+    await page.getByRole('link', { name: 'cargos' }).click();
+    const table = page.getByRole('table');
+    await table.getByRole('columnheader', { name: 'temperature' }).waitFor();
+    await page.getByText(/about \d+ rows|^\d+ rows/).waitFor();
+    assert.is(await table.locator('tbody tr').count(), cargoRows.length);
+    assert.equal(await seriousAccessibilityViolations(page), [], 'table screen');
+
+    // Sorting by a header: ascending, then descending, announced with aria-sort.
+    const header = table.getByRole('columnheader', { name: 'code' });
+    await header.getByRole('button').click();
+    await settled(page);
+    assert.is(await header.getAttribute('aria-sort'), 'ascending');
+    const codes = await table.locator('tbody tr td:nth-child(7)').allTextContents();
+    await header.getByRole('button').click();
+    await page.locator('th[aria-sort="descending"]').waitFor();
+    await settled(page);
+    assert.equal(await table.locator('tbody tr td:nth-child(7)').allTextContents(), [...codes].reverse());
+
+    // The filter builder writes `filter`: temperature greater than 0.
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByLabel('Field of condition 1').selectOption('temperature');
+    await page.getByLabel('Operator of condition 1').selectOption('_gt');
+    await page.getByLabel('Value of condition 1').fill('0');
+    const filtered = page.waitForRequest((request) => request.url().includes('filter='));
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    const url = new URL((await filtered).url());
+    assert.equal(JSON.parse(url.searchParams.get('filter') ?? ''), { temperature: { _gt: 0 } });
+    await settled(page);
+    const expected = cargoRows.filter((row) => typeof row.temperature === 'number' && row.temperature > 0);
+    assert.is(await table.locator('tbody tr').count(), expected.length);
+    await keepScreenshot(page, 'table');
+
+    watch.assertClean();
+  }),
+);
+
+studio('an operator sees only the fields its role may read, and no button to create', ({ app, operator }) =>
+  withChromium(async (page) => {
+    const watch = watchPage(page, app);
+    await logInToStudio(page, app, operator);
+    await page.getByRole('link', { name: 'cargos' }).click();
+    const table = page.getByRole('table');
+    await table.getByRole('columnheader').first().waitFor();
+    const headers = (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
+    assert.equal(headers, OPERATOR_FIELDS);
+    assert.is(await page.getByRole('link', { name: 'New item' }).count(), 0);
+    const visible = cargoRows.filter((row) => row.is_deleted === false || row.is_deleted === undefined);
+    await settled(page);
+    assert.is(await table.locator('tbody tr').count(), visible.length);
+    watch.assertClean();
+  }),
+);
+
+studio(
+  'tokens live in memory only: a reload asks for the password, and logging out ends the session',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, admin);
+      const stored = await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]');
+      assert.equal(stored, [0, 0, '']);
+      await page.reload();
+      await page.getByLabel('E-mail').waitFor();
+
+      await logInToStudio(page, app, admin);
+      const loggedOut = page.waitForResponse((response) => response.url().endsWith('/auth/logout'));
+      await page.getByRole('button', { name: 'Log out' }).click();
+      assert.is((await loggedOut).status(), 204);
+      await page.getByLabel('E-mail').waitFor();
+      watch.assertClean();
+    }),
+);
+
+studio.run();

@@ -1,0 +1,82 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import * as assert from 'uvu/assert';
+import { PACKAGE_ROOT } from '../../src/package-root.ts';
+import type { TestApp } from './test-app.ts';
+
+/** Screenshots of each studio screen, kept after the run (CI keeps the folder as an artifact). */
+export const STUDIO_ARTIFACTS = join(PACKAGE_ROOT, 'test-artifacts', 'studio');
+
+/**
+ * Watches a page for what must never happen in the studio: a script error, a console error, or a request
+ * to any origin but the server's. `assertClean` fails the test naming them.
+ */
+export function watchPage(page: Page, app: TestApp) {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${app.url}/`)) problems.push(`request to another origin: ${url}`);
+  });
+  return {
+    problems,
+    assertClean(allowed: (problem: string) => boolean = () => false) {
+      assert.equal(
+        problems.filter((problem) => !allowed(problem)),
+        [],
+        'no script errors and no request to another origin',
+      );
+    },
+  };
+}
+
+/** Opens the studio and logs in through its form, waiting for the collections to show. */
+export async function logInToStudio(page: Page, app: TestApp, user: { email: string; password: string }) {
+  await page.goto(`${app.url}/studio/`);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
+
+let axeSource: Promise<string> | undefined;
+
+/**
+ * axe-core's serious and critical violations on the page as it is now, as `rule: target` lines. axe is
+ * evaluated through the DevTools protocol, which the page's CSP does not govern (an injected <script>
+ * would be refused, as it should be).
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const source = await axeSource;
+  // A string is evaluated as is, through the protocol; inside the page, eval itself is refused by the CSP.
+  await page.evaluate(source);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
+  });
+  return violations;
+}
+
+type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
+
+/** Keeps a screenshot of the page as `<name>.png` under STUDIO_ARTIFACTS. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  await mkdir(STUDIO_ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(STUDIO_ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until the item table has its answer (it is `aria-busy` while a page loads). */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('table[aria-busy="false"]').waitFor();
+}
