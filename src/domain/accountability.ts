@@ -1,6 +1,7 @@
 /**
  * Who is calling, resolved once per request and passed explicitly to every handler.
- * `user: null` is the public (anonymous) caller, whose rights are the public permissions.
+ * `user: null` is the public (anonymous) caller, whose rights are the public permissions, or an admin's
+ * preview of a role (`preview`), whose rights are that role's.
  */
 export type Accountability = {
   readonly user: string | null;
@@ -10,7 +11,20 @@ export type Accountability = {
   readonly session: string | null;
   /** Where the request came from, as activity records it (docs/api.md §14); absent outside HTTP. */
   readonly origin?: RequestOrigin;
+  /**
+   * Set when the caller is an admin's preview of `role` (docs/api.md §6, "Previewing a role"): it reads
+   * as that role's users do, with no user of its own, and may change nothing.
+   */
+  readonly preview?: { readonly issuer: string };
 };
+
+/**
+ * The caller has neither a user nor a role: what it is refused, it is asked to log in for (401) rather
+ * than told it may not have (403). A preview of the public role counts, as it shows what such a caller sees.
+ */
+export function isAnonymous(caller: Accountability): boolean {
+  return caller.user === null && caller.role === null;
+}
 
 /** The client's address, user agent and `Origin` header, as far as the HTTP adapter knows them. */
 export type RequestOrigin = {

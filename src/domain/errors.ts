@@ -74,6 +74,15 @@ export const readOnlyCollection = (collection: string) =>
     { reason: 'READ_ONLY_COLLECTION' },
   );
 
+/**
+ * A role preview's token (docs/api.md §6) reads and does nothing else: a write, or anything that needs the
+ * caller's own user, is refused whatever the previewed role may do.
+ */
+export const previewRefused = () =>
+  new DomainError('FORBIDDEN', 'A role preview may only read: it changes nothing and has no user.', {
+    reason: 'PREVIEW',
+  });
+
 export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what} not found.`);
 
 export const recordNotUnique = (field: string) =>

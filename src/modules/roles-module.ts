@@ -1,14 +1,17 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
-import { roleAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { hasBody } from '../adapters/http/json-body.ts';
+import { accessTokenAnswer, roleAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { CreateRoleHandler } from '../application/roles/create-role.ts';
 import { DeleteRoleHandler } from '../application/roles/delete-role.ts';
 import { GetRoleHandler } from '../application/roles/get-role.ts';
 import { ListRolesHandler } from '../application/roles/list-roles.ts';
+import { PreviewRoleHandler } from '../application/roles/preview-role.ts';
 import { QueryRolesHandler } from '../application/roles/query-roles.ts';
 import { UpdateRoleHandler } from '../application/roles/update-role.ts';
 import type { QueryLimits } from '../domain/query/parse-item-query.ts';
@@ -25,6 +28,9 @@ const updateRoleBody = createRoleBody.partial();
 
 const roleId = z.uuid().describe("The role's id.");
 
+/** A preview takes no options: no body, or an empty object. */
+const previewBody = z.strictObject({});
+
 /** /roles, for admins. The last-admin guard is bound by the users module. */
 export const rolesModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
@@ -37,6 +43,16 @@ export const rolesModule = new ContainerModule((options) => {
   bind(CreateRoleHandler, (get) => new CreateRoleHandler(get(TYPES.RoleRepository)));
   bind(UpdateRoleHandler, (get) => new UpdateRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
   bind(DeleteRoleHandler, (get) => new DeleteRoleHandler(get(TYPES.RoleRepository), get(LastAdminGuard)));
+  bind(
+    PreviewRoleHandler,
+    (get) =>
+      new PreviewRoleHandler(
+        get(TYPES.RoleRepository),
+        get(TYPES.AccessTokens),
+        get(TYPES.ActivityLog),
+        get(TYPES.Clock),
+      ),
+  );
 
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
     const limits = get<QueryLimits>(TYPES.QueryLimits);
@@ -45,8 +61,23 @@ export const rolesModule = new ContainerModule((options) => {
     const createRole = get(CreateRoleHandler);
     const updateRole = get(UpdateRoleHandler);
     const deleteRole = get(DeleteRoleHandler);
+    const previewRole = get(PreviewRoleHandler);
     return {
       register(router, { readBody, authenticated, respond }) {
+        const preview = (role: (ctx: HttpContext) => string | null) =>
+          authenticated(async (ctx, caller) => {
+            if (hasBody(ctx)) await readBody(ctx, previewBody);
+            respond.accessToken(ctx, await previewRole.execute(caller, { role: role(ctx) }));
+          });
+        // Registered before /roles/:id/preview so that "public" is never taken for an id.
+        router.post(
+          '/roles/public/preview',
+          preview(() => null),
+        );
+        router.post(
+          '/roles/:id/preview',
+          preview((ctx) => ctx.params.id!),
+        );
         router.get(
           '/roles',
           authenticated(async (ctx, caller) => {
@@ -82,14 +113,26 @@ export const rolesModule = new ContainerModule((options) => {
           }),
         );
       },
-      api: () => {
+      api: ({ profile }) => {
         const query = systemQueryParameters(limits);
         const role = { status: 200, description: 'The role.', body: roleAnswer };
         const admin = { tag: 'roles', audience: 'admin' } as const;
         const byId = { ...admin, path: '/roles/:id', pathParameters: { id: roleId } } as const;
+        const preview = {
+          ...admin,
+          method: 'post' as const,
+          body: previewBody.optional(),
+          answers: [
+            {
+              status: 200,
+              description: 'An access token that reads as the role would, and changes nothing.',
+              body: accessTokenAnswer(profile),
+            },
+          ],
+        };
         return {
           tags: [{ name: 'roles', description: 'Roles, for admins: what users are granted through.' }],
-          schemas: { Role: roleAnswer },
+          schemas: { Role: roleAnswer, AccessToken: accessTokenAnswer(profile) },
           operations: [
             {
               ...admin,
@@ -145,6 +188,25 @@ export const rolesModule = new ContainerModule((options) => {
                 'Its permissions are deleted; its users keep no role. The last role giving admin access to an active user stays (400 `LAST_ADMIN`).',
               answers: [{ status: 204, description: 'Deleted.' }],
               errors: [400, 401, 403, 404],
+            },
+            {
+              ...preview,
+              path: '/roles/:id/preview',
+              pathParameters: { id: roleId },
+              operationId: 'previewRole',
+              summary: 'Preview a role',
+              description:
+                "An access token that acts as the role's users without being one of them: it reads what they may read and changes nothing (403 `FORBIDDEN`, `reason: PREVIEW`). Not refreshable; refused (401) once you are no active admin or the role is gone.",
+              errors: [400, 401, 403, 404, 413, 415],
+            },
+            {
+              ...preview,
+              path: '/roles/public/preview',
+              operationId: 'previewPublicRole',
+              summary: 'Preview the public role',
+              description:
+                'As `POST /roles/{id}/preview`, for the public permissions: what a caller without a token may read.',
+              errors: [400, 401, 403, 413, 415],
             },
           ],
         };

@@ -15,6 +15,7 @@ const TTL_MS = 15 * 60_000;
 /** In the past and off a whole second, so a system clock or a rounding slip shows up as a failure. */
 const NOW = new Date('2021-03-04T05:06:07.890Z');
 const CLAIMS = { sub: 'user-1', role: 'role-editors', sid: 'session-1' };
+const PREVIEW = { role: 'role-editors', issuer: 'admin-1', session: 'session-1' };
 const at = (ms: number) => new Date(ms);
 
 /** Rules every AccessTokens adapter (the in-memory fake included) must follow. */
@@ -24,15 +25,29 @@ export function accessTokensContract({ name, create: make }: AccessTokensTarget)
 
   test('a verified token gives back the claims it was issued with', async () => {
     const adapter = tokens();
-    const { token } = await adapter.issue(CLAIMS, NOW);
-    const verified = await adapter.verify(token, NOW);
-    assert.equal({ sub: verified.sub, role: verified.role, sid: verified.sid }, CLAIMS);
+    const { token, expiresAt } = await adapter.issue(CLAIMS, NOW);
+    assert.equal(await adapter.verify(token, NOW), { ...CLAIMS, expiresAt });
   });
 
   test('a null role survives the round trip', async () => {
     const adapter = tokens();
-    const { token } = await adapter.issue({ ...CLAIMS, role: null }, NOW);
-    assert.is((await adapter.verify(token, NOW)).role, null);
+    const { token, expiresAt } = await adapter.issue({ ...CLAIMS, role: null }, NOW);
+    assert.equal(await adapter.verify(token, NOW), { ...CLAIMS, role: null, expiresAt });
+  });
+
+  test('a preview gives back its claims, a null role and session included, and no session claims', async () => {
+    const adapter = tokens();
+    for (const preview of [PREVIEW, { role: null, issuer: 'admin-1', session: null }]) {
+      const { token, expiresAt } = await adapter.issue({ preview }, NOW);
+      assert.equal(await adapter.verify(token, NOW), { preview, expiresAt });
+    }
+  });
+
+  test('a preview expires as a session token does', async () => {
+    const adapter = tokens();
+    const issued = await adapter.issue({ preview: PREVIEW }, NOW);
+    assert.is(issued.expiresAt.getTime(), Math.floor((NOW.getTime() + TTL_MS) / 1000) * 1000);
+    await expectDomainError(adapter.verify(issued.token, issued.expiresAt), 'TOKEN_EXPIRED');
   });
 
   test('expiresAt is now + ttl floored to whole seconds, and verify reports the same', async () => {

@@ -1,5 +1,6 @@
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
 import type { Accountability, RequestOrigin } from '../../domain/accountability.ts';
+import { previewRefused } from '../../domain/errors.ts';
 import { type DatabaseWorkKind, runAsDatabaseWork } from '../database-work.ts';
 import { presentedToken } from './bearer-token.ts';
 import type { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
@@ -13,7 +14,8 @@ export type CallerRoute = (ctx: RouteContext, caller: Accountability) => Promise
  * tokens at all (/auth/*, /server/health) simply are not wrapped.
  *
  * Being where the caller becomes known, it is also where the caller's share is kept: the route runs
- * within the caller's concurrency limit, and its statements within the statement timeout of its kind.
+ * within the caller's concurrency limit, and its statements within the statement timeout of its kind;
+ * and where a role preview, which reads only, is refused every other method.
  */
 export type Authenticated = (route: CallerRoute) => RouteMiddleware;
 
@@ -26,6 +28,8 @@ export function authenticatedRoutes(
     const resolved = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
     const caller: Accountability = { ...resolved, origin: requestOrigin(ctx) };
     ctx.state.caller = caller;
+    // The one gate of every route that acts for a caller, so no write route can forget it (docs/api.md §6).
+    if (caller.preview && !READING_METHODS.has(ctx.method)) throw previewRefused();
     const key = callerKey(caller, ctx);
     await limit.run(key, () =>
       runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller), {
@@ -46,11 +50,13 @@ const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'SEARCH']);
 
 /**
  * A user's requests share one limit whatever token they come with (access tokens of several sessions,
- * static tokens); an anonymous caller is its client address (`http.trustProxy` decides which one).
+ * static tokens, the role previews they issued); an anonymous caller is its client address
+ * (`http.trustProxy` decides which one).
  */
 function callerKey(caller: Accountability, ctx: RouteContext): string {
+  const user = caller.user ?? caller.preview?.issuer ?? null;
   // `ctx.ip` walks the forwarded addresses: asked only for the anonymous caller it names.
-  return caller.user === null ? `address ${ctx.ip}` : `user ${caller.user}`;
+  return user === null ? `address ${ctx.ip}` : `user ${user}`;
 }
 
 function workKind(caller: Accountability, method: string): DatabaseWorkKind {

@@ -94,7 +94,8 @@ function hasProtoKey(value: unknown): boolean {
   return false;
 }
 
-function hasBody(ctx: HttpContext): boolean {
+/** The request announces a body (a length above 0, or chunks): for routes where one is optional. */
+export function hasBody(ctx: HttpContext): boolean {
   return (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 }
 

@@ -1,4 +1,4 @@
-import type { TokenPair } from '../../application/auth/token-pair.ts';
+import type { AccessTokenGrant, TokenPair } from '../../application/auth/token-pair.ts';
 import type { HttpSettings } from './http-settings.ts';
 import type { HttpContext } from './http-state.ts';
 
@@ -11,6 +11,8 @@ export type Respond = {
   /** A write's answer: the items the caller may read, or 204 when there are none it may read. */
   written(ctx: HttpContext, result: { json: string } | null): void;
   tokenPair(ctx: HttpContext, pair: TokenPair): void;
+  /** An access token without a refresh token (a role preview), its `expires` as in a token pair. */
+  accessToken(ctx: HttpContext, grant: AccessTokenGrant): void;
 };
 
 /**
@@ -55,6 +57,11 @@ export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond 
     }
     ctx.body = json;
   };
+  const accessTokenMembers = (grant: AccessTokenGrant) => ({
+    access_token: grant.accessToken,
+    // docs/api.md §1: the seed's `expires` is the expiry instant; Directus clients expect the lifetime.
+    expires: profile === 'directus' ? accessTokenTtlMs : grant.expires,
+  });
   const noContent: Respond['noContent'] = (ctx) => {
     ctx.status = 204;
     ctx.body = null;
@@ -68,11 +75,7 @@ export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond 
       else noContent(ctx);
     },
     tokenPair: (ctx, pair) =>
-      write(ctx, 200, {
-        access_token: pair.accessToken,
-        // docs/api.md §1: the seed's `expires` is the expiry instant; Directus clients expect the lifetime.
-        expires: profile === 'directus' ? accessTokenTtlMs : pair.expires,
-        refresh_token: pair.refreshToken,
-      }),
+      write(ctx, 200, { ...accessTokenMembers(pair), refresh_token: pair.refreshToken }),
+    accessToken: (ctx, grant) => write(ctx, 200, accessTokenMembers(grant)),
   };
 }

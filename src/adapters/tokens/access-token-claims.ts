@@ -1,4 +1,4 @@
-import type { AccessTokenClaims } from '../../application/ports/access-tokens.ts';
+import type { AccessTokenClaims, PreviewClaims } from '../../application/ports/access-tokens.ts';
 import { invalidToken } from '../../domain/errors.ts';
 
 /**
@@ -31,13 +31,34 @@ export function expirySeconds(now: Date, ttlMs: number): number {
 }
 
 /**
+ * The claims as a token carries them, beside the adapter's own (`iss`, `iat`, `exp`, `jti`). A preview
+ * carries no `sub` and no top-level `sid` (see PreviewClaims).
+ */
+export function claimsPayload(claims: AccessTokenClaims): Record<string, unknown> {
+  if ('preview' in claims) return { preview: claims.preview };
+  return { sub: claims.sub, role: claims.role, sid: claims.sid };
+}
+
+/**
  * Our claims out of an authenticated payload. A well-signed token with other shapes was not minted by
  * this code (or by an older, incompatible version of it), so it is refused like any other bad token.
  */
 export function accessTokenClaims(payload: Readonly<Record<string, unknown>>): AccessTokenClaims {
-  const { sub, sid, role } = payload;
-  if (typeof sub !== 'string' || typeof sid !== 'string' || (role !== null && typeof role !== 'string')) {
-    throw invalidToken();
-  }
+  const { sub, sid, role, preview } = payload;
+  if (preview !== undefined) return previewClaims(preview, payload);
+  if (typeof sub !== 'string' || typeof sid !== 'string' || !isNullableString(role)) throw invalidToken();
   return { sub, role, sid };
+}
+
+function previewClaims(preview: unknown, payload: Readonly<Record<string, unknown>>): PreviewClaims {
+  if (payload.sub !== undefined || payload.sid !== undefined) throw invalidToken();
+  if (typeof preview !== 'object' || preview === null) throw invalidToken();
+  const { role, issuer, session } = preview as Record<string, unknown>;
+  if (typeof issuer !== 'string' || !isNullableString(role) || !isNullableString(session))
+    throw invalidToken();
+  return { preview: { role, issuer, session } };
+}
+
+function isNullableString(value: unknown): value is string | null {
+  return value === null || typeof value === 'string';
 }

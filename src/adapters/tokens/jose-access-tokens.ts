@@ -10,6 +10,7 @@ import { invalidToken, tokenExpired } from '../../domain/errors.ts';
 import {
   accessTokenClaims,
   CLOCK_TOLERANCE_SECONDS,
+  claimsPayload,
   expirySeconds,
   secretBytes,
 } from './access-token-claims.ts';
@@ -33,10 +34,9 @@ export class JoseAccessTokens implements AccessTokens {
 
   async issue(claims: AccessTokenClaims, now: Date): Promise<IssuedAccessToken> {
     const exp = expirySeconds(now, this.options.ttlMs);
-    const token = await new SignJWT({ role: claims.role, sid: claims.sid })
+    const token = await new SignJWT(claimsPayload(claims))
       .setProtectedHeader({ alg: ALG, typ: TYP })
       .setIssuer(this.options.issuer)
-      .setSubject(claims.sub)
       .setIssuedAt(now)
       .setExpirationTime(exp)
       .setJti(randomUUID())
@@ -53,7 +53,8 @@ export class JoseAccessTokens implements AccessTokens {
         algorithms: [ALG],
         typ: TYP,
         issuer: this.options.issuer,
-        requiredClaims: ['exp', 'iat', 'sub', 'sid'],
+        // `sub` and `sid` are required of a session's token by accessTokenClaims; a preview has neither.
+        requiredClaims: ['exp', 'iat'],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         currentDate: now,
       }));

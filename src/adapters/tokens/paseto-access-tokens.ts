@@ -18,6 +18,7 @@ import { invalidToken, tokenExpired } from '../../domain/errors.ts';
 import {
   accessTokenClaims,
   CLOCK_TOLERANCE_SECONDS,
+  claimsPayload,
   expirySeconds,
   secretBytes,
 } from './access-token-claims.ts';
@@ -57,9 +58,7 @@ export class PasetoAccessTokens implements AccessTokens {
       secretKey,
       {
         iss: this.options.issuer,
-        sub: claims.sub,
-        role: claims.role,
-        sid: claims.sid,
+        ...claimsPayload(claims),
         jti: randomUUID(),
         exp: rfc3339(expiresAt),
       },
@@ -75,7 +74,8 @@ export class PasetoAccessTokens implements AccessTokens {
       const { publicKey } = await this.keyPair();
       ({ claims: payload } = await v4.Verify(publicKey, token, {
         issuer: this.options.issuer,
-        requiredClaims: ['iat', 'sub', 'sid'],
+        // `sub` and `sid` are required of a session's token by accessTokenClaims; a preview has neither.
+        requiredClaims: ['iat'],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         now,
       }));

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS, type Locker, Metadata, Server, type Upload } from '@tus/server';
+import { requireUser } from '../../application/access.ts';
 import type { FileUpload, FileUploadHead } from '../../application/files/file-upload.ts';
 import type { WriteResult } from '../../application/items/write-result.ts';
 import type { Accountability } from '../../domain/accountability.ts';
-import { DomainError, invalidPayload, notFound, unauthenticated } from '../../domain/errors.ts';
+import { DomainError, invalidPayload, notFound } from '../../domain/errors.ts';
 import { contentTooLarge } from '../../domain/files/upload-refusals.ts';
 import { type FileStorageTusStore, OWNER_METADATA } from './file-storage-tus-store.ts';
 
@@ -77,11 +78,12 @@ export class TusResumableUploads {
 
   /**
    * The checks a request passes before @tus/server sees it, thrown as DomainErrors for the HTTP adapter to
-   * answer: a user (not the public caller) on every request but OPTIONS, then `admit` or `checkOwner`.
+   * answer: a user (not the public caller, nor a role preview) on every request but OPTIONS, then `admit` or
+   * `checkOwner`.
    */
   async accept(caller: Accountability, req: IncomingMessage): Promise<void> {
     if (req.method === 'OPTIONS') return;
-    if (caller.user === null) throw unauthenticated();
+    requireUser(caller);
     if (req.method === 'POST') await this.admit(caller, req);
     else await this.checkOwner(caller, uploadIdOf(req));
   }

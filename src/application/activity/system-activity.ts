@@ -11,12 +11,13 @@ export type SystemArea =
 
 /**
  * The activity entry of a change to a system area, which the repository or schema editor making the
- * change records in the change's own transaction (docs/decisions/0033). It names the record only, never
- * its values: no password, token or hash can reach it.
+ * change records in the change's own transaction (docs/decisions/0033), or of an admin's preview of a
+ * role, which changes nothing and is recorded on its own. It names the record only, never its values: no
+ * password, token or hash can reach it.
  */
 export function systemActivity(
   caller: Accountability,
-  action: 'create' | 'update' | 'delete',
+  action: 'create' | 'update' | 'delete' | 'preview',
   collection: SystemArea,
   item: string,
 ): ActivityEntry {

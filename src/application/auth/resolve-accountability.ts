@@ -2,7 +2,7 @@ import { type Accountability, PUBLIC_ACCOUNTABILITY } from '../../domain/account
 import { DomainError, invalidToken, userSuspended } from '../../domain/errors.ts';
 import type { User } from '../../domain/user.ts';
 import type { Handler } from '../handler.ts';
-import type { AccessTokens } from '../ports/access-tokens.ts';
+import type { AccessTokens, PreviewClaims } from '../ports/access-tokens.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RefreshTokenRepository } from '../ports/refresh-token-repository.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
@@ -44,6 +44,7 @@ export class ResolveAccountabilityHandler
 
   private async fromAccessToken(token: string, now: Date): Promise<Accountability> {
     const claims = await this.accessTokens.verify(token, now);
+    if ('preview' in claims) return this.fromPreview(claims.preview, now);
     const user = await this.users.findById(claims.sub);
     if (!user) throw invalidToken();
     if (
@@ -53,6 +54,29 @@ export class ResolveAccountabilityHandler
       throw invalidToken();
     }
     return this.accountabilityOf(user, claims.sid);
+  }
+
+  /**
+   * An admin's preview of a role (docs/api.md §6): that role's rights and no user. It is worth no more than
+   * its issuer's rights now: once they are no active admin (or their session ended, where sessions are
+   * checked), or once the role is gone, the token is refused as any dead token is.
+   */
+  private async fromPreview(preview: PreviewClaims['preview'], now: Date): Promise<Accountability> {
+    const issuer = await this.users.findById(preview.issuer);
+    if (!issuer?.isActive || issuer.roleId === null) throw invalidToken();
+    if (!(await this.roles.findById(issuer.roleId))?.adminAccess) throw invalidToken();
+    if (
+      this.settings.checkSessionOnEachRequest &&
+      preview.session !== null &&
+      !(await this.refreshTokens.isSessionActive(preview.session, now))
+    ) {
+      throw invalidToken();
+    }
+    const marker = { issuer: issuer.id };
+    if (preview.role === null) return { ...PUBLIC_ACCOUNTABILITY, preview: marker };
+    const role = await this.roles.findById(preview.role);
+    if (!role) throw invalidToken();
+    return { user: null, role: role.id, admin: role.adminAccess, session: null, preview: marker };
   }
 
   private async fromStaticToken(token: string): Promise<Accountability> {

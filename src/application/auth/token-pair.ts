@@ -6,12 +6,14 @@ import type { RefreshTokenRepository } from '../ports/refresh-token-repository.t
 import type { AuthSettings } from './auth-settings.ts';
 import { digestSecret, newOpaqueSecret } from './opaque-secret.ts';
 
-export type TokenPair = {
+/** An access token as handed out: alone for a role preview, with a refresh token for a login session. */
+export type AccessTokenGrant = {
   accessToken: string;
   /** Unix epoch milliseconds at which the access token expires (the seed's `expires`). */
   expires: number;
-  refreshToken: string;
 };
+
+export type TokenPair = AccessTokenGrant & { refreshToken: string };
 
 /** A pair not handed out yet, with the row its refresh token will be stored as. */
 export type MintedPair = { pair: TokenPair; refreshToken: RefreshToken };

@@ -1,10 +1,29 @@
-export type AccessTokenClaims = {
+/** A login session's access token: it acts as its user. */
+export type SessionClaims = {
   /** User id. */
   sub: string;
   role: string | null;
   /** Login session id (the refresh-token family). */
   sid: string;
 };
+
+/**
+ * An admin's preview of a role (docs/api.md §6, "Previewing a role"): it reads as the role would, acts as no
+ * user, and lives only while its issuer stays an active admin. It has no `sub`, so nothing that takes it for
+ * a session's token (an older server among the instances, say) can act as the issuer with it.
+ */
+export type PreviewClaims = {
+  preview: {
+    /** The role previewed; null = the public role. */
+    role: string | null;
+    /** The admin who asked for it. */
+    issuer: string;
+    /** The issuer's login session, when they asked with an access token: the preview ends with it. */
+    session: string | null;
+  };
+};
+
+export type AccessTokenClaims = SessionClaims | PreviewClaims;
 
 export type IssuedAccessToken = {
   token: string;

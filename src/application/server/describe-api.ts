@@ -1,4 +1,4 @@
-import type { Accountability } from '../../domain/accountability.ts';
+import { type Accountability, isAnonymous } from '../../domain/accountability.ts';
 import { newPrimaryKey } from '../../domain/items/auto-fields.ts';
 import { isServerField } from '../../domain/items/server-fields.ts';
 import type { PermissionAction } from '../../domain/permissions/permission.ts';
@@ -90,7 +90,8 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     return {
       version,
       license,
-      caller: { user: caller.user !== null, admin: caller.admin },
+      // A role's preview is described as that role's users are (docs/api.md §6).
+      caller: { user: !isAnonymous(caller), admin: caller.admin },
       limits: { ...limits, batchMax },
       collections,
     };

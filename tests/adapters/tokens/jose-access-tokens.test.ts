@@ -56,8 +56,29 @@ test('a token forged with the same claims and secret verifies (the baseline of t
 });
 
 test('another instance with the same secret verifies the token (restart, second server)', async () => {
-  const { token } = await adapter().issue({ sub: 'user-1', role: null, sid: 's1' }, NOW);
-  assert.is((await adapter().verify(token, NOW)).sub, 'user-1');
+  const { token, expiresAt } = await adapter().issue({ sub: 'user-1', role: null, sid: 's1' }, NOW);
+  assert.equal(await adapter().verify(token, NOW), { sub: 'user-1', role: null, sid: 's1', expiresAt });
+});
+
+test('a preview token carries its claims under `preview`, with no sub or sid', async () => {
+  const preview = { role: 'r1', issuer: 'admin-1', session: null };
+  const { token } = await adapter().issue({ preview }, NOW);
+  const payload = decodeJwt(token);
+  assert.equal(Object.keys(payload).sort(), ['exp', 'iat', 'iss', 'jti', 'preview']);
+  assert.equal(payload.preview, preview);
+});
+
+test('a preview claim beside a sub or sid, or of the wrong shape, is INVALID_TOKEN', async () => {
+  const preview = { role: null, issuer: 'admin-1', session: 'session-1' };
+  for (const forged of [
+    { ...validClaims(), preview },
+    { ...validClaims(), sid: undefined, preview },
+    { ...validClaims(), sub: undefined, preview },
+    { ...validClaims(), sub: undefined, sid: undefined, preview: { ...preview, issuer: null } },
+    { ...validClaims(), sub: undefined, sid: undefined, preview: 'admin-1' },
+  ]) {
+    await expectDomainError(adapter().verify(await sign(forged), NOW), 'INVALID_TOKEN');
+  }
 });
 
 test('alg none is INVALID_TOKEN', async () => {
@@ -142,7 +163,7 @@ test('kid, jku and x5u headers are ignored: the token verifies and nothing is fe
       x5u: 'http://127.0.0.1:9/cert.pem',
     };
     const verified = await adapter().verify(await sign(validClaims(), header), NOW);
-    assert.is(verified.sub, 'user-1');
+    assert.ok('sub' in verified && verified.sub === 'user-1');
     assert.equal(fetched, []);
   } finally {
     globalThis.fetch = realFetch;

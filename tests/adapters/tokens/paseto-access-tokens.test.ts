@@ -39,8 +39,15 @@ test('issues a v4.public token with the contract claims and RFC 3339 times', asy
 });
 
 test('another instance with the same secret verifies the token (restart, second server)', async () => {
-  const { token } = await adapter().issue({ sub: 'user-1', role: null, sid: 's1' }, NOW);
-  assert.is((await adapter().verify(token, NOW)).sub, 'user-1');
+  const { token, expiresAt } = await adapter().issue({ sub: 'user-1', role: null, sid: 's1' }, NOW);
+  assert.equal(await adapter().verify(token, NOW), { sub: 'user-1', role: null, sid: 's1', expiresAt });
+});
+
+test('a preview token carries its claims under `preview`, with no sub or sid', async () => {
+  const preview = { role: 'r1', issuer: 'admin-1', session: null };
+  const claims = payloadOf((await adapter().issue({ preview }, NOW)).token);
+  assert.equal(Object.keys(claims).sort(), ['exp', 'iat', 'iss', 'jti', 'preview']);
+  assert.equal(claims.preview, preview);
 });
 
 test('a v4.public token signed by another key is INVALID_TOKEN', async () => {

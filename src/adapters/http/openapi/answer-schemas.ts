@@ -143,7 +143,12 @@ export function tokenPairAnswer(profile: HttpSettings['profile']) {
   return TOKEN_PAIRS[profile];
 }
 
-function tokenPair(profile: HttpSettings['profile']) {
+/** respond.accessToken: an access token alone (a role preview), `expires` as in a token pair. */
+export function accessTokenAnswer(profile: HttpSettings['profile']) {
+  return ACCESS_TOKENS[profile];
+}
+
+function accessToken(profile: HttpSettings['profile']) {
   return z.object({
     access_token: z.string().describe('Send it as `Authorization: Bearer <token>`.'),
     expires: z
@@ -153,8 +158,14 @@ function tokenPair(profile: HttpSettings['profile']) {
           ? "The access token's lifetime in milliseconds."
           : 'Unix epoch milliseconds at which the access token expires.',
       ),
+  });
+}
+
+function tokenPair(profile: HttpSettings['profile']) {
+  return accessToken(profile).extend({
     refresh_token: z.string().describe('Spent by /auth/refresh, which answers a new pair.'),
   });
 }
 
+const ACCESS_TOKENS = { plain: accessToken('plain'), directus: accessToken('directus') };
 const TOKEN_PAIRS = { plain: tokenPair('plain'), directus: tokenPair('directus') };

@@ -118,7 +118,7 @@ class OperationWriter {
       ...(operation.body
         ? {
             requestBody: {
-              required: true,
+              required: !operation.body.safeParse(undefined).success,
               content: { 'application/json': { schema: this.schemas.write(operation.body, 'input') } },
             },
           }
