@@ -21,14 +21,22 @@ addEventListener('popstate', () => {
   path.value = current();
 });
 
-/** Matches `/collections/:name` style patterns; parameters come back decoded. */
+/**
+ * Matches `/collections/:name` style patterns; parameters come back decoded. A last segment `*` takes the
+ * rest of the path, as a path of its own (`/` when empty) still encoded, to be matched again.
+ */
 export function match(pattern: string, actual: string): Record<string, string> | null {
   const want = pattern.split('/');
   const got = actual.split('/');
-  if (want.length !== got.length) return null;
+  const rest = want.at(-1) === '*';
+  if (rest ? got.length < want.length - 1 : want.length !== got.length) return null;
   const params: Record<string, string> = {};
   for (let index = 0; index < want.length; index++) {
     const part = want[index]!;
+    if (rest && index === want.length - 1) {
+      params['*'] = `/${got.slice(index).join('/')}`;
+      break;
+    }
     if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(got[index]!);
     else if (part !== got[index]) return null;
   }
