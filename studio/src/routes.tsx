@@ -1,6 +1,7 @@
 import type { VNode } from 'preact';
 import type { Capabilities } from './api/capabilities.ts';
 import { CollectionsScreen } from './screens/collections-screen.tsx';
+import { ItemEditorScreen } from './screens/item-editor-screen.tsx';
 import { ItemTableScreen } from './screens/item-table-screen.tsx';
 
 /** A screen at a path pattern; `when` hides it from callers it is not for (the API would refuse them anyway). */
@@ -20,5 +21,15 @@ export const ROUTES: Route[] = [
     pattern: '/collections/:collection',
     title: 'Items',
     render: (params) => <ItemTableScreen collection={params.collection!} />,
+  },
+  {
+    pattern: '/collections/:collection/+',
+    title: 'New item',
+    render: (params) => <ItemEditorScreen collection={params.collection!} itemKey={null} />,
+  },
+  {
+    pattern: '/collections/:collection/:key',
+    title: 'Item',
+    render: (params) => <ItemEditorScreen collection={params.collection!} itemKey={params.key!} />,
   },
 ];
