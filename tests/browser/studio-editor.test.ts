@@ -301,6 +301,7 @@ editor("a permission's validation refusing a value shows under its field", ({ ap
     assert.is(await page.locator('.editor > .error[role="alert"]').count(), 0, 'and not at the top');
     assert.ok(await focused(temperature), 'the focus goes to the refused field');
     assert.equal(await seriousAccessibilityViolations(page), [], 'editor with a refused field');
+    await keepScreenshot(page, 'editor-refused');
     assert.is((await cargo(app, token, CARGO_IDS.b)).item.temperature, 13, 'nothing was written');
     watch.assertClean(refusedWith(400));
   }),
