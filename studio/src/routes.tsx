@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { Capabilities } from './api/capabilities.ts';
 import { match } from './router.ts';
 import { CollectionsScreen } from './screens/collections-screen.tsx';
+import { ItemEditorScreen } from './screens/item-editor-screen.tsx';
 import { ItemTableScreen } from './screens/item-table-screen.tsx';
 import { RolePreview } from './screens/role-preview.tsx';
 import { RoleScreen } from './screens/role-screen.tsx';
@@ -31,6 +32,16 @@ export const ROUTES: Route[] = [
     pattern: '/collections/:collection',
     title: 'Items',
     render: (params) => <ItemTableScreen collection={params.collection!} />,
+  },
+  {
+    pattern: '/collections/:collection/+',
+    title: 'New item',
+    render: (params) => <ItemEditorScreen collection={params.collection!} itemKey={null} />,
+  },
+  {
+    pattern: '/collections/:collection/:key',
+    title: 'Item',
+    render: (params) => <ItemEditorScreen collection={params.collection!} itemKey={params.key!} />,
   },
   {
     pattern: '/users',

@@ -8,8 +8,11 @@ import {
   type CollectionSchema,
   type FieldSchema,
   isSystemCollection,
+  type SchemaSnapshot,
 } from '../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../domain/schema/field-type.ts';
+import type { Relation } from '../../domain/schema/relation.ts';
+import { manyToOnesOf } from '../../domain/schema/relations-of.ts';
 import type { Handler } from '../handler.ts';
 import type { ReadRules } from '../items/read-rules.ts';
 import type { WriteRules } from '../items/write-rules.ts';
@@ -37,6 +40,11 @@ export type DescribedField = {
   update: boolean;
   /** A create must send it: nothing else (default, generated key, preset, server) fills it. */
   requiredOnCreate: boolean;
+  /**
+   * The item a foreign key points at (docs/api.md §7a), when the caller may read the related collection:
+   * what `GET /relations` would show this caller, so a client can offer the related items to pick from.
+   */
+  related: { collection: string; field: string } | null;
 };
 
 export type DescribedCollection = {
@@ -78,12 +86,13 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
   async execute(caller: Accountability): Promise<ApiDescription> {
     const now = this.clock.now();
     // Files are described by the files module's own paths, never as /items (docs/api.md §15).
-    const schemas = [...this.catalog.current().collections.values()]
+    const snapshot = this.catalog.current();
+    const schemas = [...snapshot.collections.values()]
       .filter((collection) => !isSystemCollection(collection.name))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const collections: DescribedCollection[] = [];
     for (const collection of schemas) {
-      const described = await this.describe(caller, collection, now);
+      const described = await this.describe(caller, snapshot, collection, now);
       if (described) collections.push(described);
     }
     const { version, license, limits, batchMax } = this.settings;
@@ -99,6 +108,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
 
   private async describe(
     caller: Accountability,
+    snapshot: SchemaSnapshot,
     collection: CollectionSchema,
     now: Date,
   ): Promise<DescribedCollection | null> {
@@ -116,10 +126,13 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
 
     const presets = presetsOf(create);
     const generatedKeys = Object.keys(newPrimaryKey(collection));
+    const foreignKeys = manyToOnesOf(snapshot, collection.name);
     const fields: DescribedField[] = [];
     for (const field of collection.fields) {
       const setByServer = isServerField(field, collection);
       const readCondition = read?.fields.get(field.name);
+      const relation = foreignKeys.get(field.name);
+      const related = relation ? await this.relatedFor(caller, snapshot, relation, now) : null;
       const described = {
         name: field.name,
         type: field.type,
@@ -141,6 +154,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
           !setByServer &&
           !generatedKeys.includes(field.name) &&
           !Object.hasOwn(presets, field.name),
+        related,
       };
       if (described.read || described.create || described.update) fields.push(described);
     }
@@ -151,6 +165,18 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       actions,
       fields,
     };
+  }
+
+  /** The related collection, only to a caller who may read it: naming it to others would reveal it. */
+  private async relatedFor(
+    caller: Accountability,
+    snapshot: SchemaSnapshot,
+    relation: Relation,
+    now: Date,
+  ): Promise<DescribedField['related']> {
+    const related = snapshot.collections.get(relation.relatedCollection);
+    if (!related || (await this.readRules.optional(caller, related, now)) === null) return null;
+    return { collection: relation.relatedCollection, field: relation.relatedField };
   }
 }
 

@@ -19,14 +19,19 @@ type ErrorBody = { errors?: { message?: string; extensions?: Record<string, unkn
 
 /** Reads the first error of an error answer; an answer that is not the contract's shape keeps its status. */
 export async function apiErrorOf(response: Response): Promise<ApiError> {
+  return apiErrorOfText(response.status, response.statusText, await response.text());
+}
+
+/** The same, from an answer's status and text (an XMLHttpRequest's). */
+export function apiErrorOfText(status: number, statusText: string, text: string): ApiError {
   let body: ErrorBody = {};
   try {
-    body = (await response.json()) as ErrorBody;
+    body = JSON.parse(text) as ErrorBody;
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
   const first = body.errors?.[0];
   const extensions = first?.extensions ?? {};
-  const code = typeof extensions.code === 'string' ? extensions.code : `HTTP_${response.status}`;
-  return new ApiError(response.status, code, first?.message ?? response.statusText, extensions);
+  const code = typeof extensions.code === 'string' ? extensions.code : `HTTP_${status}`;
+  return new ApiError(status, code, first?.message ?? statusText, extensions);
 }

@@ -1,31 +1,15 @@
 import type { ApiClient } from './client.ts';
+import type { FieldShape } from './field-shape.ts';
 
-/** How a field is shown and edited, from its schema in the caller's OpenAPI document. */
-export type FieldKind =
-  | 'text'
-  | 'number'
-  | 'integer'
-  | 'boolean'
-  | 'datetime'
-  | 'date'
-  | 'uuid'
-  | 'json'
-  | 'enum';
-
-export type FieldShape = {
-  name: string;
-  kind: FieldKind;
-  nullable: boolean;
-  /** The allowed values of an enum field. */
-  choices: string[];
-  setByServer: boolean;
-};
+export type { FieldKind, FieldShape } from './field-shape.ts';
 
 /** A collection as the caller may use it: what it may read, and which writes it may make. */
 export type CollectionShape = {
   name: string;
   /** The readable fields, in the table's order. */
   fields: FieldShape[];
+  /** Fields the caller may set but not read, shaped from the create or update schema. */
+  writeOnly: FieldShape[];
   /** The key field, when the caller may read it: rows link to their editor through it. */
   key: string | null;
   canCreate: boolean;
@@ -42,6 +26,11 @@ export type Capabilities = {
   /** Users, roles and permissions: only admins have these operations. */
   governs: boolean;
   activity: boolean;
+  /** Whether the caller may list revisions, and revert an item to one (docs/api.md §14). */
+  revisions: boolean;
+  revert: boolean;
+  /** Whether the caller may upload files (`POST /files`, docs/api.md §15). */
+  uploads: boolean;
 };
 
 type Schema = {
@@ -50,9 +39,12 @@ type Schema = {
   enum?: unknown[];
   anyOf?: Schema[];
   description?: string;
+  maxLength?: number;
   properties?: Record<string, Schema>;
   $ref?: string;
   'x-primary-key'?: string;
+  'x-related-collection'?: string;
+  'x-related-field'?: string;
 };
 
 type Document = {
@@ -77,19 +69,36 @@ export function capabilitiesOf(document: Document): Capabilities {
     const item = resolve(itemRef(listed.responses?.['200']?.content?.['application/json']?.schema), schemas);
     if (!item?.properties) continue;
     const single = document.paths[`${path}/{id}`] ?? {};
+    const component = componentOf(item, schemas);
+    const readable = item.properties;
+    const writeOnly = new Map<string, FieldShape>();
+    for (const kind of ['Create', 'Update']) {
+      for (const [field, schema] of Object.entries(schemas[`${component}.${kind}`]?.properties ?? {})) {
+        if (!(field in readable) && !writeOnly.has(field)) writeOnly.set(field, fieldShape(field, schema));
+      }
+    }
     collections.push({
       name,
-      fields: Object.entries(item.properties).map(([field, schema]) => fieldShape(field, schema)),
+      fields: Object.entries(readable).map(([field, schema]) => fieldShape(field, schema)),
+      writeOnly: [...writeOnly.values()],
       key: item['x-primary-key'] ?? null,
       canCreate: 'post' in operations,
       canUpdate: 'patch' in single,
       canDelete: 'delete' in single,
-      createFields: propertyNames(schemas, `${componentOf(item, schemas)}.Create`),
-      updateFields: propertyNames(schemas, `${componentOf(item, schemas)}.Update`),
+      createFields: propertyNames(schemas, `${component}.Create`),
+      updateFields: propertyNames(schemas, `${component}.Update`),
     });
   }
   collections.sort((a, b) => a.name.localeCompare(b.name));
-  return { collections, governs: '/roles' in document.paths, activity: '/activity' in document.paths };
+  const { paths } = document;
+  return {
+    collections,
+    governs: '/roles' in paths,
+    activity: '/activity' in paths,
+    revisions: '/revisions' in paths,
+    revert: '/utils/revert/{revision}' in paths,
+    uploads: Boolean(paths['/files']?.post),
+  };
 }
 
 /** The item schema inside a list answer: an array of `anyOf [Item, group]`. */
@@ -112,16 +121,27 @@ function propertyNames(schemas: Record<string, Schema>, name: string): ReadonlyS
   return new Set(Object.keys(schemas[name]?.properties ?? {}));
 }
 
+/** The schemas a value may match: nested `anyOf`s (a nullable int8 is `anyOf [anyOf [int, digits], null]`) flattened. */
+function variantsOf(schema: Schema): Schema[] {
+  return schema.anyOf ? schema.anyOf.flatMap(variantsOf) : [schema];
+}
+
 function fieldShape(name: string, schema: Schema): FieldShape {
-  const variants = schema.anyOf ?? [schema];
+  const variants = variantsOf(schema);
   const types = variants.flatMap((variant) => [variant.type ?? []].flat());
   const value = variants.find((variant) => variant.type !== 'null') ?? schema;
   const nullable = types.includes('null');
+  const relatedCollection = schema['x-related-collection'];
   const shape = {
     name,
     nullable,
     choices: [] as string[],
-    setByServer: schema.description === 'Set by the server.',
+    setByServer: schema.description?.endsWith('Set by the server.') ?? false,
+    acceptsText: types.includes('string'),
+    maxLength: value.maxLength ?? null,
+    related: relatedCollection
+      ? { collection: relatedCollection, field: schema['x-related-field'] ?? 'id' }
+      : null,
   };
   if (value.enum)
     return { ...shape, kind: 'enum', choices: value.enum.filter((v) => v !== null).map(String) };
@@ -129,9 +149,10 @@ function fieldShape(name: string, schema: Schema): FieldShape {
   if (types.includes('integer')) return { ...shape, kind: 'integer' };
   if (types.includes('number')) return { ...shape, kind: 'number' };
   if (value.format === 'uuid') return { ...shape, kind: 'uuid' };
-  if (value.format === 'date-time' || /Date and time/.test(value.description ?? ''))
-    return { ...shape, kind: 'datetime' };
+  if (value.format === 'date-time') return { ...shape, kind: 'zoned-datetime' };
+  if (/^Date and time without a zone/.test(value.description ?? '')) return { ...shape, kind: 'datetime' };
   if (value.format === 'date') return { ...shape, kind: 'date' };
+  if (/^hh:mm:ss/.test(value.description ?? '')) return { ...shape, kind: 'time' };
   if (types.includes('string')) return { ...shape, kind: 'text' };
   return { ...shape, kind: 'json' };
 }

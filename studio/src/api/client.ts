@@ -1,4 +1,4 @@
-import { ApiError, apiErrorOf } from './api-error.ts';
+import { ApiError, apiErrorOf, apiErrorOfText } from './api-error.ts';
 import type { Profile } from './profile.ts';
 
 /** Query parameters as the item API takes them; `undefined` leaves one out. */
@@ -76,6 +76,48 @@ export class ApiClient {
     const response = await this.fetch(method, path, query, body);
     if (response.status === 204) return null;
     return this.unwrap<T>(await response.json());
+  }
+
+  /** Bytes the API answers (an asset), read with the caller's token rather than one in the URL. */
+  async bytes(path: string, query: Query = {}): Promise<Blob> {
+    return (await this.fetch('GET', path, query)).blob();
+  }
+
+  /**
+   * A multipart upload (`POST /files`), reporting the bytes sent as they go: fetch cannot tell upload
+   * progress, an XMLHttpRequest can.
+   */
+  async upload<T>(
+    path: string,
+    form: FormData,
+    onProgress: (sent: number, total: number) => void,
+  ): Promise<T> {
+    let answer = await this.xhr(path, form, onProgress);
+    if (answer.status === 401 && this.tokens.accessToken() && (await this.tokens.renew())) {
+      answer = await this.xhr(path, form, onProgress);
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      throw apiErrorOfText(answer.status, answer.statusText, answer.responseText);
+    }
+    return this.unwrap<T>(JSON.parse(answer.responseText));
+  }
+
+  private xhr(
+    path: string,
+    form: FormData,
+    onProgress: (sent: number, total: number) => void,
+  ): Promise<XMLHttpRequest> {
+    return new Promise((resolve, reject) => {
+      const request = new XMLHttpRequest();
+      request.open('POST', path);
+      request.setRequestHeader('Accept', 'application/json');
+      const token = this.tokens.accessToken();
+      if (token) request.setRequestHeader('Authorization', `Bearer ${token}`);
+      request.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+      request.onload = () => resolve(request);
+      request.onerror = () => reject(new Error('The upload failed: the server could not be reached.'));
+      request.send(form);
+    });
   }
 
   private unwrap<T>(body: unknown): T {

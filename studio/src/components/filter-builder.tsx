@@ -25,6 +25,8 @@ const BY_KIND: Record<FieldKind, string[]> = {
   number: ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte', '_null', '_nnull'],
   integer: ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte', '_null', '_nnull'],
   datetime: ['_lt', '_lte', '_gt', '_gte', '_eq', '_null', '_nnull'],
+  'zoned-datetime': ['_lt', '_lte', '_gt', '_gte', '_eq', '_null', '_nnull'],
+  time: ['_lt', '_lte', '_gt', '_gte', '_eq', '_null', '_nnull'],
   date: ['_lt', '_lte', '_gt', '_gte', '_eq', '_null', '_nnull'],
   boolean: ['_eq', '_null', '_nnull'],
   json: ['_null', '_nnull'],

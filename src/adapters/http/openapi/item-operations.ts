@@ -47,18 +47,34 @@ function itemSchema(collection: DescribedCollection): ZodType {
   const readable = collection.fields.filter((field) => field.read);
   const item = objectOf(
     readable,
-    (field) => {
-      const schema = columnValue(field, field.nullable || field.readOnSomeRowsOnly);
-      if (field.setByServer) return noted(schema, 'Set by the server.');
-      if (field.readOnSomeRowsOnly) return noted(schema, 'Null on the rows your permissions hide it on.');
-      return schema;
-    },
+    (field) => relatedNamed(readValue(field), field),
     () => true,
   );
   const open = readable.some((field) => field.type === 'json')
     ? item.catchall(z.unknown().describe('A value inside a json field: `json(field, path)` in `fields`.'))
     : item;
   return keyedItem(open, collection);
+}
+
+function readValue(field: DescribedField): ZodType {
+  const schema = columnValue(field, field.nullable || field.readOnSomeRowsOnly);
+  if (field.setByServer) return noted(schema, 'Set by the server.');
+  if (field.readOnSomeRowsOnly) return noted(schema, 'Null on the rows your permissions hide it on.');
+  return schema;
+}
+
+/**
+ * Which collection a foreign key points at, as `x-related-collection` and `x-related-field` (docs/api.md
+ * §16): a client offering the related items to pick from needs them. Only there when the caller may read
+ * that collection (describe-api.ts), as `GET /relations` shows it.
+ */
+function relatedNamed(schema: ZodType, field: DescribedField): ZodType {
+  return field.related
+    ? schema.meta({
+        'x-related-collection': field.related.collection,
+        'x-related-field': field.related.field,
+      })
+    : schema;
 }
 
 /**
