@@ -222,6 +222,8 @@ governance(
       await page.getByRole('link', { name: 'Roles' }).click();
       await page.getByRole('link', { name: 'Operator' }).click();
       await page.getByRole('heading', { level: 1, name: 'Operator' }).waitFor();
+      // The role screen's own reads (the permission matrix, page after page) end before the preview starts.
+      await page.locator('table.matrix').waitFor();
 
       const sent: Request[] = [];
       const minted = page.waitForResponse(
