@@ -69,7 +69,7 @@ async function withContainer<T>(
   try {
     await persistence.migrate();
     await persistence.schema.refresh();
-    return await work(buildContainer(appConfig, persistence), persistence);
+    return await work(await buildContainer(appConfig, persistence), persistence);
   } finally {
     await persistence.close();
   }
