@@ -46,7 +46,7 @@ try {
     write: () => Promise.reject(new Error('the plan only reads')),
     snapshot: () => Promise.reject(new Error('the plan records list and get only')),
   };
-  const container = buildContainer(config, { ...persistence, items: recorder });
+  const container = await buildContainer(config, { ...persistence, items: recorder });
   const resolve = container.get(ResolveAccountabilityHandler);
   const cases: PlanCase[] = [];
   const skipped: string[] = [];

@@ -69,7 +69,7 @@ async function withContainer<T>(
   try {
     await persistence.migrate();
     await persistence.schema.refresh();
-    return await work(buildContainer(appConfig, persistence), persistence);
+    return await work(await buildContainer(appConfig, persistence), persistence);
   } finally {
     await persistence.close();
   }
@@ -85,8 +85,8 @@ function reportBootstrap(result: BootstrapResult): void {
     );
 }
 
-export async function serve(): Promise<void> {
-  const appConfig = config();
+/** `appConfig`: read by the command line before it loads this module (cli.ts). */
+export async function serve(appConfig: AppConfig): Promise<void> {
   if (cluster.isWorker) return serveOne(appConfig, { id: cluster.worker!.id });
   if (appConfig.http.workers > 1) return serveInWorkers(appConfig);
   return serveOne(appConfig);

@@ -59,7 +59,18 @@ Examples:
   $ PORT=8080 DATABASE_URL=postgresql://app@db.internal:5432/app datagate serve
   $ HTTP_WORKERS=auto DATABASE_URL=postgresql://app@db.internal:5432/app datagate serve`,
   )
-  .action(async () => (await commands()).serve());
+  .action(async () => {
+    const [{ loadConfig }, { resolveSecret }, { compiledPgliteWasm }] = await Promise.all([
+      import('./adapters/config/load-config.ts'),
+      import('./adapters/config/resolve-secret.ts'),
+      import('./adapters/persistence/mikro-orm/pglite-wasm.ts'),
+    ]);
+    const config = resolveSecret(loadConfig());
+    // On the embedded database, PGlite's WebAssembly compiles on V8's background threads while the server's
+    // modules load on this one (decision 0045).
+    if (!config.database.url) void compiledPgliteWasm();
+    await (await commands()).serve(config);
+  });
 
 program
   .command('migrate')

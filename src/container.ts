@@ -9,7 +9,6 @@ import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { SILENT_ITEM_EVENT_FEED } from './adapters/persistence/silent-item-event-feed.ts';
-import { S3FileStorage } from './adapters/s3/s3-file-storage.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
 import { CachingAccessTokens } from './adapters/tokens/caching-access-tokens.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
@@ -87,12 +86,14 @@ const AREAS = [
  * Everything is a singleton, so a test swaps an adapter with one
  * `container.rebind(TYPES.X).toConstantValue(fake)` before first use.
  * `readiness`: ready unless the caller still has start-up work to do on the database (see main.ts).
+ * Asynchronous because an adapter that costs much to load and is not always configured (the S3 store) is
+ * imported here only when the configuration names it.
  */
-export function buildContainer(
+export async function buildContainer(
   config: AppConfig,
   persistence: Persistence,
   readiness: Readiness = Readiness.ready(),
-): Container {
+): Promise<Container> {
   const container = new Container({ defaultScope: 'Singleton' });
   const constant = <T>(id: ServiceIdentifier<T>, value: T) => container.bind<T>(id).toConstantValue(value);
   const dynamic = <T>(id: ServiceIdentifier<T>, build: () => T) =>
@@ -116,7 +117,7 @@ export function buildContainer(
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
   constant<ActivityLog>(TYPES.ActivityLog, persistence.activity);
   // Files' bytes (`storage.driver`), made on first use: a command that stores no file opens no store.
-  dynamic<FileStorage>(TYPES.FileStorage, () => configuredFileStorage(config, persistence));
+  dynamic<FileStorage>(TYPES.FileStorage, await configuredFileStorage(config, persistence));
   // Realtime off, or a backend that records no change log: subscriptions get no events (docs/api.md §12).
   constant<ItemEventFeed>(
     TYPES.ItemEventFeed,
@@ -176,28 +177,39 @@ export function buildContainer(
 }
 
 /**
- * The store of `storage.driver` (docs/decisions/0038); the in-memory backend keeps files in its own map
- * whatever the driver, so that an app on it (the tests') writes nothing to a disk or a bucket.
+ * What makes the store of `storage.driver` (docs/decisions/0038); the in-memory backend keeps files in its
+ * own map whatever the driver, so that an app on it (the tests') writes nothing to a disk or a bucket. The
+ * S3 adapter is imported only for the s3 driver: the AWS SDK is ~1 MB of the bundle, ~0.2 s of CPU to
+ * load at every start otherwise (docs/decisions/0045).
  */
-function configuredFileStorage(config: AppConfig, persistence: Persistence): FileStorage {
-  if (persistence.files) return persistence.files;
+async function configuredFileStorage(
+  config: AppConfig,
+  persistence: Persistence,
+): Promise<() => FileStorage> {
+  const { files, largeObjects } = persistence;
+  if (files) return () => files;
   const { driver, local, s3 } = config.storage;
   switch (driver) {
     case 'local':
-      return new LocalDiskFileStorage(local.root ?? join(config.database.dataDir, 'files'));
+      return () => new LocalDiskFileStorage(local.root ?? join(config.database.dataDir, 'files'));
     case 'postgres':
-      if (!persistence.largeObjects) throw new Error('storage.driver postgres needs a database');
-      return persistence.largeObjects;
-    case 's3':
+      return () => {
+        if (!largeObjects) throw new Error('storage.driver postgres needs a database');
+        return largeObjects;
+      };
+    case 's3': {
+      const { S3FileStorage } = await import('./adapters/s3/s3-file-storage.ts');
       // The configuration refuses `s3` without a bucket, and one of the two credentials without the other.
-      return new S3FileStorage({
-        bucket: s3.bucket!,
-        region: s3.region,
-        forcePathStyle: s3.forcePathStyle,
-        ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
-        ...(s3.accessKeyId && s3.secretAccessKey
-          ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
-          : {}),
-      });
+      return () =>
+        new S3FileStorage({
+          bucket: s3.bucket!,
+          region: s3.region,
+          forcePathStyle: s3.forcePathStyle,
+          ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+          ...(s3.accessKeyId && s3.secretAccessKey
+            ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+            : {}),
+        });
+    }
   }
 }

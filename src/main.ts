@@ -74,7 +74,7 @@ export async function startServer(
   boundHeapGrowth();
   const persistence = await openPersistence(config);
   const readiness = Readiness.starting();
-  const container = buildContainer(config, persistence, readiness);
+  const container = await buildContainer(config, persistence, readiness);
   if (options.worker) {
     const workerLogger = container
       .get<Logger>(TYPES.Logger)
@@ -153,7 +153,7 @@ export type DatabasePreparation = {
 export async function prepareDatabase(config: AppConfig): Promise<DatabasePreparation> {
   const persistence = await openPersistence(config);
   const readiness = Readiness.starting();
-  const container = buildContainer(config, persistence, readiness);
+  const container = await buildContainer(config, persistence, readiness);
   const logger = container.get<Logger>(TYPES.Logger);
   const startUp = retriedStartUp(
     config,

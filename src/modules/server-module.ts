@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { setJsonBody } from '../adapters/http/json-answer.ts';
 import { healthAnswer, serverInfoAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { explorerAssets } from '../adapters/http/openapi/explorer-assets.ts';
 import { EXPLORER_HTML, EXPLORER_SCRIPT } from '../adapters/http/openapi/explorer-page.ts';
@@ -66,7 +67,7 @@ export const serverModule = new ContainerModule((options) => {
             const description = await describeApi.execute(caller);
             // Bare in every profile, as Directus answers it: OpenAPI tools read it, and they expect no envelope.
             ctx.status = 200;
-            ctx.body = openApiDocument(description, ctx.host ? `${ctx.protocol}://${ctx.host}` : '/');
+            setJsonBody(ctx, openApiDocument(description, ctx.host ? `${ctx.protocol}://${ctx.host}` : '/'));
           }),
         );
         // /docs: the API explorer. Every file is a route of its own, so any other /docs path is a plain 404

@@ -1,14 +1,12 @@
-import { MemoryLocker } from '@tus/server';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import { errorResponse } from '../adapters/http/error-response.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
-import { FileStorageTusStore } from '../adapters/tus/file-storage-tus-store.ts';
-import { PostgresTusLocker } from '../adapters/tus/postgres-tus-locker.ts';
-import { TusResumableUploads } from '../adapters/tus/tus-resumable-uploads.ts';
+import type { TusResumableUploads } from '../adapters/tus/tus-resumable-uploads.ts';
 import { UploadFilesHandler } from '../application/files/upload-files.ts';
 import type { Clock } from '../application/ports/clock.ts';
+import type { FileStorage } from '../application/ports/file-storage.ts';
 import { notFound } from '../domain/errors.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -31,6 +29,8 @@ const notMounted = async () => {
  * uploads' parts in the file store, a lock per upload in PostgreSQL when instances share a server
  * (`database.url`), in process otherwise (the embedded database is one process's own), and the finished
  * file committed by the same handler as POST /files. Off, nothing is mounted: the path answers 404.
+ * @tus/server and the adapters on it are imported by the first request there, not at start (~90 ms of
+ * CPU; docs/decisions/0045), as TUS is opt-in and most servers never see such a request.
  */
 export const tusModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
@@ -47,29 +47,44 @@ export const tusModule = new ContainerModule((options) => {
     const clock = get<Clock>(TYPES.Clock);
     const logger = get<Logger>(TYPES.Logger);
     const upload = get(UploadFilesHandler);
+    const storage = get<FileStorage>(TYPES.FileStorage);
     const { url, connectTimeout } = config.database;
-    const uploads = new TusResumableUploads({
-      path: TUS_PATH,
-      store: new FileStorageTusStore(get(TYPES.FileStorage), clock, config.storage.tus.expiry),
-      locker: url ? new PostgresTusLocker({ url, connectTimeout }) : new MemoryLocker(),
-      maxUploadSize: config.storage.maxUploadSize,
-      admit: (caller, head) => upload.admit(caller, head),
-      complete: (caller, file) => upload.execute(caller, { uploads: only(file), query: {} }),
-      written: (result) => {
-        if (!result) return { status_code: 204, body: '' };
-        const wrapped = config.http.profile === 'directus' ? `{"data":${result.json}}` : result.json;
-        return { status_code: 200, body: wrapped };
-      },
-      failed: (error, requestId) => {
-        const response = errorResponse(error, requestId);
-        if (response.unexpected) logger.error({ err: error, requestId }, 'resumable upload failed');
-        return { status_code: response.status, body: JSON.stringify(response.body) };
-      },
-      now: () => clock.now(),
-    });
+    const load = async (): Promise<TusResumableUploads> => {
+      const [{ TusResumableUploads }, { FileStorageTusStore }, locker] = await Promise.all([
+        import('../adapters/tus/tus-resumable-uploads.ts'),
+        import('../adapters/tus/file-storage-tus-store.ts'),
+        url
+          ? import('../adapters/tus/postgres-tus-locker.ts').then(
+              ({ PostgresTusLocker }) => new PostgresTusLocker({ url, connectTimeout }),
+            )
+          : import('@tus/server').then(({ MemoryLocker }) => new MemoryLocker()),
+      ]);
+      return new TusResumableUploads({
+        path: TUS_PATH,
+        store: new FileStorageTusStore(storage, clock, config.storage.tus.expiry),
+        locker,
+        maxUploadSize: config.storage.maxUploadSize,
+        admit: (caller, head) => upload.admit(caller, head),
+        complete: (caller, file) => upload.execute(caller, { uploads: only(file), query: {} }),
+        written: (result) => {
+          if (!result) return { status_code: 204, body: '' };
+          const wrapped = config.http.profile === 'directus' ? `{"data":${result.json}}` : result.json;
+          return { status_code: 200, body: wrapped };
+        },
+        failed: (error, requestId) => {
+          const response = errorResponse(error, requestId);
+          if (response.unexpected) logger.error({ err: error, requestId }, 'resumable upload failed');
+          return { status_code: response.status, body: JSON.stringify(response.body) };
+        },
+        now: () => clock.now(),
+      });
+    };
+    let loaded: Promise<TusResumableUploads> | undefined;
     return {
       register(router, { authenticated }) {
         const serve = authenticated(async (ctx, caller) => {
+          loaded ??= load();
+          const uploads = await loaded;
           await uploads.accept(caller, ctx.req);
           // @tus/server writes the answer itself.
           ctx.respond = false;

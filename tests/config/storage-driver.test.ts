@@ -17,8 +17,11 @@ const configured = (env: Record<string, string>) =>
   resolveSecret(loadConfig({ env: { SECRET: TEST_SECRET, ...env } }), {});
 
 /** What the composition root binds for this configuration, over a backend that keeps no files itself. */
-function storeOf(env: Record<string, string>, persistence: Persistence = databaseLike()): FileStorage {
-  return buildContainer(configured(env), persistence).get<FileStorage>(TYPES.FileStorage);
+async function storeOf(
+  env: Record<string, string>,
+  persistence: Persistence = databaseLike(),
+): Promise<FileStorage> {
+  return (await buildContainer(configured(env), persistence)).get<FileStorage>(TYPES.FileStorage);
 }
 
 /** The in-memory backend without its own map, standing for a database backend and its large objects. */
@@ -41,7 +44,7 @@ function refuses(env: Record<string, string>, message: string) {
 test('storage.driver is local by default, in <database.dataDir>/files, made at the first write', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'datagate-driver-'));
   try {
-    const store = storeOf({ DATA_DIR: dataDir });
+    const store = await storeOf({ DATA_DIR: dataDir });
     assert.instance(store, LocalDiskFileStorage);
     await store.write(
       'files/a',
@@ -58,7 +61,7 @@ test('storage.driver is local by default, in <database.dataDir>/files, made at t
 test('storage.local.root moves the folder', async () => {
   const root = await mkdtemp(join(tmpdir(), 'datagate-root-'));
   try {
-    const store = storeOf({ STORAGE_LOCAL_ROOT: root });
+    const store = await storeOf({ STORAGE_LOCAL_ROOT: root });
     await store.write('k', (async function* () {})());
     assert.is(await readFile(join(root, 'k'), 'utf8'), '');
   } finally {
@@ -66,14 +69,21 @@ test('storage.local.root moves the folder', async () => {
   }
 });
 
-test("storage.driver postgres is the database's large objects, and needs a database", () => {
+test("storage.driver postgres is the database's large objects, and needs a database", async () => {
   const largeObjects = createInMemoryPersistence().files!;
-  assert.is(storeOf({ STORAGE_DRIVER: 'postgres' }, databaseLike(largeObjects)), largeObjects);
-  assert.throws(() => storeOf({ STORAGE_DRIVER: 'postgres' }), /needs a database/);
+  assert.is(await storeOf({ STORAGE_DRIVER: 'postgres' }, databaseLike(largeObjects)), largeObjects);
+  await storeOf({ STORAGE_DRIVER: 'postgres' }).then(
+    () => assert.unreachable('a store without a database'),
+    (error: Error) => assert.match(error.message, 'needs a database'),
+  );
 });
 
-test('storage.driver s3 is a bucket, and needs one named', () => {
-  const store = storeOf({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'files', STORAGE_S3_REGION: 'eu-west-1' });
+test('storage.driver s3 is a bucket, and needs one named', async () => {
+  const store = await storeOf({
+    STORAGE_DRIVER: 's3',
+    STORAGE_S3_BUCKET: 'files',
+    STORAGE_S3_REGION: 'eu-west-1',
+  });
   assert.instance(store, S3FileStorage);
   (store as S3FileStorage).close();
   refuses({ STORAGE_DRIVER: 's3' }, 'storage.s3.bucket: is required with storage.driver: s3');
@@ -86,10 +96,10 @@ test('an S3 access key goes with its secret', () => {
   refuses({ STORAGE_DRIVER: 'ftp' }, 'storage.driver');
 });
 
-test('the in-memory backend keeps files in its own map whatever the driver', () => {
+test('the in-memory backend keeps files in its own map whatever the driver', async () => {
   const persistence = createInMemoryPersistence();
   for (const driver of ['local', 'postgres']) {
-    assert.is(storeOf({ STORAGE_DRIVER: driver }, persistence), persistence.files);
+    assert.is(await storeOf({ STORAGE_DRIVER: driver }, persistence), persistence.files);
   }
 });
 

@@ -96,7 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = resolveSecret(loadConfig({ env }), env);
   const persistence = options.persistence ?? createInMemoryPersistence();
   await persistence.schema.refresh();
-  const container = buildContainer(config, persistence);
+  const container = await buildContainer(config, persistence);
 
   const clock = new FixedClock(new Date());
   const logs: Array<Record<string, unknown>> = [];

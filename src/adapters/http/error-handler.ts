@@ -3,6 +3,7 @@ import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
 import { databaseFailureOf } from './database-failure.ts';
 import { errorResponse } from './error-response.ts';
 import type { HttpMiddleware } from './http-state.ts';
+import { setJsonBody } from './json-answer.ts';
 
 /**
  * Catches everything below it and answers with the contract's error body. Headers set before the
@@ -24,7 +25,7 @@ export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): Htt
       }
       ctx.set(response.headers);
       ctx.status = response.status;
-      ctx.body = response.body;
+      setJsonBody(ctx, response.body);
     }
   };
 }

@@ -1,6 +1,7 @@
 import type { AccessTokenGrant, TokenPair } from '../../application/auth/token-pair.ts';
 import type { HttpSettings } from './http-settings.ts';
 import type { HttpContext } from './http-state.ts';
+import { setJsonBody } from './json-answer.ts';
 
 /** Every successful answer goes through here, so the response profile is decided in one place. */
 export type Respond = {
@@ -40,7 +41,7 @@ export function responder({ profile, accessTokenTtlMs }: HttpSettings): Respond 
   const write = (ctx: HttpContext, status: number, body: unknown) => {
     ctx.status = status;
     // docs/api.md §1: the directus profile wraps 2xx bodies (only those) so @directus/sdk can read them.
-    ctx.body = profile === 'directus' && status < 300 ? { data: body } : body;
+    setJsonBody(ctx, profile === 'directus' && status < 300 ? { data: body } : body);
   };
   const sendJson: Respond['sendJson'] = (ctx, json, meta = {}) => {
     ctx.status = 200;

@@ -66,7 +66,7 @@ export class InspectedUpload {
   private async typeOf(window: ReadonlyArray<Uint8Array>): Promise<string> {
     const sniffed = await this.sniffer.sniff(Buffer.concat(window));
     const declared = this.declaredType.trim().toLowerCase();
-    const believable = MEDIA_TYPE.test(declared) && !this.sniffer.recognises(declared);
+    const believable = MEDIA_TYPE.test(declared) && !(await this.sniffer.recognises(declared));
     const type = sniffed ?? (believable ? declared : UNKNOWN_TYPE);
     if (!isAllowedType(type, this.settings.allowedTypes)) throw typeNotAllowed(type);
     return type;

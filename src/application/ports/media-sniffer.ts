@@ -5,5 +5,5 @@ export interface MediaSniffer {
   /** The media type the bytes begin like, or undefined when they match no signature (plain text, say). */
   sniff(head: Uint8Array): Promise<string | undefined>;
   /** Whether `sniff` recognises this type by its signature: bytes declared as it that `sniff` did not recognise are not of it. */
-  recognises(type: string): boolean;
+  recognises(type: string): Promise<boolean>;
 }

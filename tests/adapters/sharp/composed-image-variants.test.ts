@@ -25,7 +25,10 @@ test('the composition root makes a 200-pixel thumbnail of a stored photo with sh
     SECRET: TEST_SECRET,
     STORAGE_TRANSFORMS_PRESETS: '{"thumbnail":{"width":200,"format":"auto"}}',
   };
-  const container = buildContainer(resolveSecret(loadConfig({ env }), env), createInMemoryPersistence());
+  const container = await buildContainer(
+    resolveSecret(loadConfig({ env }), env),
+    createInMemoryPersistence(),
+  );
   const storage = container.get<FileStorage>(TYPES.FileStorage);
   const photo = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: 'teal' } })
     .jpeg()

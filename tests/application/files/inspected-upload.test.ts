@@ -15,7 +15,7 @@ class TinySniffer implements MediaSniffer {
     return Buffer.from(head.subarray(0, 4)).toString() === 'PNG!' ? 'image/png' : undefined;
   }
 
-  recognises(type: string): boolean {
+  async recognises(type: string): Promise<boolean> {
     return type === 'image/png';
   }
 }

@@ -14,15 +14,20 @@ const SWAGGER_UI_FILES: ReadonlyArray<readonly [name: string, type: string]> = [
 
 /**
  * Each file is read once, on its first request, and kept: about 1.5 MB in all, spent only by a server
- * whose /docs is opened. A failed read is not kept, so the next request tries again.
+ * whose /docs is opened. A failed read is not kept, so the next request tries again. The package is looked
+ * for then too, not at every start.
  */
 export function explorerAssets(): ExplorerAsset[] {
-  const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  let dist: string | undefined;
+  const packageDir = () => {
+    dist ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    return dist;
+  };
   return SWAGGER_UI_FILES.map(([name, type]) => {
     let body: Promise<Buffer> | null = null;
     const load = () => {
       if (body === null) {
-        const reading = readFile(join(dist, name));
+        const reading = readFile(join(packageDir(), name));
         reading.catch(() => {
           body = null;
         });

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { cp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { DataDirLock } from './data-dir-lock.ts';
 import { pgliteClusterTemplate } from './pglite-cluster-template.ts';
 import { initdbInChildProcess } from './pglite-initdb.ts';
+import { compiledPgliteWasm } from './pglite-wasm.ts';
 
 /** `dataDir` value for a throw-away in-memory database (tests): no files, no lock. */
 export const IN_MEMORY = 'memory://';
@@ -34,17 +34,6 @@ const SHARED_BUFFERS = '16MB';
 
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];
 
-/**
- * PGlite's PostgreSQL is a 9 MB WebAssembly module. V8 compiles it with its baseline compiler (Liftoff),
- * then recompiles the hot functions with its optimizing one (TurboFan) in background threads: that second
- * tier holds ~50-90 MB more RSS and competes with start-up for the cores, for ~30 % less CPU per statement
- * inside PGlite. On the embedded database we keep the baseline code (decision 0020). The flag applies to
- * WebAssembly compiled from now on in this process; only PGlite is WebAssembly here.
- */
-function baselineWebAssemblyOnly(): void {
-  setFlagsFromString('--liftoff-only');
-}
-
 export type EmbeddedPostgresOptions = {
   /** A fresh cluster a first start copies instead of running initdb; by default the build's (`make build`). */
   readonly clusterTemplate?: string;
@@ -55,9 +44,15 @@ export async function openEmbeddedPostgres(
   dataDir: string,
   { clusterTemplate }: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
-  baselineWebAssemblyOnly();
+  // Compiled while the data directory is locked (and, on a first start, its cluster copied), unless `serve`
+  // started it already.
+  const wasm = compiledPgliteWasm();
+  const options = async () => {
+    const pgliteWasmModule = await wasm;
+    return { parsers: PARSERS, startParams: START_PARAMS, ...(pgliteWasmModule ? { pgliteWasmModule } : {}) };
+  };
   if (dataDir === IN_MEMORY) {
-    const db = await PGlite.create({ dataDir: IN_MEMORY, parsers: PARSERS, startParams: START_PARAMS });
+    const db = await PGlite.create({ dataDir: IN_MEMORY, ...(await options()) });
     return { db, close: () => db.close() };
   }
   // The lock also creates the directory; PGlite needs the parent of its own directory to exist.
@@ -66,7 +61,7 @@ export async function openEmbeddedPostgres(
     const pgData = join(dataDir, 'pglite');
     if (!existsSync(join(pgData, 'PG_VERSION')))
       await initdb(pgData, clusterTemplate ?? pgliteClusterTemplate());
-    const db = await PGlite.create({ dataDir: pgData, parsers: PARSERS, startParams: START_PARAMS });
+    const db = await PGlite.create({ dataDir: pgData, ...(await options()) });
     return {
       db,
       close: async () => {
