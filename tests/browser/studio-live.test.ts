@@ -136,7 +136,9 @@ studio(
       assert.is(lists.length, 1, 'changes are applied to the page, not fetched again');
 
       // On another page nothing moves: the changes are counted, and loading the page again shows them.
+      const turned = page.waitForResponse((response) => response.url().includes('after='));
       await page.getByRole('button', { name: 'Next page' }).click();
+      await turned;
       await settled(page);
       const secondPage = await idsOf(page);
       await write(app, token, 'POST', '/items/cargos', { id: generatedId(99), description: 'Late cargo' });
@@ -144,8 +146,10 @@ studio(
       await reload.waitFor();
       assert.equal(await idsOf(page), secondPage);
       assert.match((await page.getByRole('status').textContent()) ?? '', /this page has changed/);
+      const reloaded = page.waitForResponse((response) => response.url().includes('after='));
       await reload.click();
       await reload.waitFor({ state: 'detached' });
+      await reloaded;
       await settled(page);
       assert.ok((await idsOf(page)).includes(generatedId(99)));
 

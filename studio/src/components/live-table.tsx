@@ -32,7 +32,7 @@ export type LiveTable = {
 
 /**
  * Keeps an item table live: one subscription, with the table's filter, search, sort and page size, over one
- * connection for as long as the table is open. On the first page, changes are applied where the order puts
+ * connection for as long as the table is open (docs/decisions/0050). On the first page, changes are applied where the order puts
  * them; on any other page they are only counted, so rows never shift under the reader. A change arriving
  * while a page loads waits for it; the subscription's first page (`init`) is checked against the table's,
  * which a change made before the subscription started would make differ: the page is then loaded again.
@@ -47,6 +47,8 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       shape.key === null ? null : { key: shape.key, sort: request.peek().sort, kinds };
     /** Changes that came while a page loaded, the `init` to check it with, the last row of a full page. */
     const memory = { queue: [] as LiveEvent[], init: null as Row[] | null, last: null as Row | null };
+    /** The request the subscription is for: events of an earlier one are dropped until it is replaced. */
+    let followed: LiveTableParts['request']['value'] | null = null;
     let started = false;
 
     const apply = (event: LiveEvent) => {
@@ -61,6 +63,7 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       else if (current && !sameRows(current.rows, rows)) parts.reload();
     };
     const onEvent = (event: LiveEvent) => {
+      if (request.peek() !== followed) return;
       const firstPage = after.peek() === null;
       if (event.event === 'init') {
         if (firstPage) check(event.rows);
@@ -85,25 +88,39 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       memory.queue = [];
       if (init && current && after.peek() === null && !sameRows(current.rows, init)) parts.reload();
       else for (const event of queue) apply(event);
+      // Subscribing once the page is shown keeps the subscription's `init` (the same query) from competing
+      // with the page's own for the database: a slow sort is not run twice at once.
+      const wanted = request.peek();
+      if (current && wanted !== followed) {
+        followed = wanted;
+        const { filter, search, sort, limit } = wanted;
+        items.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit });
+      }
     };
-    return { items: new LiveItems(shape.name, parts.api.tokens, onEvent), loaded };
+    const items = new LiveItems(shape.name, parts.api.tokens, onEvent);
+    return { items, loaded };
   }, []);
 
+  /** A page starts afresh: another page, or this one loaded again (maybe while a load was under way). */
+  const fresh = () => {
+    changes.value = 0;
+    missed.value = false;
+  };
   useSignalEffect(() => {
-    const { filter, search, sort, limit } = request.value;
-    untracked(() =>
-      live.items.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit }),
-    );
+    if (loading.value) fresh();
+    else untracked(live.loaded);
   });
   useSignalEffect(() => {
-    if (loading.value) {
-      changes.value = 0;
-      missed.value = false;
-    } else untracked(live.loaded);
+    after.value;
+    untracked(fresh);
   });
   useEffect(() => () => live.items.close(), []);
 
-  return { state: live.items.state, changes, missed, reload: parts.reload };
+  const reload = () => {
+    fresh();
+    parts.reload();
+  };
+  return { state: live.items.state, changes, missed, reload };
 }
 
 const STATES: Record<LiveState, string> = {
@@ -119,7 +136,7 @@ export function LiveStatus(props: { live: LiveTable }) {
   const stale = changes.value > 0 || missed.value;
   return (
     <p class="live">
-      <span role="status" class={`live-state ${state.value}`}>
+      <span role="status" class="live-state" data-state={state.value}>
         {STATES[state.value]}
         {stale && state.value !== 'connecting' ? ': this page has changed' : ''}
       </span>
