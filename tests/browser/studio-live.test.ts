@@ -1,4 +1,4 @@
-import type { Page, WebSocket } from 'playwright-core';
+import type { Page, WebSocket, WebSocketRoute } from 'playwright-core';
 import * as assert from 'uvu/assert';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
@@ -240,6 +240,45 @@ studio('one connection per open table: closed on leaving the table and on loggin
     assert.is(open(), 0);
     watch.assertClean();
   }),
+);
+
+studio(
+  'a lost connection is reopened, and the first page catches up with what it missed',
+  ({ app, admin, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // The page's socket goes through this route to the server, so the test can cut it as a network would.
+      let refuse = false;
+      let current: WebSocketRoute | null = null;
+      await page.routeWebSocket(/\/websocket$/, (socket) => {
+        if (refuse) {
+          socket.close({ code: 1013, reason: 'Try again later' });
+          return;
+        }
+        socket.connectToServer();
+        current = socket;
+      });
+      await logInToStudio(page, app, admin);
+      await openCargos(page);
+
+      refuse = true;
+      await (current as WebSocketRoute | null)?.close({ code: 1012, reason: 'Cut by the test' });
+      await page.getByRole('status').filter({ hasText: 'Reconnecting…' }).waitFor();
+      await write(app, token, 'POST', '/items/cargos', { id: ON_FIRST_PAGE, description: 'Missed cargo' });
+
+      const caughtUp = page.waitForRequest((request) => new URL(request.url()).pathname === '/items/cargos');
+      refuse = false;
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Live$/ })
+        .waitFor();
+      await caughtUp;
+      await rowsOf(page).filter({ hasText: 'Missed cargo' }).waitFor();
+
+      await write(app, token, 'DELETE', `/items/cargos/${ON_FIRST_PAGE}`);
+      await rowsOf(page).filter({ hasText: 'Missed cargo' }).waitFor({ state: 'detached' });
+      watch.assertClean();
+    }),
 );
 
 studio('an expired token ends the subscription; the table renews it and goes on', ({ app, admin }) =>
