@@ -1,5 +1,5 @@
 # Two commands set up a fresh machine: `make run` and `make test`. Both install what they need first.
-.PHONY: install build run chromium test check format bench bench-start bench-realtime bench-thumbnails bench-storage soak soak-fuzz stress
+.PHONY: install build run chromium test check format bench bench-start bench-realtime bench-studio bench-thumbnails bench-storage soak soak-fuzz stress
 
 NODE_MODULES := node_modules/.package-lock.json
 
@@ -71,6 +71,10 @@ bench-start: build
 # Issue 16's realtime fan-out figures (1,000 WebSocket subscribers, 100 changes/s); see bench/README.md.
 bench-realtime: build
 	node --import tsx bench/realtime-fanout.ts
+
+# Issue 20's studio: the first screen of 1,000,000 cargos in Chromium (needs PostgreSQL, as bench); see bench/README.md.
+bench-studio: build chromium
+	node --import tsx bench/studio-first-screen.ts
 
 # Issue 19's image transforms: thumbnails per second with the transform queue full, and peak RSS; no database.
 bench-thumbnails: install

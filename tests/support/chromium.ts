@@ -13,7 +13,7 @@ export const CHROMIUM_MISSING = existsSync(CHROMIUM)
   : `Chromium is missing at ${CHROMIUM} (install it with apt-get install -y chromium)`;
 
 /** The machine's network is closed: without these, Chromium keeps trying to reach Google's services. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -20,6 +20,12 @@ export type TokenSource = {
   accessToken(): string | null;
   /** Called after a 401 on a request that carried a token; true when a new token is ready to retry with. */
   renew(): Promise<boolean>;
+  /**
+   * Calls `listener` each time the token changes (a renewal), until the returned function is called: for a
+   * connection that authenticated once, such as the live table's WebSocket. A token that never changes
+   * needs none.
+   */
+  onChange?(listener: () => void): () => void;
 };
 
 const COUNT_HEADERS = {
@@ -43,7 +49,8 @@ const COUNT_MEMBERS = {
 export class ApiClient {
   constructor(
     readonly profile: Profile,
-    private readonly tokens: TokenSource,
+    /** Also what a connection other than `fetch` authenticates with (api/live-items.ts). */
+    readonly tokens: TokenSource,
   ) {}
 
   async get<T>(path: string, query: Query = {}): Promise<T> {

@@ -30,11 +30,16 @@ export class Session {
   private tokens: Tokens | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private renewing: Promise<boolean> | null = null;
+  private readonly tokenListeners = new Set<() => void>();
 
   constructor(readonly profile: Profile = pageProfile()) {
     this.api = new ApiClient(profile, {
       accessToken: () => this.tokens?.access ?? null,
       renew: () => this.renew(),
+      onChange: (listener) => {
+        this.tokenListeners.add(listener);
+        return () => this.tokenListeners.delete(listener);
+      },
     });
   }
 
@@ -93,6 +98,7 @@ export class Session {
     const lifetime = expiresAt - Date.now();
     const ahead = Math.min(RENEW_AHEAD_MS, lifetime / 4);
     this.timer = setTimeout(() => void this.renew(), Math.max(0, lifetime - ahead));
+    for (const listener of this.tokenListeners) listener();
   }
 
   private end(reason: string | null): void {

@@ -1,4 +1,5 @@
 import type { Signal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
 import type { FieldKind, FieldShape } from '../api/capabilities.ts';
 
 /** One row of the builder: `field operator value`, as one member of the filter's `_and`. */
@@ -61,17 +62,28 @@ export function FilterBuilder(props: {
   onApply: (conditions: Condition[]) => void;
 }) {
   const { fields, draft } = props;
+  const form = useRef<HTMLFormElement>(null);
+  /** Where focus goes once the conditions have rendered: a keyboard user goes on from the row they changed. */
+  const focusNext = useRef<'added' | 'removed' | null>(null);
+  useEffect(() => {
+    if (focusNext.current === 'added')
+      form.current?.querySelector<HTMLElement>('fieldset:last-of-type select')?.focus();
+    if (focusNext.current === 'removed') form.current?.querySelector<HTMLElement>('button.add')?.focus();
+    focusNext.current = null;
+  });
   const filterable = fields.filter((field) => field.kind !== 'json');
   const change = (index: number, patch: Partial<Condition>) => {
     draft.value = draft.value.map((condition, at) => (at === index ? { ...condition, ...patch } : condition));
   };
   const add = () => {
     const first = filterable[0];
-    if (first)
-      draft.value = [...draft.value, { field: first.name, operator: BY_KIND[first.kind][0]!, value: '' }];
+    if (!first) return;
+    draft.value = [...draft.value, { field: first.name, operator: BY_KIND[first.kind][0]!, value: '' }];
+    focusNext.current = 'added';
   };
   return (
     <form
+      ref={form}
       class="filters"
       aria-label="Filter"
       onSubmit={(event) => {
@@ -145,6 +157,7 @@ export function FilterBuilder(props: {
               aria-label={`Remove condition ${index + 1}`}
               onClick={() => {
                 draft.value = draft.value.filter((_, at) => at !== index);
+                focusNext.current = 'removed';
               }}
             >
               ×
@@ -152,7 +165,7 @@ export function FilterBuilder(props: {
           </fieldset>
         );
       })}
-      <button type="button" onClick={add} disabled={filterable.length === 0}>
+      <button type="button" class="add" onClick={add} disabled={filterable.length === 0}>
         Add condition
       </button>
       <button type="submit">Apply filter</button>

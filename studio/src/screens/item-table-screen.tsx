@@ -1,11 +1,13 @@
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { CollectionShape } from '../api/capabilities.ts';
 import type { Page, Query } from '../api/client.ts';
 import { CellValue } from '../components/cell-value.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { type Condition, FilterBuilder, filterOf } from '../components/filter-builder.tsx';
 import { Link } from '../components/link.tsx';
+import { LiveStatus, useLiveTable } from '../components/live-table.tsx';
+import { moveBetweenRows } from '../components/row-navigation.ts';
 import { useStudio } from '../studio-context.ts';
 
 type Row = Record<string, unknown>;
@@ -50,6 +52,10 @@ function ItemTable(props: {
   const loading = useSignal(false);
   const draft = useSignal<Condition[]>([]);
   const searchText = useSignal('');
+  const reloads = useSignal(0);
+  /** Set by the pager: once the page has loaded, focus goes to the table, whose caption names the page. */
+  const focusTable = useRef(false);
+  const table = useRef<HTMLTableElement>(null);
 
   const query = (extra: Query): Query => ({
     sort: request.value.sort ?? undefined,
@@ -81,12 +87,27 @@ function ItemTable(props: {
         },
       )
       .finally(() => {
-        if (current) loading.value = false;
+        if (!current) return;
+        loading.value = false;
+        if (focusTable.current) table.current?.focus();
+        focusTable.current = false;
       });
     return () => {
       current = false;
     };
-  }, [request.value, after.value]);
+  }, [request.value, after.value, reloads.value]);
+  const live = useLiveTable({
+    api,
+    shape,
+    request,
+    after,
+    page,
+    loading,
+    exact,
+    reload: () => {
+      reloads.value += 1;
+    },
+  });
 
   const restart = (patch: Partial<Request>) => {
     request.value = { ...request.value, ...patch };
@@ -178,9 +199,13 @@ function ItemTable(props: {
           </button>
         )}
       </p>
+      <LiveStatus live={live} />
       {error.value !== null && <ErrorNote error={error.value} />}
       <div class="table-wrap">
-        <table aria-busy={loading.value} aria-describedby="table-title">
+        <table aria-busy={loading.value} tabIndex={-1} ref={table}>
+          <caption class="visually-hidden">
+            {shape.name}, page {trail.value.length + 1}
+          </caption>
           <thead>
             <tr>
               {shape.fields.map((field) => {
@@ -204,7 +229,7 @@ function ItemTable(props: {
               })}
             </tr>
           </thead>
-          <tbody>
+          <tbody onKeyDown={moveBetweenRows}>
             {rows.map((row, index) => {
               const key = shape.key ? row[shape.key] : undefined;
               return (
@@ -234,6 +259,7 @@ function ItemTable(props: {
           type="button"
           disabled={trail.value.length === 0}
           onClick={() => {
+            focusTable.current = true;
             after.value = trail.value.at(-1) ?? null;
             trail.value = trail.value.slice(0, -1);
           }}
@@ -245,6 +271,7 @@ function ItemTable(props: {
           type="button"
           disabled={!page.value?.next}
           onClick={() => {
+            focusTable.current = true;
             trail.value = [...trail.value, after.value];
             after.value = page.value?.next ?? null;
           }}

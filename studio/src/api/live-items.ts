@@ -1,0 +1,217 @@
+import { signal } from '@preact/signals';
+import type { TokenSource } from './client.ts';
+
+type Row = Record<string, unknown>;
+
+/** The list parameters a subscription takes (`filter`, `search`, `sort`, `limit`), as a list's query. */
+export type LiveQuery = Readonly<Record<string, string | number | undefined>>;
+
+/**
+ * What the channel tells of the followed rows (docs/api.md §12), shaped by the caller's rights: `init` is the
+ * first page as the subscription starts (again after a reconnection: what happened meanwhile was not sent),
+ * then each change a list with this query would show, a row leaving the view arriving as a `delete`.
+ */
+export type LiveEvent =
+  | { event: 'init'; rows: Row[] }
+  | { event: 'create' | 'update'; rows: Row[] }
+  | { event: 'delete'; keys: unknown[] };
+
+/** `off`: no more events will come (the session ended, or the subscription was refused). */
+export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
+
+/** Waits before reconnecting, by attempt; the last one repeats. Each is jittered so tabs do not line up. */
+const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+
+/** Ends of a subscription that a new token mends. */
+const CREDENTIAL_ENDS = new Set(['TOKEN_EXPIRED', 'UNAUTHENTICATED']);
+/** Ends after which subscribing again starts over with a fresh `init`. */
+const RESUBSCRIBE_ENDS = new Set(['RESYNC']);
+
+type Message = {
+  type?: string;
+  status?: string;
+  event?: string;
+  uid?: string;
+  data?: unknown;
+  error?: { code?: string };
+};
+
+/**
+ * The changes of one collection, over the API's `/websocket` (Directus's realtime protocol): one connection,
+ * authenticated by a message (a browser's WebSocket cannot send an Authorization header; no token in a
+ * URL), renewed on the same connection when the session renews its token. A lost connection is reopened
+ * with backoff; `close` ends it for good.
+ */
+export class LiveItems {
+  readonly state = signal<LiveState>('connecting');
+  private socket: WebSocket | null = null;
+  private query: LiveQuery | null = null;
+  /** The uid of the subscription events are taken from; each `follow` makes a new one. */
+  private uid = 0;
+  private subscribed = false;
+  private sentToken: string | null = null;
+  /** A failed authentication renews the token once; a second failure in a row waits for a reconnection. */
+  private renewedAfterFailure = false;
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  private readonly stopWatchingToken: () => void;
+
+  constructor(
+    private readonly collection: string,
+    private readonly tokens: TokenSource,
+    private readonly onEvent: (event: LiveEvent) => void,
+    private readonly url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/websocket`,
+  ) {
+    this.stopWatchingToken = tokens.onChange?.(() => this.tokenChanged()) ?? (() => {});
+  }
+
+  /** Follows the rows of `query` from now on: the previous subscription stops, the next starts with `init`. */
+  follow(query: LiveQuery): void {
+    if (this.closed) return;
+    this.query = query;
+    if (this.socket === null) {
+      this.connect();
+      return;
+    }
+    if (this.subscribed) {
+      this.send({ type: 'unsubscribe', uid: String(this.uid) });
+      this.subscribed = false;
+      this.subscribe();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.stopWatchingToken();
+    this.socket?.close(1000);
+    this.socket = null;
+    this.state.value = 'off';
+  }
+
+  private connect(): void {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    this.subscribed = false;
+    this.renewedAfterFailure = false;
+    socket.onopen = () => this.authenticate();
+    socket.onmessage = (message) => {
+      if (this.socket === socket && typeof message.data === 'string') this.receive(message.data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.subscribed = false;
+      this.retry();
+    };
+  }
+
+  private retry(): void {
+    if (this.closed) return;
+    this.state.value = 'reconnecting';
+    const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]!;
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => this.connect(), wait * (0.75 + Math.random() / 2));
+  }
+
+  /** Sends the current token; without one the connection acts as the public caller, which may subscribe. */
+  private authenticate(): void {
+    this.sentToken = this.tokens.accessToken();
+    if (this.sentToken === null) this.subscribe();
+    else this.send({ type: 'auth', access_token: this.sentToken });
+  }
+
+  /** A renewed token replaces the connection's credential for its subscription, which goes on. */
+  private tokenChanged(): void {
+    if (this.socket?.readyState === WebSocket.OPEN && this.sentToken !== this.tokens.accessToken()) {
+      this.authenticate();
+    }
+  }
+
+  /** After the server refused the credential: a newer token if the session has one, else a renewal. */
+  private async reauthenticate(): Promise<void> {
+    if (this.tokens.accessToken() === this.sentToken && !(await this.tokens.renew())) {
+      this.close();
+      return;
+    }
+    // The renewal's `onChange` may have sent the new token already.
+    if (this.sentToken !== this.tokens.accessToken() && this.socket?.readyState === WebSocket.OPEN) {
+      this.authenticate();
+    }
+  }
+
+  private subscribe(): void {
+    if (this.query === null) return;
+    this.uid += 1;
+    this.subscribed = true;
+    const query = Object.fromEntries(Object.entries(this.query).filter(([, value]) => value !== undefined));
+    this.send({ type: 'subscribe', collection: this.collection, query, uid: String(this.uid) });
+  }
+
+  private receive(text: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case 'ping':
+        this.send({ type: 'pong' });
+        return;
+      case 'auth':
+        this.authAnswer(message);
+        return;
+      case 'subscription':
+        if (message.uid === String(this.uid)) this.event(message);
+        return;
+      case 'subscribe':
+        if (message.status === 'error' && message.uid === String(this.uid)) this.ended(message.error?.code);
+        return;
+    }
+  }
+
+  private authAnswer(message: Message): void {
+    if (message.status === 'ok') {
+      this.renewedAfterFailure = false;
+      if (!this.subscribed) this.subscribe();
+    } else if (!this.renewedAfterFailure) {
+      this.renewedAfterFailure = true;
+      void this.reauthenticate();
+    } else {
+      this.socket?.close(1000);
+    }
+  }
+
+  private event(message: Message): void {
+    const data = Array.isArray(message.data) ? message.data : [];
+    if (message.event === 'init') {
+      this.attempt = 0;
+      this.state.value = 'live';
+      this.onEvent({ event: 'init', rows: data as Row[] });
+    } else if (message.event === 'create' || message.event === 'update') {
+      this.onEvent({ event: message.event, rows: data as Row[] });
+    } else if (message.event === 'delete') {
+      this.onEvent({ event: 'delete', keys: data });
+    }
+  }
+
+  /** The server ended the subscription (docs/api.md §12): mend what can be mended. */
+  private ended(code: string | undefined): void {
+    this.subscribed = false;
+    if (CREDENTIAL_ENDS.has(code ?? '')) {
+      this.state.value = 'reconnecting';
+      void this.reauthenticate();
+    } else if (RESUBSCRIBE_ENDS.has(code ?? '')) {
+      this.subscribe();
+    } else if (code !== 'SHUTDOWN') {
+      // FORBIDDEN, or a query the server refuses: the table's own request says why.
+      this.close();
+    }
+  }
+
+  private send(message: Readonly<Record<string, unknown>>): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,315 @@
+import type { Page, WebSocket, WebSocketRoute } from 'playwright-core';
+import * as assert from 'uvu/assert';
+import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
+import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
+import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
+import { seedRows } from '../support/seed-rows.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
+import {
+  logInToStudio,
+  seriousAccessibilityViolations,
+  settled,
+  watchPage,
+} from '../support/studio-browser.ts';
+import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
+
+type Context = { app: TestApp; admin: SeededUser; operator: SeededUser; token: string };
+
+const studio = skippableSuite<Context>(
+  'the studio: the open table follows changes made by others, in headless Chromium',
+  CHROMIUM_MISSING,
+);
+
+/** The operator reads these fields of cargos that are not deleted: never `temperature`, never a deleted row. */
+const OPERATOR_FIELDS = ['id', 'description', 'is_deleted', 'code', 'crate_count'];
+
+/** Ids sort as text: the seed's four come first, then these 26, so the first page of 25 has more after it. */
+const generatedId = (n: number) => `0190a1b3-0000-7000-8000-${String(n).padStart(12, '0')}`;
+const GENERATED = Array.from({ length: 26 }, (_, n) => ({
+  id: generatedId(n),
+  description: `Cargo ${n}`,
+  is_deleted: false,
+  code: `GEN-${n}`,
+  crate_count: n,
+  temperature: 5,
+}));
+/** Between the seed's last id and the generated ones: on the first page, fifth. */
+const ON_FIRST_PAGE = '0190a1b2-0000-7000-8000-00000000000f';
+/** After every seeded id: past the first page's last row. */
+const PAST_FIRST_PAGE = '0190a1b4-0000-7000-8000-000000000001';
+
+studio.before(async (context) => {
+  const app = await startTestApp();
+  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
+  await seedRows(app.persistence, 'cargos', [...cargoRows, ...GENERATED]);
+  const admin = await app.seedAdmin();
+  const { access_token: token } = await app.login(admin);
+  const role = await app.createRole({ name: 'Operator' });
+  const granted = await app.request('POST', '/permissions', {
+    token,
+    body: {
+      role: role.id,
+      collection: 'cargos',
+      action: 'read',
+      fields: OPERATOR_FIELDS,
+      permissions: { is_deleted: { _eq: false } },
+    },
+  });
+  assert.is(granted.status, 200, granted.text);
+  context.app = app;
+  context.admin = admin;
+  context.token = token;
+  context.operator = await app.createUser({ role: role.id });
+});
+
+studio.after(async ({ app }) => {
+  await app?.close();
+});
+
+/** Writes as another client would: over HTTP with the admin's own token, not through the page. */
+async function write(app: TestApp, token: string, method: string, path: string, body?: unknown) {
+  const response = await app.request(method, path, { token, body });
+  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
+}
+
+/** Opens cargos from the collections screen and waits until the table is loaded and live. */
+async function openCargos(page: Page) {
+  await page.getByRole('link', { name: 'cargos', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor();
+  await settled(page);
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.unreachable(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const rowsOf = (page: Page) => page.getByRole('table').locator('tbody tr');
+const idsOf = async (page: Page) =>
+  (await rowsOf(page).locator('td:first-child').allTextContents()).map((text) => text.trim());
+
+studio(
+  'an admin sees creates, updates and deletes by another client without reloading',
+  ({ app, admin, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const lists: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/items/cargos') lists.push(request.url());
+      });
+      await logInToStudio(page, app, admin);
+      await openCargos(page);
+      assert.is(lists.length, 1, 'the subscription starts on the page loaded: no second load');
+      assert.is(await rowsOf(page).count(), 25);
+      assert.equal(await seriousAccessibilityViolations(page), [], 'live table');
+      // A reload would lose this (and the session with it).
+      await page.evaluate('window.stillTheSamePage = true');
+
+      await write(app, token, 'POST', '/items/cargos', {
+        id: ON_FIRST_PAGE,
+        description: 'Live cargo',
+        code: 'LIVE-1',
+        crate_count: 7,
+      });
+      const created = rowsOf(page).filter({ hasText: 'Live cargo' });
+      await created.waitFor();
+      const ids = await idsOf(page);
+      assert.is(ids.indexOf(ON_FIRST_PAGE), 4, 'in key order, after the seed’s four');
+      assert.is(ids.length, 26, 'the page grows rather than push a row past the next cursor');
+
+      // A row that sorts past this page's last is left to the next page; the update after it shows it was seen.
+      await write(app, token, 'POST', '/items/cargos', { id: PAST_FIRST_PAGE, description: 'Far cargo' });
+      await write(app, token, 'PATCH', `/items/cargos/${ON_FIRST_PAGE}`, {
+        description: 'Live cargo, updated',
+      });
+      await rowsOf(page).filter({ hasText: 'Live cargo, updated' }).waitFor();
+      assert.is(await rowsOf(page).filter({ hasText: 'Far cargo' }).count(), 0);
+      assert.is(await rowsOf(page).count(), 26);
+
+      await write(app, token, 'DELETE', `/items/cargos/${ON_FIRST_PAGE}`);
+      await created.waitFor({ state: 'detached' });
+      assert.is(await rowsOf(page).count(), 25);
+      assert.is(await page.evaluate('window.stillTheSamePage'), true);
+      assert.is(lists.length, 1, 'changes are applied to the page, not fetched again');
+
+      // On another page nothing moves: the changes are counted, and loading the page again shows them.
+      const turned = page.waitForResponse((response) => response.url().includes('after='));
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await turned;
+      await settled(page);
+      const secondPage = await idsOf(page);
+      await write(app, token, 'POST', '/items/cargos', { id: generatedId(99), description: 'Late cargo' });
+      const reload = page.getByRole('button', { name: '1 change — reload' });
+      await reload.waitFor();
+      assert.equal(await idsOf(page), secondPage);
+      assert.match((await page.getByRole('status').textContent()) ?? '', /this page has changed/);
+      const reloaded = page.waitForResponse((response) => response.url().includes('after='));
+      await reload.click();
+      await reload.waitFor({ state: 'detached' });
+      await reloaded;
+      await settled(page);
+      assert.ok((await idsOf(page)).includes(generatedId(99)));
+
+      await write(app, token, 'DELETE', `/items/cargos/${PAST_FIRST_PAGE}`);
+      await write(app, token, 'DELETE', `/items/cargos/${generatedId(99)}`);
+      watch.assertClean();
+    }),
+);
+
+studio(
+  'an operator is never sent a field or a row its role hides, not even over the socket',
+  ({ app, operator, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const frames: string[] = [];
+      page.on('websocket', (socket) => {
+        socket.on('framereceived', ({ payload }) => frames.push(String(payload)));
+      });
+      await logInToStudio(page, app, operator);
+      await openCargos(page);
+
+      const visible = GENERATED[0]!.id;
+      await write(app, token, 'POST', '/items/cargos', {
+        id: PAST_FIRST_PAGE,
+        description: 'Deleted cargo',
+        is_deleted: true,
+        temperature: 99.25,
+      });
+      await write(app, token, 'PATCH', `/items/cargos/${visible}`, {
+        description: 'Warmer cargo',
+        temperature: 21.5,
+      });
+      await rowsOf(page).filter({ hasText: 'Warmer cargo' }).waitFor();
+      // An update that takes a row out of the operator's view arrives as a delete.
+      await write(app, token, 'PATCH', `/items/cargos/${visible}`, { is_deleted: true });
+      await rowsOf(page).filter({ hasText: 'Warmer cargo' }).waitFor({ state: 'detached' });
+
+      const headers = (await page.getByRole('columnheader').allTextContents()).map((text) => text.trim());
+      assert.equal(headers, OPERATOR_FIELDS);
+      assert.not.match(await page.content(), /Deleted cargo|21\.5|99\.25/);
+      const events = frames.map(
+        (frame) => JSON.parse(frame) as { type: string; event?: string; data?: unknown },
+      );
+      const changes = events.filter((message) => message.type === 'subscription' && message.event !== 'init');
+      assert.equal(
+        changes.map((message) => message.event),
+        ['update', 'delete'],
+        'the hidden row is never sent',
+      );
+      for (const message of events.filter(
+        (event) => event.type === 'subscription' && event.event !== 'delete',
+      )) {
+        for (const row of message.data as Record<string, unknown>[]) {
+          assert.equal(Object.keys(row).sort(), [...OPERATOR_FIELDS].sort());
+        }
+      }
+      assert.not.match(frames.join('\n'), /temperature|Deleted cargo/);
+
+      await write(app, token, 'PATCH', `/items/cargos/${visible}`, {
+        is_deleted: false,
+        description: 'Cargo 0',
+      });
+      await write(app, token, 'DELETE', `/items/cargos/${PAST_FIRST_PAGE}`);
+      watch.assertClean();
+    }),
+);
+
+studio('one connection per open table: closed on leaving the table and on logging out', ({ app, admin }) =>
+  withChromium(async (page) => {
+    const watch = watchPage(page, app);
+    const sockets: WebSocket[] = [];
+    page.on('websocket', (socket) => sockets.push(socket));
+    const open = () => sockets.filter((socket) => !socket.isClosed()).length;
+    await logInToStudio(page, app, admin);
+    await openCargos(page);
+    assert.is(sockets.length, 1);
+    assert.is(new URL(sockets[0]!.url()).pathname, '/websocket');
+    assert.not.match(sockets[0]!.url(), /token/, 'the token goes in a message, never in the URL');
+
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await until(() => sockets[0]!.isClosed(), 'the socket to close on leaving the table');
+    await openCargos(page);
+    assert.is(sockets.length, 2);
+    assert.is(open(), 1);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await until(() => sockets[1]!.isClosed(), 'the socket to close on logging out');
+    assert.is(open(), 0);
+    watch.assertClean();
+  }),
+);
+
+studio(
+  'a lost connection is reopened, and the first page catches up with what it missed',
+  ({ app, admin, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // The page's socket goes through this route to the server, so the test can cut it as a network would.
+      let refuse = false;
+      let current: WebSocketRoute | null = null;
+      await page.routeWebSocket(/\/websocket$/, (socket) => {
+        if (refuse) {
+          socket.close({ code: 1013, reason: 'Try again later' });
+          return;
+        }
+        socket.connectToServer();
+        current = socket;
+      });
+      await logInToStudio(page, app, admin);
+      await openCargos(page);
+
+      refuse = true;
+      await (current as WebSocketRoute | null)?.close({ code: 1012, reason: 'Cut by the test' });
+      await page.getByRole('status').filter({ hasText: 'Reconnecting…' }).waitFor();
+      await write(app, token, 'POST', '/items/cargos', { id: ON_FIRST_PAGE, description: 'Missed cargo' });
+
+      const caughtUp = page.waitForRequest((request) => new URL(request.url()).pathname === '/items/cargos');
+      refuse = false;
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Live$/ })
+        .waitFor();
+      await caughtUp;
+      await rowsOf(page).filter({ hasText: 'Missed cargo' }).waitFor();
+
+      await write(app, token, 'DELETE', `/items/cargos/${ON_FIRST_PAGE}`);
+      await rowsOf(page).filter({ hasText: 'Missed cargo' }).waitFor({ state: 'detached' });
+      watch.assertClean();
+    }),
+);
+
+studio('an expired token ends the subscription; the table renews it and goes on', ({ app, admin }) =>
+  withChromium(async (page) => {
+    const watch = watchPage(page, app);
+    const tokensSent: string[] = [];
+    page.on('websocket', (socket) => {
+      socket.on('framesent', ({ payload }) => {
+        const message = JSON.parse(String(payload)) as { type: string; access_token?: string };
+        if (message.type === 'auth' && message.access_token) tokensSent.push(message.access_token);
+      });
+    });
+    await logInToStudio(page, app, admin);
+    await openCargos(page);
+    assert.is(tokensSent.length, 1);
+
+    // The server's clock passes the access token's 15 minutes: its subscription ends within a second.
+    app.clock.advance(16 * 60_000);
+    await until(() => tokensSent.length >= 2, 'a second auth message');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor();
+    assert.is.not(tokensSent[1], tokensSent[0], 'a renewed token');
+
+    const { access_token: fresh } = await app.login(admin);
+    await write(app, fresh, 'PATCH', `/items/cargos/${GENERATED[1]!.id}`, { description: 'After renewal' });
+    await rowsOf(page).filter({ hasText: 'After renewal' }).waitFor();
+    await write(app, fresh, 'PATCH', `/items/cargos/${GENERATED[1]!.id}`, { description: 'Cargo 1' });
+    watch.assertClean();
+  }),
+);
+
+studio.run();
