@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { cpuTimeMs, freePort, treeTotal, waitFor, withClient } from '../scripts/local-harness.ts';
+import { cpuTimeMs, freePort, rssMb, treeTotal, waitFor, withClient } from '../scripts/local-harness.ts';
 
 export const WRITE_CASES = ['create_batch', 'update_batch'] as const;
 export type WriteCase = (typeof WRITE_CASES)[number];
@@ -68,6 +68,7 @@ export type SettingFigures = {
   requests: number;
   failed: number;
   statuses: Record<number, number>;
+  rssMaxMb: number | null;
 };
 
 export type RevisionsCase = {
@@ -98,6 +99,8 @@ type Side = {
   latencies: number[];
   /** How many of each non-2xx status, over every slice. */
   statuses: Record<number, number>;
+  /** The server's peak RSS (process tree) over the counted slices, sampled every 100 ms. */
+  rssMaxMb: number | null;
 };
 
 async function benchCase(
@@ -124,6 +127,7 @@ async function benchCase(
         total: { requests: 0, seconds: 0, serverCpuMs: 0, dbCpuMs: 0, failed: 0 },
         latencies: [],
         statuses: {},
+        rssMaxMb: null,
       };
       await waitFor(`${base}/server/health`, server);
       await harness.expectOk('PATCH', `${base}/collections/cargos`, {
@@ -174,19 +178,30 @@ async function runSlice(harness: RevisionsHarness, side: Side, counted: boolean)
   const started = performance.now();
   // Timed to the last answer: autocannon notices that the amount is reached on its once-a-second tick.
   let lastAnswer = started;
-  const result = await autocannon({
-    url: `${side.base}${side.load.path}`,
-    connections: harness.connections,
-    amount: harness.sliceRequests,
-    method: side.load.method,
-    headers: { authorization: `Bearer ${harness.token}`, 'content-type': 'application/json' },
-    body: side.load.body,
-    timeout: 60,
-  }).on('response', (_client, status, _bytes, ms) => {
-    lastAnswer = performance.now();
-    if (counted && status < 300) side.latencies.push(ms);
-    if (counted && status >= 300) side.statuses[status] = (side.statuses[status] ?? 0) + 1;
-  });
+  // The peak RSS of the counted slices; every answer of a slice is in when autocannon resolves.
+  const sampler = setInterval(() => {
+    const rss = counted ? treeTotal(side.server.pid, rssMb) : null;
+    if (rss !== null && (side.rssMaxMb === null || rss > side.rssMaxMb)) side.rssMaxMb = rss;
+  }, 100);
+  let result: Awaited<ReturnType<typeof autocannon>>;
+  try {
+    result = await autocannon({
+      url: `${side.base}${side.load.path}`,
+      connections: harness.connections,
+      amount: harness.sliceRequests,
+      method: side.load.method,
+      headers: { authorization: `Bearer ${harness.token}`, 'content-type': 'application/json' },
+      body: side.load.body,
+      timeout: 60,
+    }).on('response', (_client, status, _bytes, ms) => {
+      lastAnswer = performance.now();
+      if (counted && status < 300) side.latencies.push(ms);
+      if (counted && status >= 300) side.statuses[status] = (side.statuses[status] ?? 0) + 1;
+    });
+  } finally {
+    clearInterval(sampler);
+  }
+  const serverCpuMs = (treeTotal(side.server.pid, cpuTimeMs) ?? 0) - cpuBefore;
   const seconds = (lastAnswer - started) / 1000;
   const dbAfter = await harness.backendsCpuMs(side.database);
   let dbCpuMs = 0;
@@ -194,7 +209,7 @@ async function runSlice(harness: RevisionsHarness, side: Side, counted: boolean)
   return {
     requests: result.requests.total,
     seconds,
-    serverCpuMs: (treeTotal(side.server.pid, cpuTimeMs) ?? 0) - cpuBefore,
+    serverCpuMs,
     dbCpuMs,
     failed: result.errors + result.timeouts + result.non2xx,
   };
@@ -222,6 +237,7 @@ function figures(side: Side): SettingFigures {
     requests: total.requests,
     failed: total.failed,
     statuses: side.statuses,
+    rssMaxMb: side.rssMaxMb,
   };
 }
 

@@ -781,7 +781,7 @@ async function dropDatabase(name: string): Promise<void> {
   databases.delete(name);
 }
 
-/** A write case's figures as a row of the main table (no RSS sampled). */
+/** A write case's figures as a row of the main table. */
 function asMeasured(figures: SettingFigures): Measured {
   return {
     rps: figures.rps,
@@ -791,7 +791,7 @@ function asMeasured(figures: SettingFigures): Measured {
     non2xx: 0,
     statuses: figures.statuses,
     total: figures.requests,
-    rssMaxMb: null,
+    rssMaxMb: figures.rssMaxMb,
     cpuMs: figures.cpuMs,
   };
 }
