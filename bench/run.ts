@@ -24,6 +24,14 @@ import {
 } from '../scripts/local-harness.ts';
 import type { PlanCase } from './plan.ts';
 import { benchReplicaReads, stopReplicaPairs } from './replica-case.ts';
+import {
+  benchRevisions,
+  median,
+  onOff,
+  type RevisionsResult,
+  type SettingFigures,
+  WRITE_CASES,
+} from './revisions-cases.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -35,11 +43,9 @@ const ONLY = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(',').map((c) => c.t
 /** Unset: datagate's production default (config/default.yaml: info, one access-log line per request). */
 const LOG_LEVEL = env.BENCH_LOG_LEVEL;
 const CPU_PROF = env.BENCH_CPU_PROF === '1';
-/**
- * What writes to `cargos` record (docs/api.md §14): `all` (activity and revisions, the default), `activity`,
- * or `none`; set through PATCH /collections before the cases run, so the write cases can be compared.
- */
-const ACCOUNTABILITY = env.BENCH_ACCOUNTABILITY;
+/** The write cases' rounds (a slice with revisions off and one on) and requests per slice (bench/revisions-cases.ts). */
+const WRITE_ROUNDS = Number(env.BENCH_WRITE_ROUNDS ?? 10);
+const WRITE_SLICE = Number(env.BENCH_WRITE_SLICE ?? 200);
 /** The deep page read against page 1 (of 100 items); needs that many pages of rows. */
 const DEEP_PAGE = Number(env.BENCH_DEEP_PAGE ?? 5000);
 /** The server the throwaway databases are created on; its own database is never written. */
@@ -51,6 +57,13 @@ const CLI = BUILT_CLI;
 for (const n of ROWS) if (!Number.isSafeInteger(n) || n < 1) throw new Error(`BENCH_ROWS: bad count ${n}`);
 if (!(DURATION > 0) || !(WARMUP >= 0) || !(CONNECTIONS > 0)) throw new Error('bad BENCH_* duration');
 if (!Number.isSafeInteger(DEEP_PAGE) || DEEP_PAGE < 2) throw new Error('BENCH_DEEP_PAGE: a page number ≥ 2');
+if (
+  !Number.isSafeInteger(WRITE_ROUNDS) ||
+  WRITE_ROUNDS < 1 ||
+  !Number.isSafeInteger(WRITE_SLICE) ||
+  WRITE_SLICE < 1
+)
+  throw new Error('BENCH_WRITE_ROUNDS, BENCH_WRITE_SLICE: counts ≥ 1');
 
 /** Every bench server's variables on top of the production environment. */
 const SERVER_EXTRA: NodeJS.ProcessEnv = {
@@ -217,6 +230,19 @@ async function measure(base: string, load: Load, pid: number | undefined): Promi
   }
 }
 
+/** CPU time so far of each PostgreSQL backend connected to `database`, by pid (from /proc: a local server). */
+async function backendsCpuMs(database: string): Promise<Map<number, number>> {
+  const { rows } = await admin((client) =>
+    client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]),
+  );
+  const spent = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = cpuTimeMs(pid);
+    if (ms !== null) spent.set(pid, ms);
+  }
+  return spent;
+}
+
 type PgbenchResult = { tps: number; latencyMs: number; failed: number };
 
 /** The statement with `$n` → `:pn` (pgbench's extended protocol sends them as text parameters, as pg does). */
@@ -276,7 +302,14 @@ type Row = {
   note?: string;
 };
 
-type SizeReport = { rows: number; table: Row[]; sanity: string[]; plan: PlanCase[]; extra: string[] };
+type SizeReport = {
+  rows: number;
+  table: Row[];
+  sanity: string[];
+  plan: PlanCase[];
+  extra: string[];
+  revisions: RevisionsResult | null;
+};
 
 /** `list_role_jwt` served by `http.workers=2` processes; read against `list_role_jwt`, which runs with it. */
 const WORKERS_CASE = 'list_role_jwt_workers2';
@@ -375,6 +408,11 @@ async function benchSize(rows: number): Promise<SizeReport> {
   log(
     `vacuum analyze ${((performance.now() - t) / 1000).toFixed(1)} s; set-up ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  // The write cases copy the seeded database for each measurement; a template must have no connections,
+  // so it is copied once now, before any server connects to the seeded one.
+  const writeCases = WRITE_CASES.filter(wanted);
+  const writesTemplate = `${name}_writes`;
+  if (writeCases.length > 0) await copyDatabase(writesTemplate, name);
 
   const serverArgs = [
     ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/results/profiles')}`] : []),
@@ -386,13 +424,6 @@ async function benchSize(rows: number): Promise<SizeReport> {
   await waitFor(`${base}/server/health`, server);
   const rssIdle = rssMb(server.pid);
 
-  if (ACCOUNTABILITY !== undefined) {
-    const accountability = ACCOUNTABILITY === 'none' ? null : ACCOUNTABILITY;
-    await expectOk('PATCH', `${base}/collections/cargos`, {
-      token: staticToken,
-      body: { meta: { accountability } },
-    });
-  }
   const role = await adminQuery(url, `select id from datagate_roles where name = 'Operator'`);
   await expectOk('POST', `${base}/permissions`, {
     token: staticToken,
@@ -681,51 +712,6 @@ async function benchSize(rows: number): Promise<SizeReport> {
       note: `list_role_jwt during 32-connection logins (${logins.requests.average.toFixed(0)} logins/s, ${logins.non2xx + logins.errors} failed)${ratio}`,
     });
   }
-  if (wanted('create_batch')) {
-    log(`${rows}: create_batch`);
-    const items = Array.from({ length: 100 }, (_, i) => ({
-      description: `Bench cargo #${i}`,
-      temperature: (i % 50) - 25,
-      is_deleted: false,
-    }));
-    const datagate = await measure(
-      base,
-      { path: '/items/cargos', method: 'POST', token: staticToken, body: JSON.stringify(items) },
-      server.pid,
-    );
-    table.push({
-      name: 'create_batch',
-      datagate,
-      note: `100 items/request → ${(datagate.rps * 100).toFixed(0)} rows/s`,
-    });
-  }
-  if (wanted('update_batch')) {
-    log(`${rows}: update_batch`);
-    // The same 100 rows each time: every request locks them, so the requests queue on the row locks
-    // alike with and without revisions, and the difference is the recording's cost.
-    const keys = (
-      await adminQuery(
-        url,
-        `select json_agg(id order by id)::text from (select id from cargos order by id limit 100) k`,
-      )
-    ).toString();
-    const datagate = await measure(
-      base,
-      {
-        path: '/items/cargos',
-        method: 'PATCH',
-        token: staticToken,
-        body: JSON.stringify({ keys: JSON.parse(keys), data: { temperature: 3 } }),
-      },
-      server.pid,
-    );
-    table.push({
-      name: 'update_batch',
-      datagate,
-      note: `100 items/request → ${(datagate.rps * 100).toFixed(0)} rows/s`,
-    });
-  }
-  if (ACCOUNTABILITY !== undefined) extra.push(`cargos record: ${ACCOUNTABILITY} (BENCH_ACCOUNTABILITY)`);
   extra.push(`datagate RSS after start: ${rssIdle?.toFixed(0)} MB`);
   extra.push(
     `final RSS: datagate ${rssMb(server.pid)?.toFixed(0)} MB, floor ${rssMb(floor.pid)?.toFixed(0)} MB, prepared floor ${rssMb(floorPrepared.pid)?.toFixed(0)} MB`,
@@ -741,9 +727,73 @@ async function benchSize(rows: number): Promise<SizeReport> {
   const problems = serverLog.split('\n').filter((line) => /"level":(50|60)/.test(line));
   if (problems.length > 0)
     extra.push(`datagate logged ${problems.length} error lines, first: ${problems[0]!.slice(0, 300)}`);
+  await dropDatabase(name);
+
+  // The write cases last, each measurement on a server and a database copy of its own.
+  let revisions: RevisionsResult | null = null;
+  if (writeCases.length > 0) {
+    revisions = await benchRevisions({
+      template: writesTemplate,
+      cases: writeCases,
+      rounds: WRITE_ROUNDS,
+      sliceRequests: WRITE_SLICE,
+      connections: CONNECTIONS,
+      dir,
+      serverArgs,
+      token: staticToken,
+      serverEnv: (databaseUrl, port) => ({ ...serverEnv, DATABASE_URL: databaseUrl, PORT: String(port) }),
+      copyDatabase,
+      dropDatabase,
+      start,
+      stop,
+      expectOk,
+      backendsCpuMs,
+      log: (message) => log(`${rows}: ${message}`),
+    });
+    await dropDatabase(writesTemplate);
+    for (const { name: caseName, on } of revisions.cases) {
+      table.push({
+        name: caseName,
+        datagate: asMeasured(on),
+        note: `100 items/request, revisions on (the default) → ${(on.rps * 100).toFixed(0)} rows/s (see "Revisions on and off")`,
+      });
+    }
+    extra.push(...revisions.problems);
+  }
+  return { rows, table, sanity, plan, extra, revisions };
+}
+
+/**
+ * A copy of database `template`, made by copying its files (which starts with a checkpoint, so every copy
+ * begins its measurement with the same WAL state), dropped at the end like the others.
+ */
+async function copyDatabase(name: string, template: string): Promise<string> {
+  await dropDatabase(name);
+  databases.add(name);
+  await admin((client) =>
+    client.query(`create database ${quoteId(name)} template ${quoteId(template)} strategy = file_copy`),
+  );
+  return databaseUrl(SERVER_URL, name);
+}
+
+async function dropDatabase(name: string): Promise<void> {
   await admin((client) => client.query(`drop database if exists ${quoteId(name)} with (force)`));
   databases.delete(name);
-  return { rows, table, sanity, plan, extra };
+}
+
+/** A write case's figures as a row of the main table. */
+function asMeasured(figures: SettingFigures): Measured {
+  return {
+    rps: figures.rps,
+    p50: figures.p50,
+    p99: figures.p99,
+    errors: figures.failed,
+    non2xx: 0,
+    statuses: figures.statuses,
+    total: figures.requests,
+    rssMaxMb: figures.rssMaxMb,
+    cpuMs: figures.cpuMs,
+  };
 }
 
 /** Polls a server's log file until `pattern` appears in it; fails early when the server exits. */
@@ -899,6 +949,39 @@ function targets14(report: SizeReport): string[] {
   return out;
 }
 
+/**
+ * Issue 17: create and update throughput with revisions on ≥ 80 % of off — each setting's figures over the
+ * counted slices, each round's on/off ratio and their median (bench/revisions-cases.ts).
+ */
+function revisionsSection(report: SizeReport): string[] {
+  if (report.revisions === null) return [];
+  const out = [
+    '## Revisions on and off (issue 17)',
+    '',
+    `\`cargos\`' \`meta.accountability\` null (off: no activity, no revision) and \`all\` (on, the default: an activity entry and a revision per item), each on a server and a fresh copy of the seeded database of its own; the two take turns in slices of ${WRITE_SLICE} requests, in alternating order, ${WRITE_ROUNDS} counted rounds after one warm-up round. CPU ms/req: the server's process, and the PostgreSQL backends of its database.`,
+    '',
+    '| case | revisions | requests | req/s | p50 ms | p99 ms | CPU ms/req server | CPU ms/req PostgreSQL | errors + non-2xx |',
+    `|${' --- |'.repeat(9)}`,
+  ];
+  const targets: string[] = [];
+  for (const { name, rounds, off, on } of report.revisions.cases) {
+    for (const [setting, figures] of [
+      ['off', off],
+      ['on', on],
+    ] as const) {
+      out.push(
+        `| ${name} | ${setting} | ${figures.requests} | ${fmt(figures.rps, 1)} | ${fmt(figures.p50)} | ${fmt(figures.p99)} | ${fmt(figures.cpuMs, 2)} | ${fmt(figures.dbCpuMs, 2)} | ${figures.failed}${statusList(figures.statuses)} |`,
+      );
+    }
+    const ratio = median(rounds.map(onOff));
+    targets.push(
+      `- ${ratio >= 0.8 ? '✅' : '❌'} ${name}: revisions on at ${(ratio * 100).toFixed(0)} % of off's req/s, the median of ${rounds.length} rounds' ratios (≥ 80 %); over all counted slices ${fmt(on.rps / off.rps, 2)}; CPU ms/req off → on: server ${fmt(off.cpuMs, 2)} → ${fmt(on.cpuMs, 2)}, PostgreSQL ${fmt(off.dbCpuMs, 2)} → ${fmt(on.dbCpuMs, 2)}`,
+      `  - on/off by round (the order the settings ran in): ${rounds.map((r) => `${fmt(onOff(r), 2)} (${r.order.join(', ')})`).join('; ')}`,
+    );
+  }
+  return [...out, '', ...targets];
+}
+
 function scaling(reports: SizeReport[]): string[] {
   if (reports.length < 2) return [];
   const small = reports[0]!;
@@ -972,6 +1055,8 @@ function document(report: SizeReport, info: string[], all: SizeReport[]): string
     '"prepared floor" = the same floor running each statement as a named prepared statement: the floor to hold datagate to once datagate prepares its statements too.',
     '',
     ...targets14(report),
+    '',
+    ...revisionsSection(report),
     ...(all.length > 1 && report === all.at(-1) ? ['', ...scaling(all)] : []),
     '',
     '## Same bytes from datagate and the floor',
@@ -1004,7 +1089,7 @@ async function main(): Promise<void> {
     const file = join(ROOT, `bench/results/${new Date().toISOString().slice(0, 10)}-${rows}${tag}.md`);
     writeFileSync(file, document(report, info, reports));
     process.stdout.write(
-      `\n## ${rows.toLocaleString('en')} rows\n\n${markdownTable(report)}\n\n${[...targets(report), ...targets14(report)].join('\n')}\n`,
+      `\n## ${rows.toLocaleString('en')} rows\n\n${markdownTable(report)}\n\n${[...targets(report), ...targets14(report), '', ...revisionsSection(report)].join('\n')}\n`,
     );
     log(`wrote ${file}`);
   }

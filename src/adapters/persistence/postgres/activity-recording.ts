@@ -50,9 +50,10 @@ export type ActivityRecording = { readonly tables: ActivityTables; readonly auth
 /**
  * What one write statement adds so that it records its own activity (docs/decisions/0033): columns for
  * the `changed` CTE's RETURNING (each changed row's key as text, its entry's id and, with revisions, its
- * wire image), and the CTEs that insert an activity row and a revision per changed row, both straight
- * from `changed`: the entry's id is drawn there, so the revision needs no join with the entry. Being part
- * of the write's statement, the records commit and roll back with it, at the cost of an insert or two.
+ * wire image and that of the written fields), and the CTEs that insert an activity row and a revision per
+ * changed row, both straight from `changed`: the entry's id is drawn there, so the revision needs no join
+ * with the entry. Being part of the write's statement, the records commit and roll back with it, at the
+ * cost of an insert or two.
  */
 export type ActivitySql = { readonly returning: RawBuilder<unknown>; readonly ctes: RawBuilder<unknown> };
 
@@ -73,10 +74,15 @@ export function activitySql(
   const revisions = mode === 'all' && action !== 'delete';
   const { tables, author } = recording;
   const origin = author?.origin;
+  // An update's delta is the row's image cut to the written fields, rendered from the row as the image is:
+  // the same keys in the same order, the same values, with no pass over the image's JSON per row.
+  const images = revisions
+    ? sql`, ${wireImageSql(collection)} as audit_data${
+        written === null ? sql`` : sql`, ${wireImageSql(collection, new Set(written))} as audit_delta`
+      }`
+    : sql``;
   const returning = sql`, (to_jsonb(${canonicalValueSql(key)}) #>> '{}') as audit_item,
-    nextval(${tables.activityIds}::regclass) as audit_id${
-      revisions ? sql`, ${wireImageSql(collection)} as audit_data` : sql``
-    }`;
+    nextval(${tables.activityIds}::regclass) as audit_id${images}`;
   const activity = sql`audit_activity as (insert into ${tables.activity}
       ("id", "action", "user", "ip", "user_agent", "collection", "item", "origin")
     select changed.audit_id, ${action}::text, ${author?.user ?? null}::uuid, ${origin?.ip ?? null}::text,
@@ -84,11 +90,7 @@ export function activitySql(
     from changed)`;
   if (!revisions) return { returning, ctes: sql`, ${activity}` };
   // A create wrote every field: its delta is its data, stored once (NULL here) and read back as `data`.
-  const delta =
-    written === null
-      ? sql`null::json`
-      : sql`(select coalesce(json_object_agg(field.key, field.value), '{}'::json)
-          from json_each(changed.audit_data) as field where field.key = any (${[...written]}::text[]))`;
+  const delta = written === null ? sql`null::json` : sql`changed.audit_delta`;
   return {
     returning,
     ctes: sql`, ${activity}, audit_revisions as (insert into ${tables.revisions}
@@ -103,9 +105,14 @@ export function revisionDeltaSql(revision: RawBuilder<unknown>): RawBuilder<unkn
   return sql`coalesce(${revision}."delta", ${revision}."data")`;
 }
 
-/** The row's modelled columns in their docs/api.md §4 wire forms, as a JSON object: what a GET answers. */
-function wireImageSql(collection: CollectionSchema): RawBuilder<unknown> {
-  const fields = collection.fields.filter((field: FieldSchema) => field.type !== 'unknown');
+/**
+ * The row's modelled columns in their docs/api.md §4 wire forms, as a JSON object: what a GET answers.
+ * `only`: just these of them, still in the collection's order.
+ */
+function wireImageSql(collection: CollectionSchema, only?: ReadonlySet<string>): RawBuilder<unknown> {
+  const fields = collection.fields.filter(
+    (field: FieldSchema) => field.type !== 'unknown' && (only === undefined || only.has(field.name)),
+  );
   const columns = sql.join(fields.map((field) => sql`${jsonValueSql(field)} as ${sql.id(field.name)}`));
   return sql`(select row_to_json(image.*) from (select ${fields.length === 0 ? sql`` : columns}) as image)`;
 }
