@@ -5,6 +5,7 @@ import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../../domain/query/parse-item-query.ts';
+import { sharedWhilePending } from '../../shared-while-pending.ts';
 import type { Authenticated } from '../authenticated.ts';
 import { presentedToken } from '../bearer-token.ts';
 import type { RouteContext, RouteMiddleware } from '../http-state.ts';
@@ -33,6 +34,8 @@ export function itemEventsRoute({
   settings,
 }: ItemEventsRouteDependencies): RouteMiddleware {
   const quota = new StreamQuota(settings.streamsPerUser, settings.streamsPerAddress);
+  // Every stream's subscription re-asks its credential together (the hub's recheck): alike ones share it.
+  const resolve = sharedWhilePending((token: string | null) => resolveCaller.execute(null, { token }));
   return async (ctx, next) => {
     let opened: { stream: EventStream; init: { position: string; data: string | null } } | undefined;
     await authenticated(async (ctx, caller) => {
@@ -46,7 +49,7 @@ export function itemEventsRoute({
           {
             collection: ctx.params.collection!,
             query,
-            caller: () => currentCaller(resolveCaller, token),
+            caller: () => currentCaller(resolve, token),
             ...(resumeAfter === undefined ? {} : { resumeAfter }),
           },
           stream,
@@ -94,11 +97,11 @@ function lastEventId(ctx: RouteContext): string | undefined {
 
 /** The caller as its credential says now; null once the credential no longer holds. */
 async function currentCaller(
-  resolveCaller: ResolveAccountabilityHandler,
+  resolve: (token: string | null) => Promise<Accountability>,
   token: string | null,
 ): Promise<Accountability | null> {
   try {
-    return await resolveCaller.execute(null, { token });
+    return await resolve(token);
   } catch (error) {
     // An expired token ends the stream as TOKEN_EXPIRED (thrown on), anything else the credential says as UNAUTHENTICATED.
     if (error instanceof DomainError && error.code !== 'TOKEN_EXPIRED') return null;

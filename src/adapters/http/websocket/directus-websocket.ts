@@ -8,6 +8,7 @@ import type {
 } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
+import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
 /** The close codes of /websocket (docs/api.md §12). */
@@ -54,6 +55,8 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
   const perAddress = new Map<string, number>();
   const perUser = new Map<string, number>();
   const connections = new Set<Connection>();
+  // Every connection's subscriptions re-ask their credential together (the hub's recheck): alike ones share it.
+  const connectionOptions = { ...options, authenticate: sharedWhilePending(options.authenticate) };
   const heartbeat =
     options.limits.heartbeatMs > 0
       ? setInterval(() => {
@@ -70,7 +73,13 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       count(perAddress, address, 1);
-      const connection = new Connection(ws, socket, options, perUser, url.searchParams.get('access_token'));
+      const connection = new Connection(
+        ws,
+        socket,
+        connectionOptions,
+        perUser,
+        url.searchParams.get('access_token'),
+      );
       connections.add(connection);
       ws.once('close', () => {
         count(perAddress, address, -1);
