@@ -29,6 +29,11 @@ export type PostgresItemEventFeedOptions = {
   readonly pruneBatch?: number;
   /** The schema of the system tables, the log's among them; unset, the search path finds it. */
   readonly systemSchema?: string;
+  /**
+   * Where the log is read (itemEventReaderDatabase: a server's connections of their own, docs/decisions/0047);
+   * unset, on the database the feed prunes through.
+   */
+  readonly reader?: Kysely<unknown>;
 };
 
 type EventRow = {
@@ -69,6 +74,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   private wakeUpsStarted = false;
 
   private readonly table: RawBuilder<unknown>;
+  private readonly reader: Kysely<unknown>;
 
   constructor(
     private readonly db: Kysely<unknown>,
@@ -76,6 +82,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     private readonly options: PostgresItemEventFeedOptions,
   ) {
     this.table = itemEventsTable(options.systemSchema);
+    this.reader = options.reader ?? db;
     this.pruner = setInterval(() => {
       this.prune().catch(() => {});
     }, options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS);
@@ -135,13 +142,13 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const { rows } = await sql<EventRow>`
       select e.id::text as id, e.collection, e.action, e.key, e.before::text as before, e.after::text as after
       from ${this.table} as e where e.id > ${after}::int8
-      order by e.id limit ${Math.max(0, limit)}`.execute(this.db);
+      order by e.id limit ${Math.max(0, limit)}`.execute(this.reader);
     return rows.map((row) => this.eventOf(row));
   }
 
   async latest(): Promise<string> {
     const { rows } = await sql<{ last: string }>`
-      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(this.db);
+      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(this.reader);
     return rows[0]!.last;
   }
 
@@ -175,7 +182,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const { rows } = await sql<{ covered: boolean }>`
       select case when ${after}::int8 = 0 then coalesce(min(id), 1) = 1
         else exists (select from ${this.table} p where p.id = ${after}::int8) end as covered
-      from ${this.table}`.execute(this.db);
+      from ${this.table}`.execute(this.reader);
     return rows[0]?.covered ?? false;
   }
 
