@@ -10,6 +10,7 @@ import type { Authenticated } from '../authenticated.ts';
 import { presentedToken } from '../bearer-token.ts';
 import type { RouteContext, RouteMiddleware } from '../http-state.ts';
 import { itemQuery } from '../item-query-string.ts';
+import { WriteRounds } from '../write-rounds.ts';
 import { EventStream } from './event-stream.ts';
 import type { SseSettings } from './sse-settings.ts';
 import { StreamQuota } from './stream-quota.ts';
@@ -34,6 +35,7 @@ export function itemEventsRoute({
   settings,
 }: ItemEventsRouteDependencies): RouteMiddleware {
   const quota = new StreamQuota(settings.streamsPerUser, settings.streamsPerAddress);
+  const rounds = new WriteRounds(settings.writeIntervalMs);
   // Every stream's subscription re-asks its credential together (the hub's recheck): alike ones share it.
   const resolve = sharedWhilePending((token: string | null) => resolveCaller.execute(null, { token }));
   return async (ctx, next) => {
@@ -42,7 +44,7 @@ export function itemEventsRoute({
       const query = subscriptionQuery(ctx);
       const resumeAfter = lastEventId(ctx);
       const token = presentedToken(ctx, settings.allowQueryToken);
-      const stream = new EventStream(ctx.res, settings);
+      const stream = new EventStream(ctx.res, settings, rounds);
       stream.whenClosed(quota.take(caller.user, ctx.ip));
       try {
         const subscription = await subscriptions.subscribe(
