@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { traceRoundWritten } from '../realtime-delivery-trace.ts';
 
 /** A stream whose writes can be held back and let go together: a socket, an HTTP response. */
 export type Corkable = { cork(): void; uncork(): void };
@@ -36,5 +37,6 @@ export class WriteRounds {
     const streams = [...this.held];
     this.held.clear();
     for (const stream of streams) stream.uncork();
+    traceRoundWritten(streams.length);
   }
 }

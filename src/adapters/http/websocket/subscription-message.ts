@@ -1,4 +1,5 @@
 import type { SubscriptionEvent } from '../../../application/realtime/item-subscriptions.ts';
+import { traceEventSent } from '../../realtime-delivery-trace.ts';
 
 /** Each event's messages, by the subscription's `uid` member: kept as long as the hub holds the event, no longer. */
 const built = new WeakMap<SubscriptionEvent, Map<string, Buffer>>();
@@ -14,6 +15,7 @@ export function subscriptionMessage(event: SubscriptionEvent, member: string): B
   if (!byUid) {
     byUid = new Map();
     built.set(event, byUid);
+    traceEventSent(event);
   }
   let bytes = byUid.get(member);
   if (!bytes) {

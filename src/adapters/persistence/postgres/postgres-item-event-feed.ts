@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import {
   type ItemEvent,
@@ -8,6 +9,7 @@ import {
 import type { StoredItem } from '../../../application/ports/item-store.ts';
 import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
+import { traceEventsRead } from '../../realtime-delivery-trace.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
 import { itemEventsTable } from './item-events-table.ts';
 import type { ItemEventWakeUps } from './item-events-wake-ups.ts';
@@ -72,6 +74,8 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   /** The wake-up channel listens, so the timer is only a safety net. */
   private awake = false;
   private wakeUpsStarted = false;
+  /** When the first wake-up not yet answered by a read was heard (`performance.now()`), for the delivery trace. */
+  private wokenAt: number | null = null;
 
   private readonly table: RawBuilder<unknown>;
   private readonly reader: Kysely<unknown>;
@@ -115,7 +119,10 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     if (this.wakeUpsStarted || !this.options.wakeUps) return;
     this.wakeUpsStarted = true;
     this.options.wakeUps.start({
-      woken: () => this.poll(),
+      woken: () => {
+        this.wokenAt ??= performance.now();
+        this.poll();
+      },
       lost: () => this.setAwake(false),
       listening: () => this.setAwake(true),
     });
@@ -204,6 +211,8 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   }
 
   private async deliver(): Promise<void> {
+    const wokenAt = this.wokenAt;
+    this.wokenAt = null;
     if (this.delivered === undefined) {
       this.delivered = await this.latest();
       return;
@@ -217,6 +226,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
       }
       if (batch.length === 0) return;
       this.delivered = batch.at(-1)!.id;
+      traceEventsRead(batch, wokenAt);
       // Each listener apart: one that throws neither stops the others nor the reading of the log.
       for (const listener of this.listeners) queueMicrotask(() => listener.events(batch));
       if (batch.length < POLL_BATCH) return;
