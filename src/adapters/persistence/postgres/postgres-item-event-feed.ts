@@ -154,8 +154,12 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   }
 
   async latest(): Promise<string> {
+    return this.latestOn(this.reader);
+  }
+
+  private async latestOn(db: Kysely<unknown>): Promise<string> {
     const { rows } = await sql<{ last: string }>`
-      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(this.reader);
+      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(db);
     return rows[0]!.last;
   }
 
@@ -214,7 +218,10 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const wokenAt = this.wokenAt;
     this.wokenAt = null;
     if (this.delivered === undefined) {
-      this.delivered = await this.latest();
+      // What "committed after subscribe()" means is fixed here, so it is asked on the pool the writes use: asked
+      // first, it is sent before a write made after the call commits. On the reader's connections of their own
+      // (opened now, on a first subscription) nothing orders it against such a write, which it could miss.
+      this.delivered = await this.latestOn(this.db);
       return;
     }
     for (;;) {
