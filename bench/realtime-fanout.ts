@@ -5,11 +5,12 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import {
   assertLoopback,
   BUILT_CLI,
@@ -27,6 +28,7 @@ import {
 import {
   HISTOGRAM_BUCKETS,
   type Histogram,
+  type Served,
   type ToLoader,
   type ToParent,
   type Write,
@@ -51,13 +53,28 @@ const IN_FLIGHT = 32;
 const WRITERS = 8;
 /** How long arrivals may trail the last write before the run counts what is missing. */
 const DRAIN_MS = 10_000;
-/** The built CLI when `make build` made it, else the sources through tsx (~70 MB more RSS: say so). */
-const CLI = existsSync(join(ROOT, BUILT_CLI)) ? [BUILT_CLI] : ['--import', 'tsx', 'src/cli.ts'];
+/**
+ * `api` (default): the writes are `PATCH`es through the server, as issue 16 has them. `sql`: `update` statements
+ * straight to PostgreSQL on a watched collection (`datagate realtime watch`), so that the server only delivers:
+ * the write path's own cost (and its ceiling on a busy box) is out of the figures.
+ */
+const WRITES = process.env.BENCH_RT_WRITES === 'sql' ? 'sql' : 'api';
+/** `1`: the server runs with `node --cpu-prof` (its profile in bench/results/profiles/ when it stops). */
+const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
+/**
+ * `BENCH_ENTRY`: another build's entry (a before/after in one sitting); else the built CLI when `make build`
+ * made it, else the sources through tsx (~70 MB more RSS: say so).
+ */
+const CLI = process.env.BENCH_ENTRY
+  ? [process.env.BENCH_ENTRY]
+  : existsSync(join(ROOT, BUILT_CLI))
+    ? [BUILT_CLI]
+    : ['--import', 'tsx', 'src/cli.ts'];
 
 const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
 const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
 
-const { start, run, stopAll } = new ChildProcesses(ROOT);
+const { start, run, stop, stopAll } = new ChildProcesses(ROOT);
 const database = `datagate_bench_rt_${process.pid}`;
 let created = false;
 const workDir = mkdtempSync(join(tmpdir(), 'datagate-bench-rt-'));
@@ -137,6 +154,51 @@ const tell = (loader: Loader, message: ToLoader) => loader.child.send(message);
 
 // ---------------------------------------------------------------- figures
 
+/** The server's trace of each write (bench/realtime-probe.mjs), asked for with SIGUSR2 once all has arrived. */
+type Traced = {
+  seq: number;
+  woken: number;
+  read: number;
+  sent: number | null;
+  written: number | null;
+  /** The server's CPU time (ms) at the first send and at the end of the round that wrote the change. */
+  cpuSent: number;
+  cpuWritten: number;
+  /** How many traced changes that round wrote. */
+  round: number;
+};
+
+async function serverTrace(pid: number | undefined, file: string): Promise<Traced[]> {
+  if (pid === undefined) return [];
+  process.kill(pid, 'SIGUSR2');
+  const deadline = performance.now() + 10_000;
+  while (!existsSync(file)) {
+    if (performance.now() > deadline) throw new Error('the server wrote no trace (bench/realtime-probe.mjs)');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as Array<
+    [number, number, number, number | null, number | null, number, number, number]
+  >;
+  return rows.map(([seq, woken, read, sent, written, cpuSent, cpuWritten, round]) => ({
+    seq,
+    woken,
+    read,
+    sent,
+    written,
+    cpuSent,
+    cpuWritten,
+    round,
+  }));
+}
+
+/** p50 / p99 / max of exact values, in ms. */
+function spread(values: number[]): string {
+  if (values.length === 0) return 'n/a';
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.max(0, Math.ceil(sorted.length * p) - 1)]!;
+  return [at(0.5), at(0.99), sorted.at(-1)!].map((ms) => ms.toFixed(1)).join(' / ');
+}
+
 function merged(histograms: Histogram[]): Uint32Array {
   const counts = new Uint32Array(HISTOGRAM_BUCKETS + 1);
   for (const histogram of histograms) for (const [bucket, count] of histogram) counts[bucket]! += count;
@@ -212,9 +274,20 @@ async function main(): Promise<void> {
   );
   const adminToken = randomBytes(32).toString('hex');
   await cli('users', 'token', '--email', ADMIN.email, '--token', adminToken);
+  if (WRITES === 'sql') await cli('realtime', 'watch', 'cargos');
   await withClient(url, (client) => client.query('vacuum analyze cargos'));
 
-  const server = start([...CLI, 'serve'], { env: serverEnv, logFile: join(workDir, 'datagate.log') });
+  const probeFile = join(workDir, 'probe.json');
+  const server = start(
+    [
+      '--import',
+      join(ROOT, 'bench/realtime-probe.mjs'),
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/results/profiles')}`] : []),
+      ...CLI,
+      'serve',
+    ],
+    { env: { ...serverEnv, DATAGATE_RT_PROBE_FILE: probeFile }, logFile: join(workDir, 'datagate.log') },
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/server/health`, server);
   const role = await withClient(url, async (client) => {
@@ -307,7 +380,12 @@ async function main(): Promise<void> {
     for (const loader of loaders) tell(loader, { type: 'written', writes: pending });
     pending = [];
   }, 100);
+  const sqlWriters =
+    WRITES === 'sql'
+      ? new pg.Pool({ connectionString: url, max: WRITERS, application_name: 'bench writes' })
+      : null;
   const cpuBefore = cpuSeconds(server.pid);
+  const loaderCpuBefore = loaders.map(({ child }) => cpuSeconds(child.pid));
   const writeStarted = performance.now();
   let issued = 0;
   await new Promise<void>((resolve) => {
@@ -324,7 +402,11 @@ async function main(): Promise<void> {
         const sent = now();
         inFlight += 1;
         const writer = writers[seq % writers.length]!;
-        request('PATCH', `${base}/items/cargos/${target.id}`, writer, { description: `rt ${seq}` })
+        const made =
+          sqlWriters === null
+            ? request('PATCH', `${base}/items/cargos/${target.id}`, writer, { description: `rt ${seq}` })
+            : sqlWriters.query('update cargos set description = $1 where id = $2', [`rt ${seq}`, target.id]);
+        made
           .then(() => {
             const write = { seq, sent, responded: now() };
             written.push(write);
@@ -344,6 +426,7 @@ async function main(): Promise<void> {
     }, 10);
   });
   const writeMs = performance.now() - writeStarted;
+  await sqlWriters?.end();
   const drainStarted = performance.now();
   let arrived = 0;
   while (performance.now() - drainStarted < DRAIN_MS) {
@@ -359,9 +442,17 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const cpuAfter = cpuSeconds(server.pid);
+  const loaderCpuAfter = loaders.map(({ child }) => cpuSeconds(child.pid));
   clearInterval(sampler);
   clearInterval(flush);
-  for (const loader of loaders) tell(loader, { type: 'written', writes: pending });
+  const traced = await serverTrace(server.pid, probeFile);
+  const changes: Served[] = traced.flatMap(({ seq, woken, written }) =>
+    written === null ? [] : [{ seq, woken, written }],
+  );
+  for (const loader of loaders) {
+    tell(loader, { type: 'written', writes: pending });
+    tell(loader, { type: 'served', changes });
+  }
   const results = await Promise.all(
     loaders.map((loader) => {
       const reply = loader.next('result');
@@ -371,10 +462,26 @@ async function main(): Promise<void> {
   );
   const fromRequest = merged(results.map((r) => r.fromRequest));
   const fromResponse = merged(results.map((r) => r.fromResponse));
+  const fromWoken = merged(results.map((r) => r.fromWoken));
+  const afterWritten = merged(results.map((r) => r.afterWritten));
+  const untraced = results.reduce((sum, r) => sum + r.untraced, 0);
+  const stage = (from: (t: Traced) => number | null, to: (t: Traced) => number | null) =>
+    spread(
+      traced.flatMap((t) => {
+        const a = from(t);
+        const b = to(t);
+        return a === null || b === null ? [] : [b - a];
+      }),
+    );
+  const loaderCpu =
+    loaderCpuBefore.every((c) => c !== null) && loaderCpuAfter.every((c) => c !== null)
+      ? loaderCpuAfter.reduce((sum, c, i) => sum + c! - loaderCpuBefore[i]!, 0)
+      : null;
   const delivered = results.reduce((sum, r) => sum + r.arrivals, 0);
   const closedEarly = results.reduce((sum, r) => sum + r.closedEarly, 0);
   const unmatched = results.reduce((sum, r) => sum + r.unmatched, 0);
   const loadAfter = loadavg();
+  if (CPU_PROF) await stop(server, 15_000); // --cpu-prof writes its profile at exit
 
   const perThousand = (rss: number | null) =>
     rss === null || rssBefore === null || openedCount === 0
@@ -394,6 +501,7 @@ async function main(): Promise<void> {
 (NODE_ENV=production, log level info), PostgreSQL on loopback, ${ROWS.toLocaleString('en')} \`cargos\` rows.
 Box: ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GB; load average (1/5/15 min) ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} before,
 ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after. The server, PostgreSQL, the harness and ${LOADERS} load processes share the cores${process.env.BENCH_RT_NOTE ? `; ${process.env.BENCH_RT_NOTE}` : ''}.
+Server: \`realtime.writeInterval\` ${process.env.REALTIME_WRITE_INTERVAL ?? '0 (default)'}. Load processes: ${process.env.BENCH_RT_PARSE === '1' ? 'every message parsed as JSON (`BENCH_RT_PARSE=1`)' : 'updates recognised by their first bytes, not parsed'}.
 
 ## Set-up
 
@@ -401,7 +509,11 @@ ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after. The server, PostgreSQL,
   token in the URL), each \`subscribe\` to \`cargos\` with \`fields: id, description\`: ${admins} as the admin (every row),
   ${operators} as an Operator (read rule \`is_deleted = false\`, so one write in four is for admins only).
   Opened ${openedCount} (${failedCount} refused) in ${(openMs / 1000).toFixed(1)} s, \`init\` included.
-- Writes: \`PATCH /items/cargos/:id\` (${WRITERS} admin users in turn, static tokens) at ${RATE}/s for ${SECONDS} s over 200 rows
+- Writes: ${
+    WRITES === 'sql'
+      ? `\`update cargos set description = … where id = …\` straight to PostgreSQL on ${WRITERS} connections, \`cargos\` watched (\`datagate realtime watch\`, \`BENCH_RT_WRITES=sql\`): the server only delivers,`
+      : `\`PATCH /items/cargos/:id\` (${WRITERS} admin users in turn, static tokens)`
+  } at ${RATE}/s for ${SECONDS} s over 200 rows
   (150 visible, 50 deleted), \`description\` = \`rt <seq>\`: ${written.length} made in ${(writeMs / 1000).toFixed(1)} s,
   failed: ${
     Object.entries(failedWrites)
@@ -419,14 +531,48 @@ ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after. The server, PostgreSQL,
 | deliveries | ${delivered.toLocaleString('en')} of ${expected.toLocaleString('en')} expected${unmatched ? ` (${unmatched} unmatched)` : ''}; ${closedEarly} subscribers closed by the server |
 | latency from the write's request, p50 / p99 / max | ${ms(percentile(fromRequest, 0.5))} / ${ms(percentile(fromRequest, 0.99))} / ${ms(percentile(fromRequest, 1))} |
 | latency from the write's response, p50 / p99 | ${ms(percentile(fromResponse, 0.5))} / ${ms(percentile(fromResponse, 0.99))} |
+| latency from the server hearing the commit's NOTIFY (≈ commit), p50 / p99 / max | ${ms(percentile(fromWoken, 0.5))} / ${ms(percentile(fromWoken, 0.99))} / ${ms(percentile(fromWoken, 1))}${untraced ? ` (${untraced} arrivals untraced)` : ''} |
+| arrival after the server's last socket write of the change (kernel + client share), p50 / p99 | ${ms(percentile(afterWritten, 0.5))} / ${ms(percentile(afterWritten, 0.99))} |
 | server CPU from the first write to the last delivery (user + system) | ${cpu} |
+| load processes' CPU over the same span (user + system) | ${loaderCpu === null || delivered === 0 ? 'n/a' : `${loaderCpu.toFixed(1)} s, ${((loaderCpu * 1e6) / delivered).toFixed(1)} µs per delivery`} |
 | server RSS: before subscribers / ${openedCount} connected (idle) / peak during the writes | ${mb(rssBefore)} / ${mb(rssConnected)} / ${mb(rssPeak)} |
 | server RSS per 1,000 connections (connected − before) | ${perThousand(rssConnected)} |
 | list_role_jwt without subscribers: req/s, p50 / p99 | ${without.rps.toFixed(0)}, ${without.p50} / ${without.p99} ms${without.non2xx ? ` (${without.non2xx} errors)` : ''} |
 | list_role_jwt with ${openedCount} subscribers connected: req/s, p50 / p99 | ${withSubscribers.rps.toFixed(0)}, ${withSubscribers.p50} / ${withSubscribers.p99} ms${withSubscribers.non2xx ? ` (${withSubscribers.non2xx} errors)` : ''} (${((withSubscribers.rps / without.rps) * 100).toFixed(0)} % of without) |
 
+## Server-side queueing, per change (the server's own clock: bench/realtime-probe.mjs)
+
+${traced.length} changes traced. ms, p50 / p99 / max:
+
+| stage | ms |
+|---|---|
+| NOTIFY heard → read from the log (the feed's query) | ${stage(
+    (t) => t.woken,
+    (t) => t.read,
+  )} |
+| read → first socket sent its message (the hub's queue, judging, shaping) | ${stage(
+    (t) => t.read,
+    (t) => t.sent,
+  )} |
+| first socket → last socket write (the fan-out: sends and writes) | ${stage(
+    (t) => t.sent,
+    (t) => t.written,
+  )} |
+| **NOTIFY heard → last socket write** | ${stage(
+    (t) => t.woken,
+    (t) => t.written,
+  )} |
+| first socket → last socket write, the server's CPU time only (user + system: the fan-out's work, without waiting for a core) | ${stage(
+    (t) => (t.sent === null ? null : t.cpuSent),
+    (t) => (t.written === null ? null : t.cpuWritten),
+  )} |
+
+Changes per round of writes (one system call per socket per round), mean over changes: ${
+    traced.length === 0 ? 'n/a' : (traced.reduce((sum, t) => sum + t.round, 0) / traced.length).toFixed(2)
+  }.
+
 list_role_jwt: \`GET /items/cargos?limit=100\`, Operator JWT, autocannon ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s
-(latency at autocannon's 1 ms resolution). Target (issue 16): delivery p99 < 100 ms.
+(latency at autocannon's 1 ms resolution). Target (issue 16): delivery p99 < 100 ms.${CPU_PROF ? '\nThe server ran with `--cpu-prof` (slower); its profile is in bench/results/profiles/.' : ''}
 `;
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, `bench/results/${date}-realtime-fanout${tag}.md`);

@@ -37,6 +37,7 @@ function sseSettings(config: AppConfig): SseSettings {
     heartbeatMs: config.realtime.sseHeartbeat,
     retryMs: config.realtime.sseRetry,
     sendBufferBytes: config.realtime.sendBufferBytes,
+    writeIntervalMs: config.realtime.writeInterval,
     streamsPerUser: config.realtime.sseStreamsPerUser,
     streamsPerAddress: config.realtime.sseStreamsPerAddress,
     allowQueryToken: config.auth.allowQueryToken,

@@ -42,6 +42,7 @@ export const realtimeHttpModule = new ContainerModule((options) => {
     const detach = attachWebSocket(server, {
       subscriptions: hub,
       authenticate: (token) => resolve.execute(null, { token }),
+      writeIntervalMs: realtime.writeInterval,
       limits: {
         connectionsPerUser: realtime.wsConnectionsPerUser,
         connectionsPerAddress: realtime.wsConnectionsPerAddress,

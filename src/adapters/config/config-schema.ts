@@ -538,6 +538,11 @@ export const configSchema = z
           .describe(
             'Bytes of events a realtime connection may have waiting for a client that reads slowly (1 MiB); past it the connection is closed with `SLOW_CONSUMER`.',
           ),
+        writeInterval: durationOrOff
+          .default(0)
+          .describe(
+            'The shortest time between two rounds of writes to the realtime clients: events that arrive meanwhile leave together, one system call per client for several events, so a server busy with a stream of changes spends less on each (an event that comes alone leaves at once). 0: every round of events is written as soon as it is ready.',
+          ),
         wsConnectionsPerUser: integer
           .min(1)
           .default(10)
@@ -828,6 +833,7 @@ export const ENV_KEYS: Record<string, string> = {
   REALTIME_REPLAY_WINDOW: 'realtime.replayWindow',
   REALTIME_POLL_INTERVAL: 'realtime.pollInterval',
   REALTIME_SEND_BUFFER_BYTES: 'realtime.sendBufferBytes',
+  REALTIME_WRITE_INTERVAL: 'realtime.writeInterval',
   REALTIME_WS_CONNECTIONS_PER_USER: 'realtime.wsConnectionsPerUser',
   REALTIME_WS_CONNECTIONS_PER_ADDRESS: 'realtime.wsConnectionsPerAddress',
   REALTIME_WS_SUBSCRIPTIONS_PER_CONNECTION: 'realtime.wsSubscriptionsPerConnection',

@@ -9,7 +9,7 @@ import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
 import { parseItemQuery, type QueryLimits } from '../../domain/query/parse-item-query.ts';
-import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
+import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { ListItemsHandler } from '../items/list-items.ts';
 import type { ReadRules } from '../items/read-rules.ts';
@@ -49,8 +49,23 @@ type Subscriber = {
   readonly request: SubscribeRequest;
   readonly sink: SubscriptionSink;
   readonly query: ItemQuery;
+  /**
+   * The collection and raw query as text, and the schema `query` was parsed against: with the caller, all
+   * a view is made of (see `recheckAll`).
+   */
+  readonly queryKey: string;
+  readonly parsedIn: SchemaSnapshot;
   view: View;
   closed: boolean;
+};
+
+/** What a group of alike views is told of one event; UNJUDGED when its view could not be evaluated. */
+const UNJUDGED = Symbol('unjudged');
+
+/** Why a subscription whose view could not judge an event ends: it missed that event. */
+const UNJUDGED_END: SubscriptionEnd = {
+  reason: 'RESYNC',
+  message: 'An event could not be judged for this subscription; subscribe again.',
 };
 
 /** Timers, injectable so tests tick the recheck by hand. */
@@ -97,20 +112,22 @@ export class RealtimeHub implements ItemSubscriptions {
     const caller = await request.caller();
     if (caller === null) throw new DomainError('UNAUTHENTICATED', 'Authentication is required.');
     const collection = collectionFor(this.catalog, caller, request.collection);
-    const query = parseItemQuery(request.query, collection, this.limits, this.catalog.current());
+    const parsedIn = this.catalog.current();
+    const query = parseItemQuery(request.query, collection, this.limits, parsedIn);
     if (query.relational) {
       throw invalidQuery(
         'A subscription reads flat fields and filters only; relational paths are not supported.',
       );
     }
-    const view = await this.viewOf(caller, collection, query);
+    const view = await this.viewOf(caller, collection, query, this.clock.now());
     this.start();
     const position = request.resumeAfter ?? (await this.feed.latest());
     const init =
       request.resumeAfter === undefined
         ? (await this.list.execute(caller, { collection: request.collection, query: request.query })).json
         : null;
-    const subscriber: Subscriber = { request, sink, query, view, closed: false };
+    const queryKey = JSON.stringify([request.collection, request.query]);
+    const subscriber: Subscriber = { request, sink, query, queryKey, parsedIn, view, closed: false };
     let set = this.byCollection.get(collection.name);
     if (!set) {
       set = new Set();
@@ -214,17 +231,34 @@ export class RealtimeHub implements ItemSubscriptions {
       const collection = this.catalog.current().collections.get(event.collection);
       if (!collection) continue;
       // Judged and shaped once per group of alike views; every member is sent the same message.
-      const told = new Map<string, SubscriptionEvent | null>();
+      const told = new Map<string, SubscriptionEvent | null | typeof UNJUDGED>();
       for (const subscriber of subscribers) {
         if (subscriber.closed) continue;
         const { view } = subscriber;
         let message = told.get(view.groupKey);
         if (message === undefined) {
-          message = this.judge(view, event, collection);
+          message = this.judgeOrUnjudged(view, event, collection);
           told.set(view.groupKey, message);
         }
-        if (message !== null) subscriber.sink.send(message);
+        if (message === UNJUDGED) this.end(subscriber, UNJUDGED_END);
+        else if (message !== null) subscriber.sink.send(message);
       }
+    }
+  }
+
+  /**
+   * A view that cannot be evaluated on an event (a filter naming a field the schema no longer has) ends its
+   * own subscribers, who missed the event; it must not cost the other subscribers the rest of the batch.
+   */
+  private judgeOrUnjudged(
+    view: View,
+    event: ItemEvent,
+    collection: CollectionSchema,
+  ): SubscriptionEvent | null | typeof UNJUDGED {
+    try {
+      return this.judge(view, event, collection);
+    } catch {
+      return UNJUDGED;
     }
   }
 
@@ -243,13 +277,24 @@ export class RealtimeHub implements ItemSubscriptions {
     return view.filter === null || matchesFilter(view.filter, item, collection);
   }
 
+  /**
+   * Every subscriber at once, not one after another: batches queued meanwhile wait for the whole recheck (the
+   * point where new rights take effect), so its length is a delay every second. Its moment is one, and so is
+   * the view of subscribers with the same caller and query: a thousand subscribers of one role and one query
+   * cost one rule lookup, plus their credentials (which the transports share while one is being asked).
+   */
   private async recheckAll(): Promise<void> {
-    for (const set of this.byCollection.values()) {
-      for (const subscriber of [...set]) await this.recheckOne(subscriber);
-    }
+    const now = this.clock.now();
+    const views = new Map<SchemaSnapshot, Map<string, Promise<View>>>();
+    const subscribers = [...this.byCollection.values()].flatMap((set) => [...set]);
+    await Promise.all(subscribers.map((subscriber) => this.recheckOne(subscriber, now, views)));
   }
 
-  private async recheckOne(subscriber: Subscriber): Promise<void> {
+  private async recheckOne(
+    subscriber: Subscriber,
+    now: Date,
+    views: Map<SchemaSnapshot, Map<string, Promise<View>>>,
+  ): Promise<void> {
     try {
       const caller = await subscriber.request.caller();
       if (subscriber.closed) return;
@@ -257,8 +302,26 @@ export class RealtimeHub implements ItemSubscriptions {
         this.end(subscriber, { reason: 'UNAUTHENTICATED', message: 'The credential no longer holds.' });
         return;
       }
-      const collection = collectionFor(this.catalog, caller, subscriber.request.collection);
-      subscriber.view = await this.viewOf(caller, collection, subscriber.query);
+      const key = JSON.stringify([
+        caller.user,
+        caller.role,
+        caller.admin,
+        caller.session,
+        subscriber.queryKey,
+      ]);
+      let alike = views.get(subscriber.parsedIn);
+      if (!alike) {
+        alike = new Map();
+        views.set(subscriber.parsedIn, alike);
+      }
+      let view = alike.get(key);
+      if (!view) {
+        const collection = collectionFor(this.catalog, caller, subscriber.request.collection);
+        view = this.viewOf(caller, collection, subscriber.query, now);
+        alike.set(key, view);
+      }
+      const next = await view;
+      if (!subscriber.closed) subscriber.view = next;
     } catch (error) {
       this.end(subscriber, endFor(error));
     }
@@ -268,8 +331,8 @@ export class RealtimeHub implements ItemSubscriptions {
     caller: Accountability,
     collection: CollectionSchema,
     query: ItemQuery,
+    now: Date,
   ): Promise<View> {
-    const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
     const select = projectFields(caller, rule, query.fields);
     if (query.filter) assertFilterQueryable(caller, rule, query.filter);

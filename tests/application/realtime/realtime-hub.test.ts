@@ -307,4 +307,31 @@ hub('batches that wait behind a recheck are delivered after it, in log order', a
   );
 });
 
+hub(
+  "a view that cannot judge an event ends its own subscription (RESYNC), never others' events in the batch",
+  async () => {
+    const f = await hubFixture();
+    await f.grant();
+    // Judged first: its filter names a field the schema is about to lose, so evaluating it throws.
+    const broken = await f.subscribe(CALLER.bob, { fields: ['id'], filter: { region: { _eq: 'north' } } });
+    const plain = await f.subscribe(CALLER.ada, { fields: ['id'] });
+    await f.persistence.schemaEditor.dropField(PARCELS, 'region');
+    f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+    f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 3 });
+    await f.hub.settled();
+    f.feed.emit(PARCELS, 3, row(3), { ...row(3), weight: 4 });
+    await f.hub.settled();
+    assert.equal(
+      plain.sink.events.map((event) => event.id),
+      ['1', '2', '3'],
+    );
+    assert.equal(plain.sink.ends, []);
+    assert.equal(broken.sink.events, []);
+    assert.equal(
+      broken.sink.ends.map((end) => end.reason),
+      ['RESYNC'],
+    );
+  },
+);
+
 hub.run();

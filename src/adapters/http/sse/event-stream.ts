@@ -4,6 +4,7 @@ import type {
   SubscriptionEvent,
   SubscriptionSink,
 } from '../../../application/realtime/item-subscriptions.ts';
+import type { WriteRounds } from '../write-rounds.ts';
 import { eventText, HEARTBEAT_TEXT, retryText } from './event-stream-text.ts';
 
 /** Why the stream, rather than the subscription, ended it: its client does not read fast enough. */
@@ -35,13 +36,15 @@ export class EventStream implements SubscriptionSink {
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
   private readonly onClose: Array<() => void> = [];
-  /** The response holds what is written until the end of this tick (see `write`). */
-  private corked = false;
 
-  /** `response`: the answer the stream will be written to, once `open`; watched from now for the client leaving. */
+  /**
+   * `response`: the answer the stream will be written to, once `open`; watched from now for the client leaving.
+   * `rounds`: what gathers its writes with the other streams' (WriteRounds).
+   */
   constructor(
     private readonly response: ServerResponse,
     private readonly options: EventStreamOptions,
+    private readonly rounds: WriteRounds,
   ) {
     this.closedPromise = new Promise((resolve) => {
       this.markClosed = resolve;
@@ -119,15 +122,8 @@ export class EventStream implements SubscriptionSink {
       this.pending.push(text);
       return;
     }
-    // What is written in one tick (a round of the hub's events) leaves in one system call, not one per event.
-    if (!this.corked) {
-      this.corked = true;
-      this.response.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.response.uncork();
-      });
-    }
+    // What is written in one round (a round of the hub's events, at least) leaves in one system call.
+    this.rounds.hold(this.response);
     this.response.write(text);
     this.checkBuffer();
   }

@@ -5,10 +5,12 @@ import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../../domain/query/parse-item-query.ts';
+import { sharedWhilePending } from '../../shared-while-pending.ts';
 import type { Authenticated } from '../authenticated.ts';
 import { presentedToken } from '../bearer-token.ts';
 import type { RouteContext, RouteMiddleware } from '../http-state.ts';
 import { itemQuery } from '../item-query-string.ts';
+import { WriteRounds } from '../write-rounds.ts';
 import { EventStream } from './event-stream.ts';
 import type { SseSettings } from './sse-settings.ts';
 import { StreamQuota } from './stream-quota.ts';
@@ -33,20 +35,23 @@ export function itemEventsRoute({
   settings,
 }: ItemEventsRouteDependencies): RouteMiddleware {
   const quota = new StreamQuota(settings.streamsPerUser, settings.streamsPerAddress);
+  const rounds = new WriteRounds(settings.writeIntervalMs);
+  // Every stream's subscription re-asks its credential together (the hub's recheck): alike ones share it.
+  const resolve = sharedWhilePending((token: string | null) => resolveCaller.execute(null, { token }));
   return async (ctx, next) => {
     let opened: { stream: EventStream; init: { position: string; data: string | null } } | undefined;
     await authenticated(async (ctx, caller) => {
       const query = subscriptionQuery(ctx);
       const resumeAfter = lastEventId(ctx);
       const token = presentedToken(ctx, settings.allowQueryToken);
-      const stream = new EventStream(ctx.res, settings);
+      const stream = new EventStream(ctx.res, settings, rounds);
       stream.whenClosed(quota.take(caller.user, ctx.ip));
       try {
         const subscription = await subscriptions.subscribe(
           {
             collection: ctx.params.collection!,
             query,
-            caller: () => currentCaller(resolveCaller, token),
+            caller: () => currentCaller(resolve, token),
             ...(resumeAfter === undefined ? {} : { resumeAfter }),
           },
           stream,
@@ -94,11 +99,11 @@ function lastEventId(ctx: RouteContext): string | undefined {
 
 /** The caller as its credential says now; null once the credential no longer holds. */
 async function currentCaller(
-  resolveCaller: ResolveAccountabilityHandler,
+  resolve: (token: string | null) => Promise<Accountability>,
   token: string | null,
 ): Promise<Accountability | null> {
   try {
-    return await resolveCaller.execute(null, { token });
+    return await resolve(token);
   } catch (error) {
     // An expired token ends the stream as TOKEN_EXPIRED (thrown on), anything else the credential says as UNAUTHENTICATED.
     if (error instanceof DomainError && error.code !== 'TOKEN_EXPIRED') return null;

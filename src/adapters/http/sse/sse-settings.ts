@@ -10,6 +10,8 @@ export type SseSettings = {
   readonly streamsPerUser: number;
   /** Open streams per client address, whoever the callers. */
   readonly streamsPerAddress: number;
+  /** The shortest time between two rounds of writes (`realtime.writeInterval`, WriteRounds). */
+  readonly writeIntervalMs: number;
   /** Whether `?access_token=` is accepted (`auth.allowQueryToken`), as on every route. */
   readonly allowQueryToken: boolean;
 };

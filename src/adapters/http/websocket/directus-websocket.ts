@@ -8,6 +8,8 @@ import type {
 } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
+import { sharedWhilePending } from '../../shared-while-pending.ts';
+import { WriteRounds } from '../write-rounds.ts';
 import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
 /** The close codes of /websocket (docs/api.md §12). */
@@ -40,6 +42,8 @@ export type WebSocketOptions = {
   readonly authenticate: (token: string | null) => Promise<Accountability | null>;
   readonly limits: WebSocketLimits;
   readonly path?: string;
+  /** The shortest time between two rounds of writes (`realtime.writeInterval`, WriteRounds); unset: 0. */
+  readonly writeIntervalMs?: number;
 };
 
 type Message = Readonly<Record<string, unknown>>;
@@ -50,10 +54,19 @@ type Message = Readonly<Record<string, unknown>>;
  */
 export function attachWebSocket(server: Server, options: WebSocketOptions): () => void {
   const path = options.path ?? '/websocket';
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.limits.messageMaxBytes });
+  // No permessage-deflate (ws's default, said here because it matters): a message is then the same bytes for
+  // every socket, built once per event (subscription-message.ts), and no socket holds a compressor's memory.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.limits.messageMaxBytes,
+    perMessageDeflate: false,
+  });
+  const rounds = new WriteRounds(options.writeIntervalMs);
   const perAddress = new Map<string, number>();
   const perUser = new Map<string, number>();
   const connections = new Set<Connection>();
+  // Every connection's subscriptions re-ask their credential together (the hub's recheck): alike ones share it.
+  const connectionOptions = { ...options, authenticate: sharedWhilePending(options.authenticate) };
   const heartbeat =
     options.limits.heartbeatMs > 0
       ? setInterval(() => {
@@ -70,7 +83,14 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       count(perAddress, address, 1);
-      const connection = new Connection(ws, socket, options, perUser, url.searchParams.get('access_token'));
+      const connection = new Connection(
+        ws,
+        socket,
+        connectionOptions,
+        rounds,
+        perUser,
+        url.searchParams.get('access_token'),
+      );
       connections.add(connection);
       ws.once('close', () => {
         count(perAddress, address, -1);
@@ -107,14 +127,13 @@ class Connection {
   private authTimer: NodeJS.Timeout | null = null;
   /** Set by each heartbeat's ping, cleared by any message from the client. */
   private silent = false;
-  /** The socket holds what is sent until the end of this tick (see `sendRaw`). */
-  private corked = false;
 
   constructor(
     private readonly ws: WebSocket,
     /** The connection's TCP socket, the one `ws` writes its frames to. */
     private readonly socket: Duplex,
     private readonly options: WebSocketOptions,
+    private readonly rounds: WriteRounds,
     private readonly perUser: Map<string, number>,
     private readonly urlToken: string | null,
   ) {}
@@ -260,11 +279,12 @@ class Connection {
     this.subscriptions.set(key, null);
     const collection = message.collection;
     const withUid = uid === undefined ? {} : { uid };
+    const member = uidMember(uid);
     try {
       const subscription = await this.options.subscriptions.subscribe(
         { collection, query, caller: () => this.currentCaller() },
         {
-          send: (event) => this.sendRaw(subscriptionMessage(event, uid)),
+          send: (event) => this.sendRaw(subscriptionMessage(event, member)),
           end: (end) => this.ended(key, end, uid),
         },
       );
@@ -274,9 +294,7 @@ class Connection {
       }
       this.subscriptions.set(key, subscription);
       if (this.authTimer) clearTimeout(this.authTimer);
-      this.sendRaw(
-        `{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${uidMember(uid)}}`,
-      );
+      this.sendRaw(`{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${member}}`);
     } catch (error) {
       this.subscriptions.delete(key);
       const { code, message: text } =
@@ -324,9 +342,8 @@ class Connection {
   }
 
   /**
-   * A client that does not read its socket is cut off rather than buffered for. What is sent in one tick (a
-   * round of the hub's events) leaves in one write: a system call per socket per event was most of the cost
-   * of a fan-out (docs/decisions/0040).
+   * A client that does not read its socket is cut off rather than buffered for. What is sent in one round (a
+   * round of the hub's events, at least) leaves in one write (WriteRounds).
    */
   private sendRaw(message: string | Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
@@ -335,14 +352,7 @@ class Connection {
       this.closeAll();
       return;
     }
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
-    }
+    this.rounds.hold(this.socket);
     this.ws.send(message, { binary: false });
   }
 

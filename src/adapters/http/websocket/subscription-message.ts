@@ -1,4 +1,5 @@
 import type { SubscriptionEvent } from '../../../application/realtime/item-subscriptions.ts';
+import { traceEventSent } from '../../realtime-delivery-trace.ts';
 
 /** Each event's messages, by the subscription's `uid` member: kept as long as the hub holds the event, no longer. */
 const built = new WeakMap<SubscriptionEvent, Map<string, Buffer>>();
@@ -6,15 +7,16 @@ const built = new WeakMap<SubscriptionEvent, Map<string, Buffer>>();
 /**
  * A subscription event as a /websocket message (Directus's `{"type":"subscription",…}`), serialized once per
  * event and uid: the hub hands every subscriber of a group of alike views the same event, so a thousand
- * alike subscribers cost one serialization, and their sockets are sent the same bytes.
+ * alike subscribers cost one serialization, and their sockets are sent the same bytes. `member` is the
+ * subscription's `uidMember`, made once when it subscribed.
  */
-export function subscriptionMessage(event: SubscriptionEvent, uid: string | undefined): Buffer {
+export function subscriptionMessage(event: SubscriptionEvent, member: string): Buffer {
   let byUid = built.get(event);
   if (!byUid) {
     byUid = new Map();
     built.set(event, byUid);
+    traceEventSent(event);
   }
-  const member = uidMember(uid);
   let bytes = byUid.get(member);
   if (!bytes) {
     bytes = Buffer.from(

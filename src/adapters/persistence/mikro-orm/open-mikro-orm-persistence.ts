@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { datagateOrmOptions, type ServerTimeouts } from '../../../../mikro-orm.config.ts';
 import { CLOSE_PART_MS, type ClosingPart, closeInTurn, warnOnStderr } from '../close-in-turn.ts';
@@ -10,6 +10,7 @@ import {
   createItemEventFeed,
   createPostgresCollections,
   type ItemEventWakeUps,
+  itemEventReaderDatabase,
   PgliteItemEventWakeUps,
   type PostgresCollections,
   PostgresItemEventWakeUps,
@@ -136,18 +137,23 @@ export async function openMikroOrmPersistence(
       },
     });
     const wakeUps = new PostgresItemEventWakeUps({ url, connectMs });
+    const reader = itemEventReaderDatabase({ url, connectMs, queryMs: timeouts?.queryMs });
     const closeParts = (first: ClosingPart[]) =>
       closeInTurn(
         [
           ...first,
           { name: 'the change feed', close: () => changes.close() },
           { name: "the change log's wake-ups", close: () => wakeUps.close() },
+          { name: "the change log's reader", close: () => reader.destroy() },
           { name: 'the connection pool', close: () => orm.close() },
           { name: "the health check's connection", close: () => health.close() },
         ],
         { limitMs: CLOSE_PART_MS, warn: options.warn ?? warnOnStderr },
       );
-    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]), wakeUps);
+    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]), {
+      wakeUps,
+      reader,
+    });
     const poolUsage = () =>
       servingPool && {
         size: servingPool.totalCount,
@@ -195,7 +201,7 @@ export async function openMikroOrmPersistence(
           await embedded.close();
         }
       },
-      wakeUps,
+      { wakeUps },
     );
     return { ...persistence, poolUsage: () => dialect.usage() };
   } catch (error) {
@@ -211,7 +217,7 @@ function assemble(
   options: MikroOrmPersistenceOptions,
   migrationLock: MigrationLock,
   close: () => Promise<void>,
-  wakeUps: ItemEventWakeUps,
+  log: { wakeUps: ItemEventWakeUps; reader?: Kysely<unknown> },
 ): MikroOrmPersistence {
   const database = new SystemDatabase(orm, options.schema);
   const itemEvents =
@@ -219,7 +225,7 @@ function assemble(
       ? undefined
       : createItemEventFeed(orm, collections.catalog, {
           replayWindowMs: options.itemEvents?.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
-          wakeUps,
+          ...log,
           ...(options.itemEvents?.pollMs === undefined ? {} : { pollMs: options.itemEvents.pollMs }),
           ...(options.schema ? { systemSchema: options.schema } : {}),
         });

@@ -1,10 +1,9 @@
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import type { ReplicaHealth } from '../../../application/ports/database-health.ts';
 import type { ItemStore } from '../../../application/ports/item-store.ts';
-import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
 import { PREPARED_PER_CONNECTION } from './postgres-collections.ts';
 import { PostgresItemStore } from './postgres-item-store.ts';
+import { quietPool } from './quiet-pool.ts';
 import { ReplicaRoutingItemStore } from './replica-routing-item-store.ts';
 import { ReplicaSet } from './replica-set.ts';
 
@@ -114,12 +113,4 @@ export function openReplicaRouting(
       await Promise.all(dbs.map((db) => db.destroy()));
     },
   };
-}
-
-/** A connection a replica drops is discarded; unhandled, the pool's 'error' event would end the process. */
-function quietPool(config: pg.PoolConfig): pg.Pool {
-  const pool = new pg.Pool(config);
-  pool.on('error', () => {});
-  refuseConnectionsAfterEnd(pool);
-  return pool;
 }

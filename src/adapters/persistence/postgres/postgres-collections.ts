@@ -5,6 +5,7 @@ import { PostgresActivityLog } from './postgres-activity-log.ts';
 import { PostgresCollectionWatch } from './postgres-collection-watch.ts';
 
 /** The change log's wake-ups, which the persistence builds for the server or the embedded database. */
+export { itemEventReaderDatabase } from './item-event-reader-database.ts';
 export {
   type ItemEventWakeUps,
   PgliteItemEventWakeUps,
@@ -86,8 +87,8 @@ export function itemStoreOptions(orm: MikroORM): PostgresItemStoreOptions {
 }
 
 /**
- * The items' change log on the system store's pool (docs/decisions/0030-item-change-log.md); the caller
- * closes it before the pool.
+ * The items' change log on the system store's pool (docs/decisions/0030-item-change-log.md), read there too
+ * unless `options.reader` says where; the caller closes it before either.
  */
 export function createItemEventFeed(
   orm: MikroORM,

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import {
   type ItemEvent,
@@ -8,6 +9,7 @@ import {
 import type { StoredItem } from '../../../application/ports/item-store.ts';
 import type { SchemaCatalog } from '../../../application/ports/schema-catalog.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
+import { traceEventsRead } from '../../realtime-delivery-trace.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
 import { itemEventsTable } from './item-events-table.ts';
 import type { ItemEventWakeUps } from './item-events-wake-ups.ts';
@@ -29,6 +31,11 @@ export type PostgresItemEventFeedOptions = {
   readonly pruneBatch?: number;
   /** The schema of the system tables, the log's among them; unset, the search path finds it. */
   readonly systemSchema?: string;
+  /**
+   * Where the log is read (itemEventReaderDatabase: a server's connections of their own, docs/decisions/0047);
+   * unset, on the database the feed prunes through.
+   */
+  readonly reader?: Kysely<unknown>;
 };
 
 type EventRow = {
@@ -67,8 +74,11 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   /** The wake-up channel listens, so the timer is only a safety net. */
   private awake = false;
   private wakeUpsStarted = false;
+  /** When the first wake-up not yet answered by a read was heard (`performance.now()`), for the delivery trace. */
+  private wokenAt: number | null = null;
 
   private readonly table: RawBuilder<unknown>;
+  private readonly reader: Kysely<unknown>;
 
   constructor(
     private readonly db: Kysely<unknown>,
@@ -76,6 +86,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     private readonly options: PostgresItemEventFeedOptions,
   ) {
     this.table = itemEventsTable(options.systemSchema);
+    this.reader = options.reader ?? db;
     this.pruner = setInterval(() => {
       this.prune().catch(() => {});
     }, options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS);
@@ -108,7 +119,10 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     if (this.wakeUpsStarted || !this.options.wakeUps) return;
     this.wakeUpsStarted = true;
     this.options.wakeUps.start({
-      woken: () => this.poll(),
+      woken: () => {
+        this.wokenAt ??= performance.now();
+        this.poll();
+      },
       lost: () => this.setAwake(false),
       listening: () => this.setAwake(true),
     });
@@ -135,13 +149,17 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const { rows } = await sql<EventRow>`
       select e.id::text as id, e.collection, e.action, e.key, e.before::text as before, e.after::text as after
       from ${this.table} as e where e.id > ${after}::int8
-      order by e.id limit ${Math.max(0, limit)}`.execute(this.db);
+      order by e.id limit ${Math.max(0, limit)}`.execute(this.reader);
     return rows.map((row) => this.eventOf(row));
   }
 
   async latest(): Promise<string> {
+    return this.latestOn(this.reader);
+  }
+
+  private async latestOn(db: Kysely<unknown>): Promise<string> {
     const { rows } = await sql<{ last: string }>`
-      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(this.db);
+      select coalesce(max(id), 0)::text as last from ${this.table}`.execute(db);
     return rows[0]!.last;
   }
 
@@ -175,7 +193,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
     const { rows } = await sql<{ covered: boolean }>`
       select case when ${after}::int8 = 0 then coalesce(min(id), 1) = 1
         else exists (select from ${this.table} p where p.id = ${after}::int8) end as covered
-      from ${this.table}`.execute(this.db);
+      from ${this.table}`.execute(this.reader);
     return rows[0]?.covered ?? false;
   }
 
@@ -197,8 +215,13 @@ export class PostgresItemEventFeed implements ItemEventFeed {
   }
 
   private async deliver(): Promise<void> {
+    const wokenAt = this.wokenAt;
+    this.wokenAt = null;
     if (this.delivered === undefined) {
-      this.delivered = await this.latest();
+      // What "committed after subscribe()" means is fixed here, so it is asked on the pool the writes use: asked
+      // first, it is sent before a write made after the call commits. On the reader's connections of their own
+      // (opened now, on a first subscription) nothing orders it against such a write, which it could miss.
+      this.delivered = await this.latestOn(this.db);
       return;
     }
     for (;;) {
@@ -210,6 +233,7 @@ export class PostgresItemEventFeed implements ItemEventFeed {
       }
       if (batch.length === 0) return;
       this.delivered = batch.at(-1)!.id;
+      traceEventsRead(batch, wokenAt);
       // Each listener apart: one that throws neither stops the others nor the reading of the log.
       for (const listener of this.listeners) queueMicrotask(() => listener.events(batch));
       if (batch.length < POLL_BATCH) return;

@@ -1,0 +1,42 @@
+import { performance } from 'node:perf_hooks';
+import { traceRoundWritten } from '../realtime-delivery-trace.ts';
+
+/** A stream whose writes can be held back and let go together: a socket, an HTTP response. */
+export type Corkable = { cork(): void; uncork(): void };
+
+/**
+ * The realtime transports' writes, gathered in rounds: a stream written to is corked until the round ends,
+ * so that everything a round sends it leaves in one system call — a system call per socket per event was
+ * most of the cost of a fan-out (docs/decisions/0040). A round ends at the end of the tick it began in, and
+ * never sooner than `spacingMs` after the previous one ended: a server busy with a stream of changes then
+ * writes several events per call instead of one, at the price of that much latency, while a change that
+ * comes alone leaves at once (docs/decisions/0047).
+ */
+export class WriteRounds {
+  private readonly held = new Set<Corkable>();
+  private ending = false;
+  private lastEnd = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly spacingMs = 0) {}
+
+  /** Holds what `stream` is written from now until the round ends; call before each write. */
+  hold(stream: Corkable): void {
+    if (this.held.has(stream)) return;
+    stream.cork();
+    this.held.add(stream);
+    if (this.ending) return;
+    this.ending = true;
+    const wait = this.lastEnd + this.spacingMs - performance.now();
+    if (wait > 0) setTimeout(() => this.end(), wait);
+    else process.nextTick(() => this.end());
+  }
+
+  private end(): void {
+    this.ending = false;
+    this.lastEnd = performance.now();
+    const streams = [...this.held];
+    this.held.clear();
+    for (const stream of streams) stream.uncork();
+    traceRoundWritten(streams.length);
+  }
+}
