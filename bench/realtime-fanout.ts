@@ -501,7 +501,7 @@ async function main(): Promise<void> {
 (NODE_ENV=production, log level info), PostgreSQL on loopback, ${ROWS.toLocaleString('en')} \`cargos\` rows.
 Box: ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GB; load average (1/5/15 min) ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} before,
 ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after. The server, PostgreSQL, the harness and ${LOADERS} load processes share the cores${process.env.BENCH_RT_NOTE ? `; ${process.env.BENCH_RT_NOTE}` : ''}.
-Server: \`realtime.writeInterval\` ${process.env.REALTIME_WRITE_INTERVAL ?? '0 (default)'}. Load processes: ${process.env.BENCH_RT_PARSE === '1' ? 'every message parsed as JSON (`BENCH_RT_PARSE=1`)' : 'updates recognised by their first bytes, not parsed'}.
+Server: \`realtime.writeInterval\` ${process.env.REALTIME_WRITE_INTERVAL ?? 'default'}. Load processes: ${process.env.BENCH_RT_PARSE === '1' ? 'every message parsed as JSON (`BENCH_RT_PARSE=1`)' : 'updates recognised by their first bytes, not parsed'}.
 
 ## Set-up
 

@@ -539,9 +539,9 @@ export const configSchema = z
             'Bytes of events a realtime connection may have waiting for a client that reads slowly (1 MiB); past it the connection is closed with `SLOW_CONSUMER`.',
           ),
         writeInterval: durationOrOff
-          .default(0)
+          .default(50)
           .describe(
-            'The shortest time between two rounds of writes to the realtime clients: events that arrive meanwhile leave together, one system call per client for several events, so a server busy with a stream of changes spends less on each (an event that comes alone leaves at once). 0: every round of events is written as soon as it is ready.',
+            'The shortest time between two rounds of writes to the realtime clients: events that arrive meanwhile leave together, one system call per client for several events, so the cost of a stream of changes is bounded by the number of clients, not the number of changes (an event that comes alone leaves at once). 0: every round of events is written as soon as it is ready, each at the cost of a system call per client.',
           ),
         wsConnectionsPerUser: integer
           .min(1)

@@ -8,9 +8,9 @@ export type Corkable = { cork(): void; uncork(): void };
  * The realtime transports' writes, gathered in rounds: a stream written to is corked until the round ends,
  * so that everything a round sends it leaves in one system call — a system call per socket per event was
  * most of the cost of a fan-out (docs/decisions/0040). A round ends at the end of the tick it began in, and
- * never sooner than `spacingMs` after the previous one ended: a server busy with a stream of changes then
- * writes several events per call instead of one, at the price of that much latency, while a change that
- * comes alone leaves at once (docs/decisions/0047).
+ * never sooner than `spacingMs` after the previous one ended: a stream of changes then costs at most one
+ * system call per socket per `spacingMs`, however many changes it carries, at the price of up to that much
+ * latency, while a change that comes alone leaves at once (docs/decisions/0047).
  */
 export class WriteRounds {
   private readonly held = new Set<Corkable>();
