@@ -11,6 +11,7 @@ import {
   logInToStudio,
   seriousAccessibilityViolations,
   settled,
+  waitUntil,
   watchPage,
 } from '../support/studio-browser.ts';
 import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
@@ -363,7 +364,7 @@ editor(
       const result = page.getByRole('button', { name: `S-two (${SHIPMENTS.two})` });
       await result.waitFor();
       // The unfiltered results may still be on screen for a moment, until the search's answer replaces them.
-      await page.waitForFunction("document.querySelectorAll('.picker-results li').length === 1");
+      await waitUntil(async () => (await page.locator('.picker-results li').count()) === 1, 'one result');
       assert.equal(await seriousAccessibilityViolations(page), [], 'the open picker');
       await page.keyboard.press('Tab');
       assert.ok(await focused(result), 'Tab reaches the result');

@@ -5,7 +5,7 @@ import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
 import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
 import { seedRows } from '../support/seed-rows.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
-import { seriousAccessibilityViolations, settled, watchPage } from '../support/studio-browser.ts';
+import { seriousAccessibilityViolations, settled, waitUntil, watchPage } from '../support/studio-browser.ts';
 import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
 
 type Context = { app: TestApp; admin: SeededUser };
@@ -155,7 +155,10 @@ studio('sorting, filtering, paging and opening a row with the keyboard only', ({
     // Next page: focus moves to the table, whose caption names the page.
     await tabTo(page, 'button Next page');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(`document.activeElement?.tagName === 'TABLE'`);
+    await waitUntil(
+      async () => (await page.evaluate(`document.activeElement?.tagName === 'TABLE'`)) === true,
+      'the focus on the table',
+    );
     await settled(page);
     assert.is(await page.locator('table caption').textContent(), 'cargos, page 2');
     const matching = ROWS.filter((row) => typeof row.crate_count === 'number' && row.crate_count >= 10).sort(

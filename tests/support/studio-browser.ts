@@ -80,3 +80,15 @@ export async function keepScreenshot(page: Page, name: string): Promise<void> {
 export async function settled(page: Page): Promise<void> {
   await page.locator('table[aria-busy="false"]').waitFor();
 }
+
+/**
+ * Polls `condition` from the test until it holds. `page.waitForFunction` would not do: while its predicate
+ * is false it re-evaluates it inside the page, which the studio's CSP refuses (no `eval`).
+ */
+export async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

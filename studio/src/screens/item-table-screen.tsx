@@ -110,6 +110,9 @@ function ItemTable(props: {
   });
 
   const restart = (patch: Partial<Request>) => {
+    // Busy from the change on, not from the effect after the next render: nobody (a test, a screen reader)
+    // may read the old rows as the answer to the new request.
+    loading.value = true;
     request.value = { ...request.value, ...patch };
     trail.value = [];
     after.value = null;
@@ -260,6 +263,7 @@ function ItemTable(props: {
           disabled={trail.value.length === 0}
           onClick={() => {
             focusTable.current = true;
+            loading.value = true;
             after.value = trail.value.at(-1) ?? null;
             trail.value = trail.value.slice(0, -1);
           }}
@@ -273,6 +277,7 @@ function ItemTable(props: {
           onClick={() => {
             focusTable.current = true;
             trail.value = [...trail.value, after.value];
+            loading.value = true;
             after.value = page.value?.next ?? null;
           }}
         >
