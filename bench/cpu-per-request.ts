@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  apiCall,
   ChildProcesses,
   cpuTimeMs,
   databaseUrl,
@@ -97,21 +98,6 @@ async function seed(cli: string): Promise<{ staticToken: string }> {
   return { staticToken };
 }
 
-async function call(method: string, target: string, token?: string, body?: unknown) {
-  const response = await fetch(target, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300)
-    throw new Error(`${method} ${target} → ${response.status} ${text.slice(0, 200)}`);
-  return text;
-}
-
 type Figures = Record<string, { cpu: number[]; rss: number[] }>;
 
 function figureOf(figures: Figures, name: string) {
@@ -142,7 +128,7 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
     async (c) => (await c.query('select count(*)::int as n from datagate_permissions')).rows[0].n,
   );
   if (existing === 0)
-    await call('POST', `${base}/permissions`, staticToken, {
+    await apiCall('POST', `${base}/permissions`, staticToken, {
       role,
       collection: 'cargos',
       action: 'read',
@@ -150,7 +136,7 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
       fields: ['id', 'date_created', 'description', 'temperature'],
     });
   const jwt = (
-    JSON.parse(await call('POST', `${base}/auth/login`, undefined, OPERATOR)) as { access_token: string }
+    JSON.parse(await apiCall('POST', `${base}/auth/login`, undefined, OPERATOR)) as { access_token: string }
   ).access_token;
   const visible = await withClient(
     url,

@@ -14,7 +14,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BUILT_CLI, ChildProcesses, freePort, numberFromEnv, rssMb } from '../scripts/local-harness.ts';
+import {
+  apiCall,
+  BUILT_CLI,
+  ChildProcesses,
+  freePort,
+  numberFromEnv,
+  rssMb,
+} from '../scripts/local-harness.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const RUNS = numberFromEnv('BENCH_RUNS', 5, 1);
@@ -50,27 +57,15 @@ async function healthy(base: string, exited: () => boolean): Promise<void> {
   throw new Error(`${base} not healthy within 2 min`);
 }
 
-async function call(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path} → ${response.status} ${text.slice(0, 200)}`);
-  return text;
-}
-
 /** One login, then 100 single-item writes and 100 list reads, one at a time (a newcomer trying the API). */
 async function lightLoad(base: string, kind: Start): Promise<void> {
-  const { access_token: token } = JSON.parse(await call(base, 'POST', '/auth/login', undefined, ADMIN)) as {
+  const { access_token: token } = JSON.parse(
+    await apiCall('POST', `${base}/auth/login`, undefined, ADMIN),
+  ) as {
     access_token: string;
   };
   if (kind === 'first start') {
-    await call(base, 'POST', '/collections', token, {
+    await apiCall('POST', `${base}/collections`, token, {
       collection: 'notes',
       fields: [
         { field: 'id', type: 'integer', schema: { is_primary_key: true } },
@@ -80,8 +75,8 @@ async function lightLoad(base: string, kind: Start): Promise<void> {
     });
   }
   for (let i = 0; i < 100; i++) {
-    await call(base, 'POST', '/items/notes', token, { title: `note ${i}`, score: i });
-    await call(base, 'GET', `/items/notes?limit=100&sort=-score&filter[score][_gte]=${i % 50}`, token);
+    await apiCall('POST', `${base}/items/notes`, token, { title: `note ${i}`, score: i });
+    await apiCall('GET', `${base}/items/notes?limit=100&sort=-score&filter[score][_gte]=${i % 50}`, token);
   }
 }
 

@@ -12,6 +12,8 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
+  ApiCallRefused,
+  apiCall,
   assertLoopback,
   BUILT_CLI,
   ChildProcesses,
@@ -21,6 +23,7 @@ import {
   numberFromEnv,
   productionServerEnv,
   quoteId,
+  roleIdByName,
   rssMb,
   waitFor,
   withClient,
@@ -92,31 +95,6 @@ async function cleanUp(): Promise<void> {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
-}
-
-class Refused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function request(method: string, url: string, token: string | null, body?: unknown) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (response.status >= 300)
-    throw new Refused(response.status, `${method} ${url} → ${response.status} ${text.slice(0, 300)}`);
-  return text;
 }
 
 // ---------------------------------------------------------------- load processes
@@ -290,13 +268,8 @@ async function main(): Promise<void> {
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/server/health`, server);
-  const role = await withClient(url, async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `select id from datagate_roles where name = 'Operator'`,
-    );
-    return rows[0]!.id;
-  });
-  await request('POST', `${base}/permissions`, adminToken, {
+  const role = await roleIdByName(url, 'Operator');
+  await apiCall('POST', `${base}/permissions`, adminToken, {
     role,
     collection: 'cargos',
     action: 'read',
@@ -312,7 +285,7 @@ async function main(): Promise<void> {
   const writers: string[] = [];
   for (let i = 0; i < WRITERS; i++) {
     const token = randomBytes(32).toString('hex');
-    await request('POST', `${base}/users`, adminToken, {
+    await apiCall('POST', `${base}/users`, adminToken, {
       email: `writer${i}@bench.local`,
       password: 'writer-bench-password',
       role: adminRole,
@@ -321,7 +294,7 @@ async function main(): Promise<void> {
     writers.push(token);
   }
   const jwt = (
-    JSON.parse(await request('POST', `${base}/auth/login`, null, OPERATOR)) as { access_token: string }
+    JSON.parse(await apiCall('POST', `${base}/auth/login`, null, OPERATOR)) as { access_token: string }
   ).access_token;
   // The rows written: 3 visible to the Operator for each deleted one.
   const targets = await withClient(url, async (client) => {
@@ -404,7 +377,7 @@ async function main(): Promise<void> {
         const writer = writers[seq % writers.length]!;
         const made =
           sqlWriters === null
-            ? request('PATCH', `${base}/items/cargos/${target.id}`, writer, { description: `rt ${seq}` })
+            ? apiCall('PATCH', `${base}/items/cargos/${target.id}`, writer, { description: `rt ${seq}` })
             : sqlWriters.query('update cargos set description = $1 where id = $2', [`rt ${seq}`, target.id]);
         made
           .then(() => {
@@ -414,7 +387,7 @@ async function main(): Promise<void> {
             expected += admins + (target.is_deleted ? 0 : operators);
           })
           .catch((error: Error) => {
-            const reason = error instanceof Refused ? String(error.status) : error.name;
+            const reason = error instanceof ApiCallRefused ? String(error.status) : error.name;
             failedWrites[reason] = (failedWrites[reason] ?? 0) + 1;
           })
           .finally(() => (inFlight -= 1));

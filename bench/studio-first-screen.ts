@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import {
+  apiCall,
   assertLoopback,
   BUILT_CLI,
   ChildProcesses,
@@ -31,6 +32,7 @@ import {
   numberFromEnv,
   productionServerEnv,
   quoteId,
+  roleIdByName,
   waitFor,
   withClient,
 } from '../scripts/local-harness.ts';
@@ -71,20 +73,6 @@ async function cleanUp(): Promise<void> {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
-}
-
-async function request(method: string, url: string, token: string | null, body?: unknown) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status} ${text.slice(0, 300)}`);
-  return text;
 }
 
 // ---------------------------------------------------------------- in the page
@@ -271,16 +259,11 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/server/health`, server);
   const login = async (user: User) =>
-    (JSON.parse(await request('POST', `${base}/auth/login`, null, user)) as { access_token: string })
+    (JSON.parse(await apiCall('POST', `${base}/auth/login`, null, user)) as { access_token: string })
       .access_token;
   const adminJwt = await login(ADMIN);
-  const role = await withClient(url, async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `select id from datagate_roles where name = 'Operator'`,
-    );
-    return rows[0]!.id;
-  });
-  await request('POST', `${base}/permissions`, adminJwt, {
+  const role = await roleIdByName(url, 'Operator');
+  await apiCall('POST', `${base}/permissions`, adminJwt, {
     role,
     collection: 'cargos',
     action: 'read',

@@ -292,3 +292,50 @@ export function productionServerEnv(settings: ServerSettings): NodeJS.ProcessEnv
     ...settings.extra,
   };
 }
+
+/** A harness's call the server answered with something other than 2xx. */
+export class ApiCallRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One JSON call to a harness's server, as a client would make it; answers the body's text, and throws
+ * `ApiCallRefused` with the status and the start of the body on anything but 2xx (a harness stops at its
+ * first surprise). A call that takes more than 30 s is abandoned: a harness must not hang on a stuck server.
+ */
+export async function apiCall(
+  method: string,
+  url: string,
+  token?: string | null,
+  body?: unknown,
+): Promise<string> {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  if (response.status >= 300)
+    throw new ApiCallRefused(response.status, `${method} ${url} → ${response.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** The id of the role named `name` (the harnesses make theirs with `datagate roles create`). */
+export async function roleIdByName(url: string, name: string): Promise<string> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ id: string }>('select id from datagate_roles where name = $1', [
+      name,
+    ]);
+    if (!rows[0]) throw new Error(`No role named ${name}`);
+    return rows[0].id;
+  });
+}

@@ -1,10 +1,10 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import type { CollectionSchema } from '../../src/domain/schema/collection-schema.ts';
 import { CARGO_IDS, cargoRows, cargosSchema, field } from '../support/cargos-schema.ts';
 import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
+import { tinyPng } from '../support/declared-png.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import {
   keepScreenshot,
@@ -48,30 +48,6 @@ const OPERATOR_FIELDS = ['id', 'description', 'temperature', 'is_deleted', 'code
 
 /** The clerk may change a cargo's temperature, within what the cold chain allows. */
 const CLERK_VALIDATION = { temperature: { _between: [-30, 30] } };
-
-/** A 2×2 PNG that decodes (the thumbnail is made of it by the server). */
-function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.from([0, 200, 40, 40, 40, 40, 200]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat([row, row]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 editor.before(async (context) => {
   const app = await startTestApp();

@@ -1,62 +1,31 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import * as assert from 'uvu/assert';
-import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
-import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
+import { cargoRows } from '../support/cargos-schema.ts';
 import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { seedRows } from '../support/seed-rows.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import {
   keepScreenshot,
   logInToStudio,
+  OPERATOR_FIELDS,
+  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
+  startStudioApp,
   watchPage,
 } from '../support/studio-browser.ts';
-import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
 
-type Context = {
-  app: TestApp;
-  admin: SeededUser;
-  adminToken: string;
-  operatorRole: string;
-  operator: SeededUser;
-};
-
-const governance = skippableSuite<Context>(
+const governance = skippableSuite<StudioFixture>(
   'the studio governs: users, roles, the permission matrix and "view as role", in headless Chromium',
   CHROMIUM_MISSING,
 );
 
-/** What the Operator role (made through the API) may read of cargos: no temperature, no deleted rows. */
-const OPERATOR_FIELDS = ['id', 'description', 'is_deleted', 'code', 'crate_count'];
 const NOT_DELETED = cargoRows.filter((row) => row.is_deleted !== true);
 
 /** Refusals the tests ask for on purpose: Chromium logs each failed fetch as a console error. */
 const EXPECTED_REFUSALS = (problem: string) => /status of (400|409)/.test(problem);
 
 governance.before(async (context) => {
-  const app = await startTestApp();
-  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
-  await seedRows(app.persistence, 'cargos', cargoRows);
-  const admin = await app.seedAdmin();
-  const { access_token: token } = await app.login(admin);
-  const role = await app.createRole({ name: 'Operator' });
-  const granted = await app.request('POST', '/permissions', {
-    token,
-    body: {
-      role: role.id,
-      collection: 'cargos',
-      action: 'read',
-      fields: OPERATOR_FIELDS,
-      permissions: { is_deleted: { _eq: false } },
-    },
-  });
-  assert.is(granted.status, 200, granted.text);
-  context.app = app;
-  context.admin = admin;
-  context.adminToken = token;
-  context.operatorRole = role.id;
-  context.operator = await app.createUser({ role: role.id });
+  Object.assign(context, await startStudioApp());
 });
 
 governance.after(async ({ app }) => {

@@ -1,27 +1,23 @@
 import type { Page, WebSocket, WebSocketRoute } from 'playwright-core';
 import * as assert from 'uvu/assert';
-import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
-import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
+import { cargoRows } from '../support/cargos-schema.ts';
 import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { seedRows } from '../support/seed-rows.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import {
   logInToStudio,
+  OPERATOR_FIELDS,
+  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
+  startStudioApp,
   watchPage,
 } from '../support/studio-browser.ts';
-import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
-type Context = { app: TestApp; admin: SeededUser; operator: SeededUser; token: string };
-
-const studio = skippableSuite<Context>(
+const studio = skippableSuite<StudioFixture>(
   'the studio: the open table follows changes made by others, in headless Chromium',
   CHROMIUM_MISSING,
 );
-
-/** The operator reads these fields of cargos that are not deleted: never `temperature`, never a deleted row. */
-const OPERATOR_FIELDS = ['id', 'description', 'is_deleted', 'code', 'crate_count'];
 
 /** Ids sort as text: the seed's four come first, then these 26, so the first page of 25 has more after it. */
 const generatedId = (n: number) => `0190a1b3-0000-7000-8000-${String(n).padStart(12, '0')}`;
@@ -39,27 +35,7 @@ const ON_FIRST_PAGE = '0190a1b2-0000-7000-8000-00000000000f';
 const PAST_FIRST_PAGE = '0190a1b4-0000-7000-8000-000000000001';
 
 studio.before(async (context) => {
-  const app = await startTestApp();
-  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
-  await seedRows(app.persistence, 'cargos', [...cargoRows, ...GENERATED]);
-  const admin = await app.seedAdmin();
-  const { access_token: token } = await app.login(admin);
-  const role = await app.createRole({ name: 'Operator' });
-  const granted = await app.request('POST', '/permissions', {
-    token,
-    body: {
-      role: role.id,
-      collection: 'cargos',
-      action: 'read',
-      fields: OPERATOR_FIELDS,
-      permissions: { is_deleted: { _eq: false } },
-    },
-  });
-  assert.is(granted.status, 200, granted.text);
-  context.app = app;
-  context.admin = admin;
-  context.token = token;
-  context.operator = await app.createUser({ role: role.id });
+  Object.assign(context, await startStudioApp([...cargoRows, ...GENERATED]));
 });
 
 studio.after(async ({ app }) => {
@@ -93,7 +69,7 @@ const idsOf = async (page: Page) =>
 
 studio(
   'an admin sees creates, updates and deletes by another client without reloading',
-  ({ app, admin, token }) =>
+  ({ app, admin, adminToken: token }) =>
     withChromium(async (page) => {
       const watch = watchPage(page, app);
       const lists: string[] = [];
@@ -161,7 +137,7 @@ studio(
 
 studio(
   'an operator is never sent a field or a row its role hides, not even over the socket',
-  ({ app, operator, token }) =>
+  ({ app, operator, adminToken: token }) =>
     withChromium(async (page) => {
       const watch = watchPage(page, app);
       const frames: string[] = [];
@@ -244,7 +220,7 @@ studio('one connection per open table: closed on leaving the table and on loggin
 
 studio(
   'a lost connection is reopened, and the first page catches up with what it missed',
-  ({ app, admin, token }) =>
+  ({ app, admin, adminToken: token }) =>
     withChromium(async (page) => {
       const watch = watchPage(page, app);
       // The page's socket goes through this route to the server, so the test can cut it as a network would.

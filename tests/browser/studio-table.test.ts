@@ -1,49 +1,25 @@
 import * as assert from 'uvu/assert';
-import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
-import { cargoRows, cargosSchema } from '../support/cargos-schema.ts';
+import { cargoRows } from '../support/cargos-schema.ts';
 import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { seedRows } from '../support/seed-rows.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import {
   keepScreenshot,
   logInToStudio,
+  OPERATOR_FIELDS,
+  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
+  startStudioApp,
   watchPage,
 } from '../support/studio-browser.ts';
-import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
 
-type Context = { app: TestApp; admin: SeededUser; operator: SeededUser };
-
-const studio = skippableSuite<Context>(
+const studio = skippableSuite<StudioFixture>(
   'the studio: logging in and reading a table, in headless Chromium',
   CHROMIUM_MISSING,
 );
 
-/** The operator reads cargos' id, description and temperature-free fields, on cargos that are not deleted. */
-const OPERATOR_FIELDS = ['id', 'description', 'is_deleted', 'code', 'crate_count'];
-
 studio.before(async (context) => {
-  const app = await startTestApp();
-  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
-  await seedRows(app.persistence, 'cargos', cargoRows);
-  const admin = await app.seedAdmin();
-  const { access_token: token } = await app.login(admin);
-  const role = await app.createRole({ name: 'Operator' });
-  const granted = await app.request('POST', '/permissions', {
-    token,
-    body: {
-      role: role.id,
-      collection: 'cargos',
-      action: 'read',
-      fields: OPERATOR_FIELDS,
-      permissions: { is_deleted: { _eq: false } },
-    },
-  });
-  assert.is(granted.status, 200, granted.text);
-  context.app = app;
-  context.admin = admin;
-  context.operator = await app.createUser({ role: role.id });
+  Object.assign(context, await startStudioApp());
 });
 
 studio.after(async ({ app }) => {

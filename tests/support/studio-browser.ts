@@ -3,8 +3,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
+import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import { PACKAGE_ROOT } from '../../src/package-root.ts';
-import type { TestApp } from './test-app.ts';
+import { cargoRows, cargosSchema } from './cargos-schema.ts';
+import { seedRows } from './seed-rows.ts';
+import { type SeededUser, startTestApp, type TestApp } from './test-app.ts';
 
 /** Screenshots of each studio screen, kept after the run (CI keeps the folder as an artifact). */
 export const STUDIO_ARTIFACTS = join(PACKAGE_ROOT, 'test-artifacts', 'studio');
@@ -91,4 +94,42 @@ export async function waitUntil(condition: () => Promise<boolean>, what: string,
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** What the Operator role of the studio suites may read of cargos: no temperature, and no deleted rows. */
+export const OPERATOR_FIELDS = ['id', 'description', 'is_deleted', 'code', 'crate_count'];
+
+export type StudioFixture = {
+  app: TestApp;
+  admin: SeededUser;
+  adminToken: string;
+  operatorRole: string;
+  operator: SeededUser;
+};
+
+/**
+ * An app with the seed's cargos (and `rows`, when given, instead), its first admin, and an Operator role
+ * reading OPERATOR_FIELDS of the cargos that are not deleted, with one user of it.
+ */
+export async function startStudioApp(
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>> = cargoRows,
+): Promise<StudioFixture> {
+  const app = await startTestApp();
+  (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
+  await seedRows(app.persistence, 'cargos', rows);
+  const admin = await app.seedAdmin();
+  const { access_token: adminToken } = await app.login(admin);
+  const role = await app.createRole({ name: 'Operator' });
+  const granted = await app.request('POST', '/permissions', {
+    token: adminToken,
+    body: {
+      role: role.id,
+      collection: 'cargos',
+      action: 'read',
+      fields: OPERATOR_FIELDS,
+      permissions: { is_deleted: { _eq: false } },
+    },
+  });
+  assert.is(granted.status, 200, granted.text);
+  return { app, admin, adminToken, operatorRole: role.id, operator: await app.createUser({ role: role.id }) };
 }

@@ -9,6 +9,7 @@ import { FieldInput } from '../components/field-input.tsx';
 import { FileThumbnail, FileUpload } from '../components/file-field.tsx';
 import { ItemHistory } from '../components/item-history.tsx';
 import { Link } from '../components/link.tsx';
+import { ReadableCollection } from '../components/readable-collection.tsx';
 import { RelationPicker } from '../components/relation-picker.tsx';
 import { navigate } from '../router.ts';
 import { useStudio } from '../studio-context.ts';
@@ -23,17 +24,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * null for a new item.
  */
 export function ItemEditorScreen(props: { collection: string; itemKey: string | null }) {
-  const { capabilities } = useStudio();
-  const shape = capabilities.collections.find((candidate) => candidate.name === props.collection);
-  if (!shape) {
-    return (
-      <section>
-        <h1>{props.collection}</h1>
-        <p role="alert">There is no collection of this name that you may read.</p>
-      </section>
-    );
-  }
-  return <ItemEditor key={`${shape.name}/${props.itemKey ?? '+'}`} shape={shape} itemKey={props.itemKey} />;
+  return (
+    <ReadableCollection name={props.collection}>
+      {(shape) => (
+        <ItemEditor key={`${shape.name}/${props.itemKey ?? '+'}`} shape={shape} itemKey={props.itemKey} />
+      )}
+    </ReadableCollection>
+  );
 }
 
 const idOf = (field: string) => `field-${field}`;

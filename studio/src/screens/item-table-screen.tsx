@@ -7,6 +7,7 @@ import { ErrorNote } from '../components/error-note.tsx';
 import { type Condition, FilterBuilder, filterOf } from '../components/filter-builder.tsx';
 import { Link } from '../components/link.tsx';
 import { LiveStatus, useLiveTable } from '../components/live-table.tsx';
+import { ReadableCollection } from '../components/readable-collection.tsx';
 import { moveBetweenRows } from '../components/row-navigation.ts';
 import { useStudio } from '../studio-context.ts';
 
@@ -23,17 +24,12 @@ type Request = { sort: string | null; filter: string | undefined; search: string
  * estimate, which costs nothing; the exact one is asked for only on request, since it reads every row.
  */
 export function ItemTableScreen(props: { collection: string }) {
-  const { api, capabilities, readOnly } = useStudio();
-  const shape = capabilities.collections.find((candidate) => candidate.name === props.collection);
-  if (!shape) {
-    return (
-      <section>
-        <h1>{props.collection}</h1>
-        <p role="alert">There is no collection of this name that you may read.</p>
-      </section>
-    );
-  }
-  return <ItemTable key={shape.name} shape={shape} api={api} readOnly={readOnly} />;
+  const { api, readOnly } = useStudio();
+  return (
+    <ReadableCollection name={props.collection}>
+      {(shape) => <ItemTable key={shape.name} shape={shape} api={api} readOnly={readOnly} />}
+    </ReadableCollection>
+  );
 }
 
 function ItemTable(props: {

@@ -2,9 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useId } from 'preact/hooks';
 import { PUBLIC_ROLE, type Role } from '../api/system-records.ts';
 import { ConfirmButton } from '../components/confirm-button.tsx';
-import { FieldError, FormError, fieldError, invalidWhen } from '../components/form-errors.tsx';
+import { FormError } from '../components/form-errors.tsx';
 import { Link } from '../components/link.tsx';
 import { PermissionMatrix } from '../components/permission-matrix.tsx';
+import { type RoleDraft, RoleFields, roleBody } from '../components/role-fields.tsx';
 import { useAnswer } from '../components/use-answer.ts';
 import { navigate } from '../router.ts';
 import { useStudio } from '../studio-context.ts';
@@ -48,22 +49,18 @@ function RoleEditor(props: { role: Role }) {
   const current = useSignal(props.role);
   const role = current.value;
   const path = `/roles/${encodeURIComponent(role.id)}`;
-  const name = useSignal(role.name);
-  const description = useSignal(role.description ?? '');
-  const admin = useSignal(role.admin_access);
+  const draft = useSignal<RoleDraft>({
+    name: role.name,
+    description: role.description ?? '',
+    admin: role.admin_access,
+  });
   const error = useSignal<unknown>(null);
   const saved = useSignal('');
-  const nameError = fieldError(error.value, 'name');
-  const descriptionError = fieldError(error.value, 'description');
   const save = async (event: Event) => {
     event.preventDefault();
     saved.value = '';
     try {
-      const updated = await api.send<Role>('PATCH', path, {
-        name: name.value,
-        description: description.value || null,
-        admin_access: admin.value,
-      });
+      const updated = await api.send<Role>('PATCH', path, roleBody(draft.value));
       if (updated) current.value = updated;
       error.value = null;
       saved.value = 'Saved.';
@@ -80,36 +77,7 @@ function RoleEditor(props: { role: Role }) {
         </Link>
       </p>
       <form class="record" onSubmit={save} aria-label="Role">
-        <label>
-          Name
-          <input
-            name="name"
-            required
-            value={name.value}
-            onInput={(event) => (name.value = event.currentTarget.value)}
-            {...invalidWhen(nameError, `${id}-name`)}
-          />
-          <FieldError id={`${id}-name`} message={nameError} />
-        </label>
-        <label>
-          Description
-          <input
-            name="description"
-            value={description.value}
-            onInput={(event) => (description.value = event.currentTarget.value)}
-            {...invalidWhen(descriptionError, `${id}-description`)}
-          />
-          <FieldError id={`${id}-description`} message={descriptionError} />
-        </label>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={admin.value}
-            onChange={(event) => (admin.value = event.currentTarget.checked)}
-          />
-          Admin access (bypasses every permission)
-        </label>
-        <FormError error={error.value} fields={['name', 'description']} />
+        <RoleFields draft={draft} error={error.value} id={id} />
         <div class="actions">
           <button type="submit">Save</button>
           <ConfirmButton

@@ -3,8 +3,9 @@ import { useId } from 'preact/hooks';
 import { listAll } from '../api/list-all.ts';
 import { PUBLIC_ROLE, type Role } from '../api/system-records.ts';
 import { CellValue } from '../components/cell-value.tsx';
-import { FieldError, FormError, fieldError, invalidWhen } from '../components/form-errors.tsx';
+import { FormError } from '../components/form-errors.tsx';
 import { Link } from '../components/link.tsx';
+import { type RoleDraft, RoleFields, roleBody } from '../components/role-fields.tsx';
 import { useAnswer } from '../components/use-answer.ts';
 import { navigate } from '../router.ts';
 import { useStudio } from '../studio-context.ts';
@@ -56,12 +57,8 @@ export function RolesScreen() {
 function NewRoleForm() {
   const { api } = useStudio();
   const id = useId();
-  const name = useSignal('');
-  const description = useSignal('');
-  const admin = useSignal(false);
+  const draft = useSignal<RoleDraft>({ name: '', description: '', admin: false });
   const error = useSignal<unknown>(null);
-  const nameError = fieldError(error.value, 'name');
-  const descriptionError = fieldError(error.value, 'description');
   return (
     <form
       class="record"
@@ -69,11 +66,7 @@ function NewRoleForm() {
       onSubmit={async (event) => {
         event.preventDefault();
         try {
-          const role = await api.send<Role>('POST', '/roles', {
-            name: name.value,
-            description: description.value || null,
-            admin_access: admin.value,
-          });
+          const role = await api.send<Role>('POST', '/roles', roleBody(draft.value));
           if (role) navigate(`/roles/${role.id}`);
         } catch (failure) {
           error.value = failure;
@@ -81,36 +74,7 @@ function NewRoleForm() {
       }}
     >
       <h2 id={`${id}-title`}>New role</h2>
-      <label>
-        Name
-        <input
-          name="name"
-          required
-          value={name.value}
-          onInput={(event) => (name.value = event.currentTarget.value)}
-          {...invalidWhen(nameError, `${id}-name`)}
-        />
-        <FieldError id={`${id}-name`} message={nameError} />
-      </label>
-      <label>
-        Description
-        <input
-          name="description"
-          value={description.value}
-          onInput={(event) => (description.value = event.currentTarget.value)}
-          {...invalidWhen(descriptionError, `${id}-description`)}
-        />
-        <FieldError id={`${id}-description`} message={descriptionError} />
-      </label>
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={admin.value}
-          onChange={(event) => (admin.value = event.currentTarget.checked)}
-        />
-        Admin access (bypasses every permission)
-      </label>
-      <FormError error={error.value} fields={['name', 'description']} />
+      <RoleFields draft={draft} error={error.value} id={id} />
       <div>
         <button type="submit">Create role</button>
       </div>
