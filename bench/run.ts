@@ -1027,7 +1027,7 @@ async function machine(): Promise<string[]> {
     `- Node ${process.version}, PostgreSQL ${version} on 127.0.0.1 (${settings.map((s) => `${s.name}=${s.setting}${s.unit ?? ''}`).join(', ')})`,
     `- ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM — the load generator (autocannon, one process) and pgbench share these cores with the server and PostgreSQL`,
     `- autocannon ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured per case; pgbench -c ${CONNECTIONS} -j 2 -T ${Math.max(1, Math.round(DURATION))} -M extended -n`,
-    `- datagate: NODE_ENV=production, log level ${LOG_LEVEL ?? 'info (production default; access log to a file)'}, pg pool ${POOL_MAX} (default); floor pool ${POOL_MAX}${CPU_PROF ? '; --cpu-prof ON (slows the server)' : ''}`,
+    `- datagate: NODE_ENV=production, log level ${LOG_LEVEL ?? 'info (production default; access log to a file)'}, pg pool ${POOL_MAX} (default); floor pool ${POOL_MAX}; requests of one caller at once ${process.env.PER_CALLER_CONCURRENCY ? `${process.env.PER_CALLER_CONCURRENCY} (PER_CALLER_CONCURRENCY)` : '2 (default `limits.perCaller.concurrency`: each case is one caller, so at most 2 of its requests run at once and the others wait their turn; the floor has no such rule)'}${CPU_PROF ? '; --cpu-prof ON (slows the server)' : ''}`,
   ];
 }
 
