@@ -4,7 +4,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
-import { UUID_PATTERN } from '../adapters/http/uuid.ts';
+import { uuidText } from '../adapters/http/uuid.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
 import { GetPermissionHandler } from '../application/permissions/get-permission.ts';
@@ -22,9 +22,7 @@ const jsonObject = z.record(z.string(), z.unknown()).nullable().optional();
 // Only the wire shape is checked here (INVALID_PAYLOAD). Whether the action is one, the role exists and
 // the filters fit the collection are domain rules, answered FAILED_VALIDATION by the handlers.
 const createPermissionBody = z.strictObject({
-  role: z
-    .string()
-    .regex(UUID_PATTERN, 'Must be a role id (UUID) or null.')
+  role: uuidText('Must be a role id (UUID) or null.')
     .nullable()
     .describe('A role id, or null for the public role.'),
   collection: z.string(),

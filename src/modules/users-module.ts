@@ -4,7 +4,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { userAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
-import { UUID_PATTERN } from '../adapters/http/uuid.ts';
+import { uuidText } from '../adapters/http/uuid.ts';
 import { requireUser } from '../application/access.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { BootstrapHandler } from '../application/setup/bootstrap.ts';
@@ -34,9 +34,7 @@ const userId = z.uuid().describe("The user's id.");
 const createUserBody = z.strictObject({
   email: z.string(),
   password: z.string().describe(`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`),
-  role: z
-    .string()
-    .regex(UUID_PATTERN, 'Must be a role id (UUID) or null.')
+  role: uuidText('Must be a role id (UUID) or null.')
     .nullable()
     .describe('A role id, or null for a user with only the public permissions.'),
   status: z.enum(USER_STATUSES).optional(),

@@ -19,7 +19,7 @@ import { requestFrame } from './request-frame.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
-import { UUID_PATTERN } from './uuid.ts';
+import { canonicalUuid, UUID_PATTERN } from './uuid.ts';
 import { wellFormedParameter } from './well-formed-input.ts';
 
 /** A Koa application; serve it with `http.createServer(app.callback())`. */
@@ -70,9 +70,12 @@ export function createHttpApp({
   // the order given, so a NUL in `/roles/%00` is named before the id check below answers 404.
   const parameterNames = new Set(router.stack.flatMap((layer) => layer.paramNames.map((key) => key.name)));
   for (const name of parameterNames) router.param(name, wellFormedParameter(name));
-  // An id that cannot exist is answered like one that does not: 404, without calling a handler.
-  router.param('id', (id, _ctx, next) => {
+  // An id that cannot exist is answered like one that does not: 404, without calling a handler. One that
+  // can is handed on in its canonical form, lower case, as PostgreSQL writes a uuid: the in-memory store
+  // and the caches keyed by id would otherwise know it under a second name (docs/api.md §1).
+  router.param('id', (id, ctx, next) => {
     if (!UUID_PATTERN.test(id)) throw notFound();
+    ctx.params.id = canonicalUuid(id);
     return next();
   });
 
