@@ -27,15 +27,22 @@ const bodyRows: Scenario[] = [
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
   },
-  {
-    name: 'a JSON scalar → 400 INVALID_PAYLOAD',
-    method: 'POST',
-    path: '/auth/login',
-    rawBody: '"text"',
-    headers: { 'Content-Type': 'application/json' },
-    expectedStatus: 400,
-    expectedCode: 'INVALID_PAYLOAD',
-  },
+  ...['"text"', 'null', '12', 'true'].map(
+    (scalar): Scenario => ({
+      name: `a JSON scalar (${scalar}) → 400 INVALID_PAYLOAD saying what a body must be`,
+      method: 'POST',
+      path: '/auth/login',
+      rawBody: scalar,
+      headers: { 'Content-Type': 'application/json' },
+      expectedStatus: 400,
+      expectedCode: 'INVALID_PAYLOAD',
+      expectedBody: (body) =>
+        assert.is(
+          (body as { errors: Array<{ message: string }> }).errors[0]!.message,
+          'Request body must be a JSON object or array.',
+        ),
+    }),
+  ),
   {
     name: 'a text/plain body → 415 UNSUPPORTED_MEDIA_TYPE',
     method: 'POST',

@@ -68,11 +68,11 @@ function parseJsonBytes(bytes: string): unknown {
   if (!text.trim()) throw invalidPayload('A JSON body is required.');
   let parsed: unknown;
   try {
-    if (!OBJECT_OR_ARRAY.test(text)) throw new SyntaxError('not an object or array');
     parsed = JSON.parse(text);
   } catch {
     throw invalidPayload('Request body is not valid JSON.');
   }
+  if (!OBJECT_OR_ARRAY.test(text)) throw invalidPayload('Request body must be a JSON object or array.');
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw invalidPayload(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
