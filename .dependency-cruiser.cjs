@@ -57,6 +57,8 @@ const EXCEPTIONS = {
   // The throttle's PostgreSQL store meets the same connection failures as the persistence adapters
   // and must answer them alike (503).
   'throttle/': ['^src/adapters/persistence/database-unreachable[.]ts$'],
+  // So do the locks on resumable uploads, on a pool of their own: a full pool or a lost database is a 503.
+  'tus/': ['^src/adapters/persistence/database-unreachable[.]ts$'],
   // The in-memory item store is PostgreSQL's twin: it takes PostgreSQL's column types and the wording
   // of the refusals a write meets from the same files as the PostgreSQL store, so that both answer the
   // same. Neither file imports a driver.

@@ -7,6 +7,12 @@ import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.t
 import { LocalDiskFileStorage } from './adapters/local-disk/local-disk-file-storage.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
+import {
+  CLOSE_PART_MS,
+  type ClosingPart,
+  closeInTurn,
+  warnOnStderr,
+} from './adapters/persistence/close-in-turn.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { SILENT_ITEM_EVENT_FEED } from './adapters/persistence/silent-item-event-feed.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
@@ -174,6 +180,18 @@ export async function buildContainer(
   // Image variants have no routes of their own: /assets/:id calls them.
   container.load(...AREAS, imageVariantsModule, httpModule, realtimeHttpModule);
   return container;
+}
+
+/**
+ * Closes what the modules opened beside the persistence (`TYPES.ClosingPart`: the upload locks' pool), each
+ * bounded as the persistence's parts are. Call it once the HTTP server has drained, so that the requests
+ * have let go of what they held (an upload's lock), and before the persistence closes.
+ */
+export function closeServerParts(container: Container): Promise<void> {
+  return closeInTurn(container.getAll<ClosingPart>(TYPES.ClosingPart), {
+    limitMs: CLOSE_PART_MS,
+    warn: warnOnStderr,
+  });
 }
 
 /**

@@ -20,7 +20,7 @@ import { Readiness } from './application/server/readiness.ts';
 import { StartUp } from './application/server/start-up.ts';
 import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
 import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
-import { buildContainer, TYPES } from './container.ts';
+import { buildContainer, closeServerParts, TYPES } from './container.ts';
 import { REALTIME_ATTACH, type RealtimeAttach } from './modules/realtime-http-module.ts';
 
 export type RunningServer = {
@@ -108,7 +108,11 @@ export async function startServer(
     retention.stop();
     detachRealtime();
     if (http.server.listening) await http.drain(0);
-    await persistence.close();
+    try {
+      await closeServerParts(container);
+    } finally {
+      await persistence.close();
+    }
     throw error;
   }
   const { port } = http.server.address() as AddressInfo;
@@ -123,7 +127,11 @@ export async function startServer(
       detachRealtime();
       await metricsServer?.close();
       await http.drain(config.http.shutdownTimeout);
-      await persistence.close();
+      try {
+        await closeServerParts(container);
+      } finally {
+        await persistence.close();
+      }
     },
   };
 }

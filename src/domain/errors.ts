@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'SERVICE_UNAVAILABLE'
   | 'SERVICE_BUSY'
   | 'CONTENT_TOO_LARGE'
+  | 'LOCKED'
   | 'UNSUPPORTED_MEDIA_TYPE';
 
 export type ErrorExtensions = {

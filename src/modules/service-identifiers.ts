@@ -32,4 +32,9 @@ export const TYPES = {
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),
   HttpApp: Symbol.for('HttpApp'),
+  /**
+   * What a module opened beside the persistence (the upload locks' pool), one per such module, all closed
+   * together (`getAll`, `closeServerParts`) when the server stops.
+   */
+  ClosingPart: Symbol.for('ClosingPart'),
 } as const;

@@ -1,8 +1,10 @@
+import type { Locker } from '@tus/server';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import { errorResponse } from '../adapters/http/error-response.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { ClosingPart } from '../adapters/persistence/close-in-turn.ts';
 import type { TusResumableUploads } from '../adapters/tus/tus-resumable-uploads.ts';
 import { UploadFilesHandler } from '../application/files/upload-files.ts';
 import type { Clock } from '../application/ports/clock.ts';
@@ -24,16 +26,33 @@ const notMounted = async () => {
   throw notFound('Route');
 };
 
+/** The locks on uploads, and the closing of what they hold open (the PostgreSQL locks' pool). */
+type Locks = { readonly locker: Locker; close(): Promise<void> };
+
+/** The uploads as the first request at /files/tus made them, and the closing of their locks. */
+type Loaded = { readonly uploads: TusResumableUploads; close(): Promise<void> };
+
 /**
  * Resumable uploads at /files/tus (docs/api.md §15, docs/decisions/0041), when `storage.tus.enabled`: the
  * uploads' parts in the file store, a lock per upload in PostgreSQL when instances share a server
  * (`database.url`), in process otherwise (the embedded database is one process's own), and the finished
  * file committed by the same handler as POST /files. Off, nothing is mounted: the path answers 404.
  * @tus/server and the adapters on it are imported by the first request there, not at start (~90 ms of
- * CPU; docs/decisions/0045), as TUS is opt-in and most servers never see such a request.
+ * CPU; docs/decisions/0045), as TUS is opt-in and most servers never see such a request. The locks' pool
+ * closes with the server, once its requests have ended (`closeServerParts`).
  */
 export const tusModule = new ContainerModule((options) => {
   const bind = factoryBinder(options);
+  // Per container: the module's bindings are made again for each container that loads it.
+  let loaded: Promise<Loaded> | undefined;
+  bind<ClosingPart>(TYPES.ClosingPart, () => ({
+    name: 'the upload locks',
+    close: async () => {
+      // Uploads that never loaded opened nothing; nor did a load that failed.
+      const uploads = await loaded?.catch(() => undefined);
+      await uploads?.close();
+    },
+  }));
   bind<HttpRoutes>(TYPES.HttpRoutes, (get) => {
     const config = get<AppConfig>(TYPES.Config);
     if (!config.storage.tus.enabled) {
@@ -49,19 +68,25 @@ export const tusModule = new ContainerModule((options) => {
     const upload = get(UploadFilesHandler);
     const storage = get<FileStorage>(TYPES.FileStorage);
     const { url, connectTimeout } = config.database;
-    const load = async (): Promise<TusResumableUploads> => {
-      const [{ TusResumableUploads }, { FileStorageTusStore }, locker] = await Promise.all([
+    const { expiry, lockTimeout } = config.storage.tus;
+    const locks = async (): Promise<Locks> => {
+      if (url) {
+        const { PostgresTusLocker } = await import('../adapters/tus/postgres-tus-locker.ts');
+        const locker = new PostgresTusLocker({ url, connectTimeout }, lockTimeout);
+        return { locker, close: () => locker.close() };
+      }
+      const { MemoryLocker } = await import('@tus/server');
+      return { locker: new MemoryLocker({ acquireLockTimeout: lockTimeout }), close: async () => {} };
+    };
+    const load = async (): Promise<Loaded> => {
+      const [{ TusResumableUploads }, { FileStorageTusStore }, { locker, close }] = await Promise.all([
         import('../adapters/tus/tus-resumable-uploads.ts'),
         import('../adapters/tus/file-storage-tus-store.ts'),
-        url
-          ? import('../adapters/tus/postgres-tus-locker.ts').then(
-              ({ PostgresTusLocker }) => new PostgresTusLocker({ url, connectTimeout }),
-            )
-          : import('@tus/server').then(({ MemoryLocker }) => new MemoryLocker()),
+        locks(),
       ]);
-      return new TusResumableUploads({
+      const uploads = new TusResumableUploads({
         path: TUS_PATH,
-        store: new FileStorageTusStore(storage, clock, config.storage.tus.expiry),
+        store: new FileStorageTusStore(storage, clock, expiry),
         locker,
         maxUploadSize: config.storage.maxUploadSize,
         admit: (caller, head) => upload.admit(caller, head),
@@ -78,13 +103,13 @@ export const tusModule = new ContainerModule((options) => {
         },
         now: () => clock.now(),
       });
+      return { uploads, close };
     };
-    let loaded: Promise<TusResumableUploads> | undefined;
     return {
       register(router, { authenticated }) {
         const serve = authenticated(async (ctx, caller) => {
           loaded ??= load();
-          const uploads = await loaded;
+          const { uploads } = await loaded;
           await uploads.accept(caller, ctx.req);
           // @tus/server writes the answer itself.
           ctx.respond = false;

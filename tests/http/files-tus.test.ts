@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import * as tus from 'tus-js-client';
 import * as assert from 'uvu/assert';
 import type { FileStorage } from '../../src/application/ports/file-storage.ts';
 import { TYPES } from '../../src/container.ts';
 import { backends, borrowed } from '../support/databases.ts';
-import { testDatabaseUrl } from '../support/postgres-server.ts';
+import { administer, testDatabaseUrl } from '../support/postgres-server.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { type SeededUser, startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
@@ -14,6 +15,8 @@ type Context = {
   app: TestApp;
   /** Another instance on the same database and file store. */
   otherInstance: TestApp;
+  /** One more, whose requests wait for an upload's lock for `IMPATIENT_LOCK_TIMEOUT` only. */
+  impatient: TestApp;
   storage: WatchedStorage;
   admin: string;
   uploader: string;
@@ -26,13 +29,19 @@ const MAX_UPLOAD = 4 * 1024 * 1024;
 const CHUNK = 256 * 1024;
 
 /**
- * On PostgreSQL the instances lock uploads with advisory locks (`database.url` set; the login throttle
- * kept in memory, so that it makes no table of its own there).
+ * Far shorter than the 3 s @tus/server gives a holder on the same instance to stop once asked: a request
+ * that waits for the holder gives up long before the holder lets go.
  */
-function instanceEnv(backend: string): Record<string, string> {
+const IMPATIENT_LOCK_TIMEOUT = '100ms';
+
+/**
+ * On PostgreSQL the instances lock uploads with advisory locks (`database.url` set, to `locksDatabase` or
+ * the test database; the login throttle kept in memory, so that it makes no table of its own there).
+ */
+function instanceEnv(backend: string, locksDatabase?: string): Record<string, string> {
   const env = { STORAGE_TUS_ENABLED: 'true', STORAGE_MAX_UPLOAD_SIZE: String(MAX_UPLOAD) };
   if (backend !== 'postgresql') return env;
-  return { ...env, DATABASE_URL: testDatabaseUrl(), LOGIN_THROTTLE_STORE: 'memory' };
+  return { ...env, DATABASE_URL: testDatabaseUrl(locksDatabase), LOGIN_THROTTLE_STORE: 'memory' };
 }
 
 /** Waits, without a deadline of its own (the run's timeout is the bound), until `done` holds. */
@@ -106,6 +115,44 @@ function head(url: string, token: string) {
   });
 }
 
+type HeldPatch = { readonly answer: Promise<Response>; end(): void };
+
+/**
+ * A PATCH that sends `bytes` and keeps its body open, so that it holds the upload's lock until `end()`;
+ * resolves once the bytes are in the store (the lock is taken before any byte is written).
+ */
+async function heldPatch(
+  storage: WatchedStorage,
+  url: string,
+  token: string,
+  offset: number,
+  bytes: Uint8Array,
+): Promise<HeldPatch> {
+  const before = storage.received;
+  let end = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      end = () => controller.close();
+    },
+  });
+  const answer = fetch(url, {
+    method: 'PATCH',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': String(offset),
+      'Content-Type': 'application/offset+octet-stream',
+    },
+    body,
+    duplex: 'half',
+  });
+  await until(() => storage.received >= before + bytes.length);
+  return { answer, end: () => end() };
+}
+
+type ErrorAnswer = { errors: [{ extensions: { code: string } }] };
+
 for (const [target, test] of suitePerBackend<Context>(
   backends(),
   (backend) => `resumable uploads at /files/tus on ${backend}`,
@@ -122,6 +169,12 @@ for (const [target, test] of suitePerBackend<Context>(
       });
     context.app = await instance();
     context.otherInstance = await instance();
+    context.impatient = await startTestApp({
+      persistence,
+      env: { ...instanceEnv(target.name), STORAGE_TUS_LOCK_TIMEOUT: IMPATIENT_LOCK_TIMEOUT },
+      rebind: (container) =>
+        container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(context.storage),
+    });
     const { app } = context;
     context.admin = (await app.login(await app.seedAdmin())).access_token;
     const grant = async (body: Record<string, unknown>) => {
@@ -144,7 +197,8 @@ for (const [target, test] of suitePerBackend<Context>(
     await grant({ role: readers.id, collection: 'datagate_files', action: 'read', fields: ['*'] });
     context.reader = (await app.login(await app.createUser({ role: readers.id }))).access_token;
   });
-  test.after(async ({ app, otherInstance }) => {
+  test.after(async ({ app, otherInstance, impatient }) => {
+    await impatient.close();
     await otherInstance.close();
     await app.close();
     await target.dispose();
@@ -271,6 +325,183 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(((await finished.json()) as { filesize: number }).filesize, 10);
   });
 
+  test('a request that waits past storage.tus.lockTimeout answers 423 LOCKED and writes nothing', async (context) => {
+    const { app, impatient, uploader, storage } = context;
+    // [where, the instance holding the upload, the instance of the request that waits for it]
+    const scenarios: Array<[string, TestApp, TestApp]> = [['on one instance', impatient, impatient]];
+    // Elsewhere the instances of this suite have a lock each, where a real deployment would have one process.
+    if (target.name === 'postgresql') scenarios.push(['across instances', app, impatient]);
+    for (const [where, holder, waiter] of scenarios) {
+      const created = await create(holder, uploader, 10, { filename: 'held.txt', title: 'held' });
+      const path = new URL(created.headers.get('location')!, holder.url).pathname;
+      const held = await heldPatch(storage, `${holder.url}${path}`, uploader, 0, Buffer.from('01234'));
+      const writes = storage.begun;
+      const refused = await patch(`${waiter.url}${path}`, uploader, 0, Buffer.from('XXXXX'));
+      assert.is(refused.status, 423, where);
+      assert.is(((await refused.json()) as ErrorAnswer).errors[0].extensions.code, 'LOCKED', where);
+      assert.is(storage.begun, writes, `${where}: the refused PATCH wrote nothing`);
+      held.end();
+      const holderAnswer = await held.answer;
+      assert.is(holderAnswer.status, 204, where);
+      assert.is(holderAnswer.headers.get('upload-offset'), '5', where);
+      const finished = await patch(`${waiter.url}${path}`, uploader, 5, Buffer.from('56789'));
+      assert.is(finished.status, 200, where);
+      const { id } = (await finished.json()) as { id: string };
+      const asset = await fetch(`${app.url}/assets/${id}`, {
+        headers: { Authorization: `Bearer ${uploader}` },
+      });
+      assert.is(await asset.text(), '0123456789', where);
+    }
+  });
+
+  test('a creation that brings every byte commits the file once and answers 201 with it', async (context) => {
+    const { app, uploader, storage } = context;
+    for (const [title, bytes] of [
+      ['with its bytes', Buffer.from('whole file')],
+      ['empty', Buffer.alloc(0)],
+    ] as const) {
+      const { file } = await tusUpload(app.url, uploader, bytes, {
+        uploadDataDuringCreation: true,
+        metadata: { filename: 'whole.txt', title },
+      });
+      assert.is(file.filesize, bytes.length, title);
+      const filter = encodeURIComponent(JSON.stringify({ title: { _eq: title } }));
+      const rows = await app.request('GET', `/files?filter=${filter}`, { token: uploader });
+      assert.is((rows.body as unknown[]).length, 1, `${title}: one file`);
+    }
+    assert.equal(await storedKeys(storage, 'tus/'), []);
+  });
+
+  test('malformed or hostile TUS requests are refused with a 4xx, never a 500', async (context) => {
+    const { app, uploader } = context;
+    const headers = (extra: Record<string, string>) => ({
+      Authorization: `Bearer ${uploader}`,
+      'Tus-Resumable': '1.0.0',
+      ...extra,
+    });
+    const metadata = (value: string) => ({ 'Upload-Length': '10', 'Upload-Metadata': value });
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const admissible = { 'Upload-Metadata': `filename ${b64('a.txt')},title ${b64('t')}` };
+    const post = (extra: Record<string, string>) => () =>
+      fetch(`${app.url}/files/tus`, { method: 'POST', headers: headers({ ...admissible, ...extra }) });
+    const bytes = 'application/offset+octet-stream';
+    const patchWith =
+      (extra: Record<string, string>, body = '01234', suffix = '') =>
+      (upload: string) =>
+        fetch(`${upload}${suffix}`, { method: 'PATCH', headers: headers(extra), body: Buffer.from(body) });
+    const at = (method: string, path: string) => (): Promise<Response> =>
+      fetch(`${app.url}${path}`, { method, headers: headers({}) });
+    // [case, expected status, the request, given a new upload of 10 bytes]
+    const cases: Array<[string, number, (upload: string) => Promise<Response>]> = [
+      ['Upload-Length not a number', 400, post({ 'Upload-Length': 'ten' })],
+      ['Upload-Length negative', 400, post({ 'Upload-Length': '-1' })],
+      ['Upload-Length not whole', 400, post({ 'Upload-Length': '1.5' })],
+      ['Upload-Length in exponent form', 400, post({ 'Upload-Length': '1e3' })],
+      ['Upload-Length missing', 400, post({ 'Upload-Metadata': `title ${b64('t')}` })],
+      ['Upload-Length over the limit', 413, post({ 'Upload-Length': String(MAX_UPLOAD + 1) })],
+      ['Upload-Defer-Length (not served)', 501, post({ 'Upload-Defer-Length': '1' })],
+      ['Upload-Concat (not served)', 501, post({ 'Upload-Length': '10', 'Upload-Concat': 'partial' })],
+      ['Upload-Metadata not base64', 400, post(metadata('title !!!!'))],
+      ['Upload-Metadata empty', 400, post(metadata(''))],
+      ['Upload-Metadata key twice', 400, post(metadata(`title ${b64('a')},title ${b64('b')}`))],
+      ['Upload-Metadata key __proto__', 400, post(metadata(`__proto__ ${b64('a')}`))],
+      ['Upload-Metadata value with NUL', 400, post(metadata(`filename ${b64('a')},title ${b64('a\u0000')}`))],
+      ['Upload-Metadata unknown field', 400, post(metadata(`filename ${b64('a')},nope ${b64('a')}`))],
+      ['Upload-Offset not a number', 400, patchWith({ 'Upload-Offset': 'zero', 'Content-Type': bytes })],
+      ['Upload-Offset negative', 400, patchWith({ 'Upload-Offset': '-1', 'Content-Type': bytes })],
+      [
+        'Upload-Offset unsafe',
+        400,
+        patchWith({ 'Upload-Offset': '99999999999999999999', 'Content-Type': bytes }),
+      ],
+      ["Upload-Offset not the upload's", 409, patchWith({ 'Upload-Offset': '5', 'Content-Type': bytes })],
+      ['Upload-Offset missing', 403, patchWith({ 'Content-Type': bytes })],
+      [
+        'Content-Type not offset+octet-stream',
+        400,
+        patchWith({ 'Upload-Offset': '0', 'Content-Type': 'text/plain' }),
+      ],
+      [
+        'a body past Upload-Length',
+        413,
+        patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes }, '0123456789!'),
+      ],
+      [
+        'Upload-Length on a PATCH',
+        501,
+        patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes, 'Upload-Length': '10' }),
+      ],
+      [
+        'a query string after the id',
+        204,
+        patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes }, '01234', '?x=1'),
+      ],
+      ['a slash after the id', 404, patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes }, '01234', '/')],
+      [
+        'HEAD with a query string',
+        200,
+        (upload) => fetch(`${upload}?x=1`, { method: 'HEAD', headers: headers({}) }),
+      ],
+      [
+        'DELETE with a query string',
+        204,
+        (upload) => fetch(`${upload}?x=1`, { method: 'DELETE', headers: headers({}) }),
+      ],
+      ['an id that is not an upload id', 404, at('HEAD', '/files/tus/not-an-upload')],
+      ['an id in capitals', 404, at('HEAD', `/files/tus/${'A'.repeat(32)}`)],
+      ['an id nobody created', 404, at('PATCH', `/files/tus/${'0'.repeat(32)}`)],
+      ['an id with a bad percent-escape', 400, at('DELETE', '/files/tus/%zz')],
+      ['an id with an escaped slash', 404, at('HEAD', '/files/tus/a%2Fb')],
+    ];
+    for (const [name, status, send] of cases) {
+      const created = await create(app, uploader, 10, { filename: 'probe.txt', title: 'probe' });
+      const answer = await send(new URL(created.headers.get('location')!, app.url).href);
+      const body = await answer.text();
+      assert.is(answer.status, status, `${name}: ${answer.status} ${body}`);
+      assert.not.match(body, /INTERNAL/, name);
+    }
+  });
+
+  if (target.name === 'postgresql') {
+    test("closing the server ends the locks' pool, once the upload in flight has let go of its lock", async (context) => {
+      const { uploader, storage } = context;
+      // A database of its own, so that only this server's locks' connections are counted in it.
+      const locks = `datagate_tus_locks_${process.pid}`;
+      await administer(`create database "${locks}"`);
+      const client = new pg.Client({ connectionString: testDatabaseUrl() });
+      await client.connect();
+      const lockConnections = async () => {
+        const { rows } = await client.query<{ count: number }>(
+          "select count(*)::int as count from pg_stat_activity where datname = $1 and application_name = 'datagate upload locks'",
+          [locks],
+        );
+        return rows[0]!.count;
+      };
+      try {
+        const server = await startTestApp({
+          persistence: context.app.persistence,
+          env: instanceEnv(target.name, locks),
+          rebind: (container) => container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(storage),
+        });
+        const created = await create(server, uploader, 10, { filename: 'closing.txt', title: 'closing' });
+        const url = new URL(created.headers.get('location')!, server.url).href;
+        const held = await heldPatch(storage, url, uploader, 0, Buffer.from('01234'));
+        const cut = held.answer.then(
+          () => 'answered',
+          () => 'cut',
+        );
+        assert.ok((await lockConnections()) >= 1, 'the PATCH holds a connection of the locks');
+        await server.close();
+        assert.is(await lockConnections(), 0);
+        assert.is(await cut, 'cut');
+      } finally {
+        await client.end();
+        await administer(`drop database if exists "${locks}" with (force)`);
+      }
+    });
+  }
+
+  // Last: it moves the app's clock past every token's lifetime.
   test('an expired upload answers 404 and its parts are removed', async (context) => {
     const { app, uploader, storage } = context;
     const created = await create(app, uploader, 10, { filename: 'late.txt', title: 'late' });

@@ -16,7 +16,7 @@ import type { RoleView } from '../../src/application/roles/role-view.ts';
 import { BootstrapHandler } from '../../src/application/setup/bootstrap.ts';
 import { type CreateUserCommand, CreateUserHandler } from '../../src/application/users/create-user.ts';
 import type { UserView } from '../../src/application/users/user-view.ts';
-import { buildContainer, TYPES } from '../../src/container.ts';
+import { buildContainer, closeServerParts, TYPES } from '../../src/container.ts';
 import { SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
 import { REALTIME_ATTACH, type RealtimeAttach } from '../../src/modules/realtime-http-module.ts';
 import { FixedClock } from './fakes/fixed-clock.ts';
@@ -174,7 +174,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
-      await persistence.close();
+      // As main.ts does: what the modules opened (the upload locks' pool), then the database.
+      try {
+        await closeServerParts(container);
+      } finally {
+        await persistence.close();
+      }
     },
   };
 }

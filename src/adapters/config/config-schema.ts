@@ -724,6 +724,11 @@ export const configSchema = z
               .describe(
                 'How long an unfinished resumable upload may be continued after its creation; then it answers 404 and its parts are removed: when it is next touched, or by the sweep an upload creation runs at most hourly per instance.',
               ),
+            lockTimeout: duration
+              .default(ms('30s'))
+              .describe(
+                'How long a request on a resumable upload waits for another request that holds that upload (a PATCH still receiving bytes, on this instance or another) before it answers 423 `LOCKED`, having written nothing; a client retries it.',
+              ),
           })
           .strict()
           .prefault({}),
@@ -862,5 +867,6 @@ export const ENV_KEYS: Record<string, string> = {
   STORAGE_TRANSFORMS_PRESETS: 'storage.transforms.presets',
   STORAGE_TUS_ENABLED: 'storage.tus.enabled',
   STORAGE_TUS_EXPIRY: 'storage.tus.expiry',
+  STORAGE_TUS_LOCK_TIMEOUT: 'storage.tus.lockTimeout',
   LOG_LEVEL: 'log.level',
 };

@@ -1,15 +1,13 @@
 import { ERRORS, type Lock, type Locker, MemoryLocker, type RequestRelease } from '@tus/server';
 import pg from 'pg';
 import type { AppConfig } from '../config/config-schema.ts';
+import { unavailableError } from '../persistence/database-unreachable.ts';
 
 /**
  * The first key of the advisory locks held on resumable uploads (the second is the upload id's hash); any
  * stable number, taken by nothing else.
  */
 const UPLOAD_LOCK = 1_953_853_300;
-
-/** How long a request waits for an upload another request holds before it gives up (500, as @tus/server's own). */
-const ACQUIRE_TIMEOUT_MS = 30_000;
 
 /** How often a waiting request tries the advisory lock again. */
 const RETRY_MS = 100;
@@ -20,6 +18,9 @@ const RETRY_MS = 100;
  */
 const POOL_SIZE = 16;
 
+/** pg's client, with what it does but its types do not say: holding the process open for its socket. */
+type RefCounted = pg.PoolClient & { ref(): void };
+
 export type LockerDatabase = Pick<AppConfig['database'], 'connectTimeout'> & { url: string };
 
 /**
@@ -27,13 +28,22 @@ export type LockerDatabase = Pick<AppConfig['database'], 'connectTimeout'> & { u
  * the upload id's hash, on a connection of the locks' own pool held until unlock, so two PATCHes of one upload
  * never interleave wherever they land. Within one instance @tus/server's MemoryLocker is asked first, so a
  * request that finds the upload held here asks the holder to stop (a resumed client's stale request) rather
- * than waiting for it; a holder on another instance is waited for, polling, until it ends.
+ * than waiting for it; a holder on another instance is waited for, polling, until it ends. Either wait gives
+ * up after `acquireTimeoutMs` with @tus/server's ERR_LOCK_TIMEOUT (which the uploads answer 423); a pool
+ * with no free connection, or a database that cannot be reached, is the 503 the persistence would give.
  */
 export class PostgresTusLocker implements Locker {
-  private readonly local = new MemoryLocker({ acquireLockTimeout: ACQUIRE_TIMEOUT_MS });
+  private readonly local: MemoryLocker;
   private readonly pool: pg.Pool;
+  /** Every connection the pool opened that has not closed yet, so that `close` can wait for the last. */
+  private readonly open = new Set<pg.PoolClient>();
+  private lastClosed: (() => void) | undefined;
 
-  constructor(database: LockerDatabase) {
+  constructor(
+    database: LockerDatabase,
+    private readonly acquireTimeoutMs: number,
+  ) {
+    this.local = new MemoryLocker({ acquireLockTimeout: acquireTimeoutMs });
     this.pool = new pg.Pool({
       connectionString: database.url,
       max: POOL_SIZE,
@@ -43,14 +53,32 @@ export class PostgresTusLocker implements Locker {
     });
     // A dropped idle connection is replaced at the next lock; unhandled, 'error' would end the process.
     this.pool.on('error', () => {});
+    this.pool.on('connect', (client) => {
+      this.open.add(client);
+      client.once('end', () => {
+        this.open.delete(client);
+        if (this.open.size === 0) this.lastClosed?.();
+      });
+    });
   }
 
   newLock(id: string): Lock {
-    return new PostgresTusLock(id, this.local.newLock(id), this.pool);
+    return new PostgresTusLock(id, this.local.newLock(id), this.pool, this.acquireTimeoutMs);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  /**
+   * Ends the pool: idle connections at once, a lock still held when its request lets it go (so call this
+   * once the requests have ended). Resolves when every connection has closed, its session's locks with it.
+   */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => {
+      this.lastClosed = resolve;
+    });
+    // `allowExitOnIdle` lets go of idle connections' sockets; their goodbyes must keep the process alive,
+    // or it could end before they do (and this with it, never resolved).
+    for (const client of this.open) (client as RefCounted).ref();
+    await this.pool.end();
+    if (this.open.size > 0) await closed;
   }
 }
 
@@ -61,6 +89,7 @@ class PostgresTusLock implements Lock {
     private readonly id: string,
     private readonly local: Lock,
     private readonly pool: pg.Pool,
+    private readonly acquireTimeoutMs: number,
   ) {}
 
   async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
@@ -69,7 +98,7 @@ class PostgresTusLock implements Lock {
       this.client = await this.advisoryLock(signal);
     } catch (error) {
       await this.local.unlock();
-      throw error;
+      throw unavailableError(error) ?? error;
     }
   }
 
@@ -91,7 +120,7 @@ class PostgresTusLock implements Lock {
 
   private async advisoryLock(signal: AbortSignal): Promise<pg.PoolClient> {
     const client = await this.pool.connect();
-    const deadline = Date.now() + ACQUIRE_TIMEOUT_MS;
+    const deadline = Date.now() + this.acquireTimeoutMs;
     try {
       for (;;) {
         const result = await client.query<{ locked: boolean }>(
@@ -103,7 +132,8 @@ class PostgresTusLock implements Lock {
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     } catch (error) {
-      client.release();
+      // A failed statement may have broken the connection: it is closed rather than handed out again.
+      client.release(error instanceof Error ? error : undefined);
       throw error;
     }
   }

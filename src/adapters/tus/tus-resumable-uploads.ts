@@ -6,7 +6,7 @@ import type { FileUpload, FileUploadHead } from '../../application/files/file-up
 import type { WriteResult } from '../../application/items/write-result.ts';
 import type { Accountability } from '../../domain/accountability.ts';
 import { DomainError, invalidPayload, notFound } from '../../domain/errors.ts';
-import { contentTooLarge } from '../../domain/files/upload-refusals.ts';
+import { contentTooLarge, uploadLocked } from '../../domain/files/upload-refusals.ts';
 import { type FileStorageTusStore, OWNER_METADATA } from './file-storage-tus-store.ts';
 
 /** Metadata entries that describe the file rather than set a field of its row. */
@@ -65,14 +65,21 @@ export class TusResumableUploads {
       locker: options.locker,
       maxSize: options.maxUploadSize,
       relativeLocation: true,
+      // The id the owner was checked for (`accept`), never another reading of the URL: the last segment of
+      // the whole URL, query string included, would name no upload, and no valid storage key either.
+      getFileIdFromRequest: (req) => uploadIdOf(req.url),
       // CORS is the app's (`http.cors`), set before the route runs; @tus/server would allow every origin.
       allowedOrigins: () => false,
       onUploadCreate: async (_req, upload) => ({
         metadata: { ...upload.metadata, [OWNER_METADATA]: this.current().caller.user },
       }),
-      onUploadFinish: async (_req, upload) => this.finish(upload),
-      onResponseError: (_req, error) =>
-        'status_code' in error ? undefined : options.failed(error, this.current().requestId),
+      onUploadFinish: async (req, upload) => this.finish(req.method, upload),
+      onResponseError: (_req, error) => {
+        // @tus/server's own answer to a lock held past the timeout is a 500; it is the caller's to retry.
+        if (error === ERRORS.ERR_LOCK_TIMEOUT)
+          return options.failed(uploadLocked(), this.current().requestId);
+        return 'status_code' in error ? undefined : options.failed(error, this.current().requestId);
+      },
     });
   }
 
@@ -85,7 +92,7 @@ export class TusResumableUploads {
     if (req.method === 'OPTIONS') return;
     requireUser(caller);
     if (req.method === 'POST') await this.admit(caller, req);
-    else await this.checkOwner(caller, uploadIdOf(req));
+    else await this.checkOwner(caller, uploadIdOf(req.url));
   }
 
   /** Serves an accepted request to the end, answer included. */
@@ -115,18 +122,25 @@ export class TusResumableUploads {
 
   /**
    * Commits the file under the upload's lock (@tus/server releases it before this hook), so that a final
-   * PATCH sent again while the first commits finds the upload gone rather than committing it twice.
+   * PATCH sent again while the first commits finds the upload gone rather than committing it twice. A
+   * creation that brings every byte (`Upload-Length: 0`, or creation-with-upload) answers 201, so that
+   * @tus/server still gives the `Location` a client requires of a creation.
    */
-  private async finish(upload: Upload): Promise<Finished> {
+  private async finish(method: string, upload: Upload): Promise<Finished> {
     const lock = this.options.locker.newLock(upload.id);
     await lock.lock(new AbortController().signal, () => {});
+    let finished: Finished;
     try {
       const stored = await this.options.store.find(upload.id);
       if (stored?.upload.offset !== upload.size) throw ERRORS.FILE_NOT_FOUND;
-      return await this.commit(upload);
+      finished = await this.commit(upload);
     } finally {
       await lock.unlock();
     }
+    // The upload is gone: with no creation date @tus/server does not look it up again for its
+    // `Upload-Expires`, which would answer the creation 404 once the file is committed.
+    delete upload.creation_date;
+    return method === 'POST' ? { ...finished, status_code: 201 } : finished;
   }
 
   private async commit(upload: Upload): Promise<Finished> {
@@ -183,7 +197,8 @@ function headOf(metadata: Record<string, string | null>): FileUploadHead {
   return { fields, filename: metadata[FILENAME] ?? '' };
 }
 
-function uploadIdOf(req: IncomingMessage): string | undefined {
-  const last = new URL(req.url ?? '/', 'http://localhost').pathname.split('/').pop();
+/** The upload a request's URL (a path, or a whole URL) names, from its path alone. */
+function uploadIdOf(url: string | undefined): string | undefined {
+  const last = new URL(url ?? '/', 'http://localhost').pathname.split('/').pop();
   return last !== undefined && UPLOAD_ID.test(last) ? last : undefined;
 }

@@ -7,3 +7,10 @@ export const contentTooLarge = (maxBytes: number) =>
 /** An upload whose bytes are of a type outside `storage.allowedTypes`; nothing of it is kept. */
 export const typeNotAllowed = (type: string) =>
   new DomainError('UNSUPPORTED_MEDIA_TYPE', `Files of type "${type}" are not accepted here.`, { type });
+
+/**
+ * Another request held the resumable upload for longer than `storage.tus.lockTimeout` (docs/api.md §15):
+ * nothing of this request was written, and the same request may be sent again.
+ */
+export const uploadLocked = () =>
+  new DomainError('LOCKED', 'Another request is writing to this upload; send yours again once it has ended.');
