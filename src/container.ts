@@ -155,9 +155,19 @@ export async function buildContainer(
     ),
   );
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());
-  dynamic<LoginThrottle>(TYPES.LoginThrottle, () =>
-    createLoginThrottle(config.auth.throttle, config.database, config.auth.secret),
+  // Its PostgreSQL store has a pool of its own, which ends with the server (closeServerParts); a throttle
+  // no login ever asked for opened nothing.
+  let loginThrottle: LoginThrottle | undefined;
+  dynamic<LoginThrottle>(
+    TYPES.LoginThrottle,
+    () => (loginThrottle = createLoginThrottle(config.auth.throttle, config.database, config.auth.secret)),
   );
+  constant<ClosingPart>(TYPES.ClosingPart, {
+    name: 'the login throttle',
+    close: async () => {
+      if (loginThrottle && 'close' in loginThrottle) await (loginThrottle as Closable).close();
+    },
+  });
   dynamic<PasswordHasher>(
     TYPES.PasswordHasher,
     () =>
@@ -182,10 +192,13 @@ export async function buildContainer(
   return container;
 }
 
+/** A part that holds something open until it is closed (the login throttle's PostgreSQL store). */
+type Closable = { close(): Promise<void> };
+
 /**
- * Closes what the modules opened beside the persistence (`TYPES.ClosingPart`: the upload locks' pool), each
- * bounded as the persistence's parts are. Call it once the HTTP server has drained, so that the requests
- * have let go of what they held (an upload's lock), and before the persistence closes.
+ * Closes what the modules opened beside the persistence (`TYPES.ClosingPart`: the upload locks' pool, the
+ * login throttle's), each bounded as the persistence's parts are. Call it once the HTTP server has drained,
+ * so that the requests have let go of what they held (an upload's lock), and before the persistence closes.
  */
 export function closeServerParts(container: Container): Promise<void> {
   return closeInTurn(container.getAll<ClosingPart>(TYPES.ClosingPart), {

@@ -1,8 +1,6 @@
+import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.ts';
-import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
-import { TYPES } from '../../src/container.ts';
 import { assertError, firstError } from '../http/scenario.ts';
 import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
@@ -105,11 +103,7 @@ async function twoServersShareTheBudget(email: string, env: Record<string, strin
     assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
     await two.login(bob);
   } finally {
-    for (const app of [one, two]) {
-      await app.close();
-      const throttle = app.container.get<LoginThrottle>(TYPES.LoginThrottle);
-      if (throttle instanceof RateLimiterLoginThrottle) await throttle.close();
-    }
+    for (const app of [one, two]) await app.close();
   }
 }
 
@@ -123,5 +117,31 @@ shared('two servers on one database share the budget', () =>
 shared('on a PostgreSQL server they share it by default, with no store configured', () =>
   twoServersShareTheBudget('grace@example.com', { DATABASE_URL: testDatabaseUrl(database) }),
 );
+
+shared("closing the server ends the throttle's own pool", async () => {
+  const connections = async () => {
+    const client = new pg.Client({ connectionString: testDatabaseUrl() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ count: number }>(
+        "select count(*)::int as count from pg_stat_activity where datname = $1 and application_name = 'datagate login throttle'",
+        [database],
+      );
+      return rows[0]!.count;
+    } finally {
+      await client.end();
+    }
+  };
+  const app = await startTestApp({
+    env: { LOGIN_THROTTLE_STORE: 'postgres', DATABASE_URL: testDatabaseUrl(database) },
+  });
+  try {
+    await app.login(await app.createUser({ email: 'closing@example.com' }));
+    assert.ok((await connections()) >= 1, 'the login went through the throttle on PostgreSQL');
+  } finally {
+    await app.close();
+  }
+  assert.is(await connections(), 0);
+});
 
 shared.run();

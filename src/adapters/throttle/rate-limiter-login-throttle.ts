@@ -47,6 +47,8 @@ const seconds = (milliseconds: number) => Math.ceil(milliseconds / 1000);
  * e-mail's existence: until then a known e-mail is counted exactly as an unknown one.
  */
 export class RateLimiterLoginThrottle implements LoginThrottle {
+  private closing: Promise<void> | undefined;
+
   /**
    * @param limiters resolves once the store is usable; called for every attempt, so it may retry a
    *   store that failed to initialise.
@@ -82,8 +84,10 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
     });
   }
 
+  /** Ends what the store holds open; once, however often it is called (pg's pool refuses a second end). */
   close(): Promise<void> {
-    return this.release();
+    this.closing ??= this.release();
+    return this.closing;
   }
 
   private async count(attempt: LoginAttempt): Promise<number> {
