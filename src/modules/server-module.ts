@@ -6,8 +6,10 @@ import { setJsonBody } from '../adapters/http/json-answer.ts';
 import { healthAnswer, serverInfoAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { explorerAssets } from '../adapters/http/openapi/explorer-assets.ts';
 import { EXPLORER_HTML, EXPLORER_SCRIPT } from '../adapters/http/openapi/explorer-page.ts';
+import { SILENT_ITEM_EVENT_FEED } from '../adapters/persistence/silent-item-event-feed.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
+import type { ItemEventFeed } from '../application/ports/item-events.ts';
 import { CheckHealthHandler } from '../application/server/check-health.ts';
 import { DescribeApiHandler } from '../application/server/describe-api.ts';
 import { GetServerInfoHandler } from '../application/server/get-server-info.ts';
@@ -37,6 +39,8 @@ export const serverModule = new ContainerModule((options) => {
         license: LICENSE,
         limits: get(TYPES.QueryLimits),
         batchMax: get<AppConfig>(TYPES.Config).query.batchMax,
+        // Off by configuration, or a backend without a change log: either way no change reaches a subscriber.
+        realtime: get<ItemEventFeed>(TYPES.ItemEventFeed) !== SILENT_ITEM_EVENT_FEED,
       }),
   );
 

@@ -10,6 +10,7 @@ import {
   seriousAccessibilityViolations,
   settled,
   startStudioApp,
+  waitUntil,
   watchPage,
 } from '../support/studio-browser.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -286,6 +287,87 @@ studio('an expired token ends the subscription; the table renews it and goes on'
     await write(app, fresh, 'PATCH', `/items/cargos/${GENERATED[1]!.id}`, { description: 'Cargo 1' });
     watch.assertClean();
   }),
+);
+
+studio('with realtime off on the server, the table claims nothing live and opens no connection', () =>
+  withChromium(async (page) => {
+    const { app, admin, adminToken: token } = await startStudioApp(cargoRows, { REALTIME_ENABLED: 'false' });
+    try {
+      const watch = watchPage(page, app);
+      const sockets: string[] = [];
+      page.on('websocket', (socket) => sockets.push(socket.url()));
+      await page.clock.install();
+      await logInToStudio(page, app, admin);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      const status = page.getByRole('status');
+      await status.filter({ hasText: /^Not live$/ }).waitFor();
+      // Ten minutes of the page's time: any retry, however far its backoff, would have come.
+      await page.clock.runFor(10 * 60_000);
+      assert.is(await status.textContent(), 'Not live');
+      assert.not.match((await page.locator('.live').textContent()) ?? '', /Live|Reconnecting/);
+      assert.equal(await seriousAccessibilityViolations(page), [], 'table not live');
+
+      // What another client writes shows when the page is loaded again, which the table offers.
+      await write(app, token, 'POST', '/items/cargos', { id: ON_FIRST_PAGE, description: 'Unseen cargo' });
+      const reloaded = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/items/cargos',
+      );
+      await page.getByRole('button', { name: 'Reload', exact: true }).click();
+      await reloaded;
+      await rowsOf(page).filter({ hasText: 'Unseen cargo' }).waitFor();
+      assert.equal(sockets, [], 'no connection to /websocket, not even one');
+      watch.assertClean();
+    } finally {
+      await app.close();
+    }
+  }),
+);
+
+studio(
+  'a table whose connection never works gives up after its backoff, claiming nothing; Reload tries again',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // As a proxy that does not pass WebSockets on: every connection is ended before anything is said.
+      let refuse = true;
+      let attempts = 0;
+      await page.routeWebSocket(/\/websocket$/, (socket) => {
+        attempts += 1;
+        if (refuse) socket.close({ code: 1011, reason: 'No WebSockets here' });
+        else socket.connectToServer();
+      });
+      await page.clock.install();
+      await logInToStudio(page, app, admin);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      const status = page.getByRole('status');
+      const said = new Set<string>();
+      // Each step runs the page's clock past the longest wait (30 s, jittered up to 37.5 s).
+      await waitUntil(async () => {
+        await page.clock.runFor(40_000);
+        const text = (await status.textContent()) ?? '';
+        said.add(text);
+        return text === 'Not live';
+      }, 'the table to give up connecting');
+      assert.is(attempts, 7, 'the first connection and one per wait of the backoff');
+      assert.equal(
+        [...said].filter((text) => /Live|Reconnecting/.test(text)),
+        [],
+        'never said to be live',
+      );
+
+      await page.clock.runFor(10 * 60_000);
+      // Time for a connection the page would have opened to reach the route.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.is(attempts, 7, 'no more attempts once given up');
+
+      refuse = false;
+      await page.getByRole('button', { name: 'Reload', exact: true }).click();
+      await status.filter({ hasText: /^Live$/ }).waitFor();
+      assert.is(attempts, 8);
+      watch.assertClean();
+    }),
 );
 
 studio.run();

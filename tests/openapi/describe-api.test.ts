@@ -61,7 +61,13 @@ async function describe(caller: Accountability, grants: Grant[]): Promise<ApiDes
     new ReadRules(persistence.permissions),
     new WriteRules(persistence.permissions),
     new FixedClock(),
-    { version: '0.0.0', license: 'MIT', limits: { limitDefault: 100, limitMax: 1000 }, batchMax: 1000 },
+    {
+      version: '0.0.0',
+      license: 'MIT',
+      limits: { limitDefault: 100, limitMax: 1000 },
+      batchMax: 1000,
+      realtime: true,
+    },
   );
   return handler.execute(caller);
 }

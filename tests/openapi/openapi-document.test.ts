@@ -15,6 +15,7 @@ type Schema = {
 } & Record<string, unknown>;
 type Document = {
   openapi: string;
+  info: Record<string, unknown>;
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, Schema> };
 };
@@ -238,6 +239,25 @@ for (const [target, oas] of suitePerBackend<Context>(
     ]);
     assert.equal(propertiesOf(await documentFor(context.app), 'secrets.Item'), ['label']);
   });
+
+  oas(
+    'info.x-realtime says whether realtime subscribers are sent changes, to any caller',
+    async (context) => {
+      assert.is((await documentFor(context.app)).info['x-realtime'], true);
+      assert.is((await documentFor(context.app, context.operator)).info['x-realtime'], true);
+      const off = await startTestApp({
+        persistence: borrowed(context.app.persistence),
+        env: { REALTIME_ENABLED: 'false' },
+      });
+      try {
+        const document = await documentFor(off);
+        await assertValidOpenApi(document);
+        assert.is(document.info['x-realtime'], false);
+      } finally {
+        await off.close();
+      }
+    },
+  );
 
   oas.run();
 }

@@ -109,12 +109,13 @@ export type StudioFixture = {
 
 /**
  * An app with the seed's cargos (and `rows`, when given, instead), its first admin, and an Operator role
- * reading OPERATOR_FIELDS of the cargos that are not deleted, with one user of it.
+ * reading OPERATOR_FIELDS of the cargos that are not deleted, with one user of it; `env` configures the app.
  */
 export async function startStudioApp(
   rows: ReadonlyArray<Readonly<Record<string, unknown>>> = cargoRows,
+  env: Record<string, string> = {},
 ): Promise<StudioFixture> {
-  const app = await startTestApp();
+  const app = await startTestApp({ env });
   (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
   await seedRows(app.persistence, 'cargos', rows);
   const admin = await app.seedAdmin();

@@ -63,11 +63,22 @@ export type ApiDescription = {
   /** What kind of caller this is: the operations of /users/me need a user, administration an admin. */
   caller: { user: boolean; admin: boolean };
   limits: QueryLimits & { batchMax: number };
+  /**
+   * Whether changes are recorded for realtime subscribers (`realtime.enabled`): off, `/websocket` and the
+   * event streams still accept subscriptions, but no change ever arrives, so a client must not call itself live.
+   */
+  realtime: boolean;
   /** Every collection the caller may perform at least one action on, by name. */
   collections: DescribedCollection[];
 };
 
-export type ApiSettings = { version: string; license: string; limits: QueryLimits; batchMax: number };
+export type ApiSettings = {
+  version: string;
+  license: string;
+  limits: QueryLimits;
+  batchMax: number;
+  realtime: boolean;
+};
 
 /**
  * GET /server/specs/oas — what the caller may do with the live schema, for the OpenAPI document. The
@@ -95,13 +106,14 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       const described = await this.describe(caller, snapshot, collection, now);
       if (described) collections.push(described);
     }
-    const { version, license, limits, batchMax } = this.settings;
+    const { version, license, limits, batchMax, realtime } = this.settings;
     return {
       version,
       license,
       // A role's preview is described as that role's users are (docs/api.md §6).
       caller: { user: !isAnonymous(caller), admin: caller.admin },
       limits: { ...limits, batchMax },
+      realtime,
       collections,
     };
   }

@@ -31,6 +31,8 @@ export type Capabilities = {
   revert: boolean;
   /** Whether the caller may upload files (`POST /files`, docs/api.md §15). */
   uploads: boolean;
+  /** Whether changes reach realtime subscribers (`info["x-realtime"]`, docs/api.md §7): else no table is live. */
+  realtime: boolean;
 };
 
 type Schema = {
@@ -48,6 +50,7 @@ type Schema = {
 };
 
 type Document = {
+  info?: { 'x-realtime'?: unknown };
   paths: Record<string, Record<string, unknown>>;
   components?: { schemas?: Record<string, Schema> };
 };
@@ -98,6 +101,7 @@ export function capabilitiesOf(document: Document): Capabilities {
     revisions: '/revisions' in paths,
     revert: '/utils/revert/{revision}' in paths,
     uploads: Boolean(paths['/files']?.post),
+    realtime: document.info?.['x-realtime'] === true,
   };
 }
 

@@ -16,10 +16,18 @@ export type LiveEvent =
   | { event: 'create' | 'update'; rows: Row[] }
   | { event: 'delete'; keys: unknown[] };
 
-/** `off`: no more events will come (the session ended, or the subscription was refused). */
+/**
+ * `connecting`: not live yet. `reconnecting`: was live, and is not until the next `init`. `off`: no events
+ * will come (the session ended, the subscription was refused, or no connection could ever be made).
+ */
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
-/** Waits before reconnecting, by attempt; the last one repeats. Each is jittered so tabs do not line up. */
+/**
+ * Waits before reconnecting, by attempt. Once live, the last one repeats for as long as the table is open: a
+ * connection that worked here is worth waiting for. One that never reached `init` gives up at the end of
+ * the list (about 50 s): a path that refuses the upgrade (a proxy without WebSockets) is not a passing
+ * failure, and asking every 30 s for as long as the tab stays open would only burn requests.
+ */
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 /** Ends of a subscription that a new token mends. */
@@ -52,7 +60,10 @@ export class LiveItems {
   private sentToken: string | null = null;
   /** A failed authentication renews the token once; a second failure in a row waits for a reconnection. */
   private renewedAfterFailure = false;
+  /** Connections tried since the last `init`. */
   private attempt = 0;
+  private wasLive = false;
+  private gaveUp = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly stopWatchingToken: () => void;
@@ -70,15 +81,24 @@ export class LiveItems {
   follow(query: LiveQuery): void {
     if (this.closed) return;
     this.query = query;
-    if (this.socket === null) {
-      this.connect();
+    if (this.socket !== null) {
+      if (this.subscribed) {
+        this.send({ type: 'unsubscribe', uid: String(this.uid) });
+        this.subscribed = false;
+        this.subscribe();
+      }
       return;
     }
-    if (this.subscribed) {
-      this.send({ type: 'unsubscribe', uid: String(this.uid) });
-      this.subscribed = false;
-      this.subscribe();
-    }
+    // Waiting to reconnect: that connection subscribes to this query (a second one now would be left open).
+    if (this.retryTimer === undefined) this.connect();
+  }
+
+  /** After giving up on connecting (not after `close`): tries again, from the start of the backoff. */
+  resume(): void {
+    if (this.closed || !this.gaveUp) return;
+    this.attempt = 0;
+    this.state.value = 'connecting';
+    this.connect();
   }
 
   close(): void {
@@ -91,6 +111,7 @@ export class LiveItems {
   }
 
   private connect(): void {
+    this.gaveUp = false;
     const socket = new WebSocket(this.url);
     this.socket = socket;
     this.subscribed = false;
@@ -109,10 +130,21 @@ export class LiveItems {
 
   private retry(): void {
     if (this.closed) return;
-    this.state.value = 'reconnecting';
+    if (!this.wasLive && this.attempt >= BACKOFF_MS.length) {
+      this.gaveUp = true;
+      this.state.value = 'off';
+      return;
+    }
+    this.state.value = this.wasLive ? 'reconnecting' : 'connecting';
     const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]!;
     this.attempt += 1;
-    this.retryTimer = setTimeout(() => this.connect(), wait * (0.75 + Math.random() / 2));
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = undefined;
+        this.connect();
+      },
+      wait * (0.75 + Math.random() / 2),
+    );
   }
 
   /** Sends the current token; without one the connection acts as the public caller, which may subscribe. */
@@ -188,6 +220,7 @@ export class LiveItems {
     const data = Array.isArray(message.data) ? message.data : [];
     if (message.event === 'init') {
       this.attempt = 0;
+      this.wasLive = true;
       this.state.value = 'live';
       this.onEvent({ event: 'init', rows: data as Row[] });
     } else if (message.event === 'create' || message.event === 'update') {
@@ -200,8 +233,9 @@ export class LiveItems {
   /** The server ended the subscription (docs/api.md §12): mend what can be mended. */
   private ended(code: string | undefined): void {
     this.subscribed = false;
+    // Whatever comes next, no change arrives until a new `init`.
+    if (this.state.value === 'live') this.state.value = 'reconnecting';
     if (CREDENTIAL_ENDS.has(code ?? '')) {
-      this.state.value = 'reconnecting';
       void this.reauthenticate();
     } else if (RESUBSCRIBE_ENDS.has(code ?? '')) {
       this.subscribe();

@@ -1,4 +1,11 @@
-import { type ReadonlySignal, type Signal, untracked, useSignal, useSignalEffect } from '@preact/signals';
+import {
+  type ReadonlySignal,
+  type Signal,
+  signal,
+  untracked,
+  useSignal,
+  useSignalEffect,
+} from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
 import type { CollectionShape } from '../api/capabilities.ts';
 import type { ApiClient, Page } from '../api/client.ts';
@@ -10,6 +17,8 @@ type Row = Record<string, unknown>;
 /** The parts of an item table the live updates read and change. */
 export type LiveTableParts = {
   api: ApiClient;
+  /** Whether the server sends changes at all (`Capabilities.realtime`): if not, no connection is made. */
+  realtime: boolean;
   shape: CollectionShape;
   request: ReadonlySignal<{ sort: string | null; filter: string | undefined; search: string; limit: number }>;
   /** The cursor of the page shown; null on the first page. */
@@ -27,6 +36,7 @@ export type LiveTable = {
   changes: ReadonlySignal<number>;
   /** The connection was lost while on such a page: changes may have been missed. */
   missed: ReadonlySignal<boolean>;
+  /** Loads the page again; a table that gave up connecting tries once more. */
   reload(): void;
 };
 
@@ -94,11 +104,13 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       if (current && wanted !== followed) {
         followed = wanted;
         const { filter, search, sort, limit } = wanted;
-        items.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit });
+        items?.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit });
       }
     };
-    const items = new LiveItems(shape.name, parts.api.tokens, onEvent);
-    return { items, loaded };
+    // A server without realtime would accept the subscription and send nothing after its `init`: no
+    // connection then, and no claim to be live.
+    const items = parts.realtime ? new LiveItems(shape.name, parts.api.tokens, onEvent) : null;
+    return { items, loaded, state: items?.state ?? signal<LiveState>('off') };
   }, []);
 
   /** A page starts afresh: another page, or this one loaded again (maybe while a load was under way). */
@@ -114,13 +126,14 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
     after.value;
     untracked(fresh);
   });
-  useEffect(() => () => live.items.close(), []);
+  useEffect(() => () => live.items?.close(), []);
 
   const reload = () => {
     fresh();
     parts.reload();
+    live.items?.resume();
   };
-  return { state: live.items.state, changes, missed, reload };
+  return { state: live.state, changes, missed, reload };
 }
 
 const STATES: Record<LiveState, string> = {
@@ -140,12 +153,19 @@ export function LiveStatus(props: { live: LiveTable }) {
         {STATES[state.value]}
         {stale && state.value !== 'connecting' ? ': this page has changed' : ''}
       </span>
-      {stale && (
+      {stale ? (
         <button type="button" class="link" onClick={reload}>
           {missed.value
             ? 'Changes may be missing — reload'
             : `${changes.value} ${changes.value === 1 ? 'change' : 'changes'} — reload`}
         </button>
+      ) : (
+        // Not following changes: what others change shows only when the page is loaded again.
+        state.value === 'off' && (
+          <button type="button" class="link" onClick={reload}>
+            Reload
+          </button>
+        )
       )}
     </p>
   );

@@ -24,10 +24,18 @@ type Request = { sort: string | null; filter: string | undefined; search: string
  * estimate, which costs nothing; the exact one is asked for only on request, since it reads every row.
  */
 export function ItemTableScreen(props: { collection: string }) {
-  const { api, readOnly } = useStudio();
+  const { api, capabilities, readOnly } = useStudio();
   return (
     <ReadableCollection name={props.collection}>
-      {(shape) => <ItemTable key={shape.name} shape={shape} api={api} readOnly={readOnly} />}
+      {(shape) => (
+        <ItemTable
+          key={shape.name}
+          shape={shape}
+          api={api}
+          realtime={capabilities.realtime}
+          readOnly={readOnly}
+        />
+      )}
     </ReadableCollection>
   );
 }
@@ -35,6 +43,7 @@ export function ItemTableScreen(props: { collection: string }) {
 function ItemTable(props: {
   shape: CollectionShape;
   api: ReturnType<typeof useStudio>['api'];
+  realtime: boolean;
   readOnly: boolean;
 }) {
   const { shape, api } = props;
@@ -94,6 +103,7 @@ function ItemTable(props: {
   }, [request.value, after.value, reloads.value]);
   const live = useLiveTable({
     api,
+    realtime: props.realtime,
     shape,
     request,
     after,

@@ -60,6 +60,7 @@ export function openApiDocument(
       version: description.version,
       description: DESCRIPTION,
       license: { name: description.license, identifier: description.license },
+      'x-realtime': description.realtime,
     },
     servers: [{ url: server, description: 'This server.' }],
     tags: [...tags].map(([name, about]) => ({ name, description: about })),

@@ -76,6 +76,8 @@ export type OpenApiDocument = {
     version: string;
     description: string;
     license: { name: string; identifier: string };
+    /** Whether realtime subscribers are sent changes (docs/api.md §7, "Server"). */
+    'x-realtime': boolean;
   };
   servers: Array<{ url: string; description?: string }>;
   tags: Array<{ name: string; description: string }>;
