@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import * as tus from 'tus-js-client';
 import * as assert from 'uvu/assert';
+import { UploadFilesHandler } from '../../src/application/files/upload-files.ts';
 import type { FileStorage } from '../../src/application/ports/file-storage.ts';
 import { TYPES } from '../../src/container.ts';
 import { backends, borrowed } from '../support/databases.ts';
@@ -370,6 +371,53 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is((rows.body as unknown[]).length, 1, `${title}: one file`);
     }
     assert.equal(await storedKeys(storage, 'tus/'), []);
+  });
+
+  test('an upload whose commit failed after its last byte is committed when its client asks for the offset', async (context) => {
+    const { app, uploader, storage } = context;
+    let failures = 1;
+    const faulty = await startTestApp({
+      persistence: app.persistence,
+      env: instanceEnv(target.name),
+      rebind: (container) => {
+        container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(storage);
+        const real = container.get(UploadFilesHandler);
+        const failingOnce = Object.create(real) as UploadFilesHandler;
+        failingOnce.execute = (caller, command) =>
+          failures-- > 0
+            ? Promise.reject(new Error('the database went away'))
+            : real.execute(caller, command);
+        container.rebind(UploadFilesHandler).toConstantValue(failingOnce);
+      },
+    });
+    try {
+      const bytes = Buffer.from('0123456789');
+      const created = await create(faulty, uploader, bytes.length, {
+        filename: 'late.txt',
+        title: 'committed late',
+      });
+      const path = created.headers.get('location')!;
+      const last = await patch(`${faulty.url}${path}`, uploader, 0, bytes);
+      assert.is(last.status, 500, 'the commit failed after every byte was stored');
+      // What a client does before it resumes, here on the other instance: the offset says "done", so the
+      // file must exist now.
+      const offset = await head(`${app.url}${path}`, uploader);
+      assert.is(offset.status, 200);
+      assert.is(offset.headers.get('upload-offset'), '10');
+      assert.is(offset.headers.get('upload-length'), '10');
+      const filter = encodeURIComponent(JSON.stringify({ title: { _eq: 'committed late' } }));
+      const rows = (await app.request('GET', `/files?filter=${filter}`, { token: uploader })).body as Array<{
+        filesize: number;
+      }>;
+      assert.equal(
+        rows.map((row) => row.filesize),
+        [10],
+      );
+      assert.is((await head(`${app.url}${path}`, uploader)).status, 404, 'the upload is gone once committed');
+      assert.equal(await storedKeys(storage, 'tus/'), []);
+    } finally {
+      await faulty.close();
+    }
   });
 
   test('malformed or hostile TUS requests are refused with a 4xx, never a 500', async (context) => {

@@ -43,6 +43,9 @@ export type TusResumableUploadsOptions = {
 /** The answer of the PATCH (or creation-with-upload POST) that brings the last byte. */
 type Finished = { status_code: number; body: string; headers: Record<string, string> };
 
+/** The protocol version every TUS answer names. */
+const TUS_VERSION = '1.0.0';
+
 type TusRequest = { readonly caller: Accountability; readonly requestId: string };
 
 /**
@@ -102,7 +105,39 @@ export class TusResumableUploads {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
-    return this.requests.run({ caller, requestId }, () => this.server.handle(req, res));
+    return this.requests.run({ caller, requestId }, async () => {
+      if (req.method === 'HEAD' && (await this.finishReceived(uploadIdOf(req.url), res))) return;
+      await this.server.handle(req, res);
+    });
+  }
+
+  /**
+   * Commits an upload that holds every byte but whose file was never committed (the process stopped, or the
+   * commit was refused for a while — 423, 503 — after the last byte was stored). A client asks for the
+   * offset before it resumes, and an offset equal to the length tells it the upload is done: the file must
+   * exist by then. Answers the HEAD itself, as @tus/server would for a finished upload, since the upload is
+   * gone once committed; false when the upload is not in that state (@tus/server answers as usual).
+   */
+  private async finishReceived(id: string | undefined, res: ServerResponse): Promise<boolean> {
+    const stored = id === undefined ? undefined : await this.options.store.find(id);
+    const size = stored?.upload.size;
+    if (!stored || stored.expired || size === undefined || stored.upload.offset !== size) return false;
+    try {
+      await this.finish('HEAD', stored.upload);
+    } catch (error) {
+      const status = (error as Partial<Finished>).status_code ?? 500;
+      res.writeHead(status, { 'Tus-Resumable': TUS_VERSION, 'Cache-Control': 'no-store' }).end();
+      return true;
+    }
+    res
+      .writeHead(200, {
+        'Tus-Resumable': TUS_VERSION,
+        'Upload-Offset': String(size),
+        'Upload-Length': String(size),
+        'Cache-Control': 'no-store',
+      })
+      .end();
+    return true;
   }
 
   private async admit(caller: Accountability, req: IncomingMessage): Promise<void> {
