@@ -60,11 +60,15 @@ function matches(output: string, expected: string): boolean {
   return new RegExp(`^${pattern}$`).test(output);
 }
 
-/** Output as a reader sees it: header lines without their CR, PostgreSQL's array line breaks joined. */
+/**
+ * Output as a reader sees it: header lines without their CR, PostgreSQL's array line breaks joined — a comma
+ * ending a line followed by an indented one; a CSV row ending in an empty value (`id,` for a null) is a
+ * line of its own.
+ */
 const normalised = (output: string) =>
   output
     .replaceAll('\r', '')
-    .replace(/,\s*\n\s*/g, ', ')
+    .replace(/,[ \t]*\n[ \t]+/g, ', ')
     .trimEnd();
 
 /** Blocks of one kind in a row, in order: HTTP calls against the server, or CLI commands without one. */
