@@ -20,6 +20,7 @@ import {
   productionServerEnv,
   quoteId,
   rssMb,
+  seedCargosWithOperator,
   waitFor,
   withClient,
 } from '../scripts/local-harness.ts';
@@ -79,20 +80,7 @@ async function seed(cli: string): Promise<{ staticToken: string }> {
   await admin((c) => c.query(`create database ${quoteId(DB)}`));
   const e = await serverEnv(await freePort());
   const step = (...args: string[]) => run(process.execPath, [cli, ...args], { env: e, timeoutMs: 900_000 });
-  await step('migrate');
-  await step('bootstrap');
-  await step('sample', 'cargos', '--rows', String(ROWS));
-  await step('roles', 'create', '--name', 'Operator');
-  await step(
-    'users',
-    'create',
-    '--email',
-    OPERATOR.email,
-    '--password',
-    OPERATOR.password,
-    '--role',
-    'Operator',
-  );
+  await seedCargosWithOperator(step, ROWS, OPERATOR);
   await step('users', 'token', '--email', ADMIN.email, '--token', staticToken);
   await withClient(url, (c) => c.query('vacuum analyze cargos'));
   return { staticToken };

@@ -25,6 +25,7 @@ import {
   quoteId,
   roleIdByName,
   rssMb,
+  seedCargosWithOperator,
   waitFor,
   withClient,
 } from '../scripts/local-harness.ts';
@@ -236,20 +237,7 @@ async function main(): Promise<void> {
   });
   const cli = (...args: string[]) =>
     run(process.execPath, [...CLI, ...args], { env: serverEnv, timeoutMs: 600_000 });
-  await cli('migrate');
-  await cli('bootstrap');
-  await cli('sample', 'cargos', '--rows', String(ROWS));
-  await cli('roles', 'create', '--name', 'Operator');
-  await cli(
-    'users',
-    'create',
-    '--email',
-    OPERATOR.email,
-    '--password',
-    OPERATOR.password,
-    '--role',
-    'Operator',
-  );
+  await seedCargosWithOperator(cli, ROWS, OPERATOR);
   const adminToken = randomBytes(32).toString('hex');
   await cli('users', 'token', '--email', ADMIN.email, '--token', adminToken);
   if (WRITES === 'sql') await cli('realtime', 'watch', 'cargos');

@@ -339,3 +339,31 @@ export async function roleIdByName(url: string, name: string): Promise<string> {
     return rows[0].id;
   });
 }
+
+/** A run of the built CLI with arguments, as a harness makes one (`ChildProcesses.run` bound to its env). */
+export type CliRun = (...args: string[]) => Promise<unknown>;
+
+/**
+ * The bench database every harness starts from: migrated, the admin bootstrapped, `rows` sample cargos, an
+ * Operator role and `operator` holding it (what the read cases and the rules are measured with).
+ */
+export async function seedCargosWithOperator(
+  cli: CliRun,
+  rows: number,
+  operator: { email: string; password: string },
+): Promise<void> {
+  await cli('migrate');
+  await cli('bootstrap');
+  await cli('sample', 'cargos', '--rows', String(rows));
+  await cli('roles', 'create', '--name', 'Operator');
+  await cli(
+    'users',
+    'create',
+    '--email',
+    operator.email,
+    '--password',
+    operator.password,
+    '--role',
+    'Operator',
+  );
+}
