@@ -12,9 +12,10 @@ export type DatagateOrmSettings = {
   pool?: { min: number; max: number };
   /** Bounds of a server connection (PGlite has no network to wait for); unset: pg's, which wait forever. */
   timeouts?: ServerTimeouts;
-  /** Runs each time a connection is taken from the server pool, before the statement that took it. */
-  onReserveConnection?: (connection: unknown) => Promise<void>;
-  /** Handed the server pool once it exists, to read how busy it is. */
+  /**
+   * Handed the server pool once it exists, to read how busy it is and to set what each connection it
+   * hands out must carry (the statement timeout of the work asking).
+   */
   onPoolCreated?: (pool: pg.Pool) => void;
   debug?: boolean;
 };
@@ -42,7 +43,6 @@ export function datagateOrmOptions(settings: DatagateOrmSettings): Options {
             ...timeoutOptions(settings.timeouts),
             ...(settings.onPoolCreated ? { onPoolCreated: settings.onPoolCreated } : {}),
           },
-          ...(settings.onReserveConnection ? { onReserveConnection: settings.onReserveConnection } : {}),
         }
       : // MikroORM would otherwise open a second client on the dialect to create the database and, closing
         // it, close the embedded database with it.

@@ -18,6 +18,7 @@ import {
 } from '../postgres/postgres-collections.ts';
 import { PostgresLargeObjectStorage } from '../postgres/postgres-large-object-storage.ts';
 import { refuseConnectionsAfterEnd } from '../refuse-connections-after-end.ts';
+import { type StatementTimeouts, statementTimeoutPerWork } from '../statement-timeout-per-work.ts';
 import { openEmbeddedPostgres } from './embedded-postgres.ts';
 import { type MigrationLock, processMigrationLock, serverMigrationLock } from './migration-lock.ts';
 import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
@@ -27,7 +28,6 @@ import { MikroOrmRoleRepository } from './mikro-orm-role-repository.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
-import { type StatementTimeouts, statementTimeoutPerWork } from './statement-timeout-per-work.ts';
 import { SystemDatabase } from './system-database.ts';
 
 export type MikroOrmPersistenceOptions = {
@@ -99,11 +99,8 @@ export async function openMikroOrmPersistence(
     const { url, timeouts, statementTimeouts } = options;
     const connectMs = timeouts?.connectMs ?? DEFAULT_CONNECT_MS;
     const longestStatementMs = Math.max(0, ...Object.values(statementTimeouts ?? {}));
-    // One hook serves the primary's pool and the replicas': it keys what it set by connection.
     const perWorkTimeouts =
-      timeouts && statementTimeouts
-        ? { onReserveConnection: statementTimeoutPerWork(statementTimeouts, timeouts.queryMs) }
-        : {};
+      timeouts && statementTimeouts ? { statementTimeouts, outsideMs: timeouts.queryMs } : undefined;
     let servingPool: pg.Pool | undefined;
     const orm = await MikroORM.init(
       datagateOrmOptions({
@@ -113,8 +110,9 @@ export async function openMikroOrmPersistence(
         onPoolCreated: (pool) => {
           servingPool = pool;
           refuseConnectionsAfterEnd(pool);
+          if (perWorkTimeouts)
+            statementTimeoutPerWork(pool, perWorkTimeouts.statementTimeouts, perWorkTimeouts.outsideMs);
         },
-        ...perWorkTimeouts,
       }),
     );
     const health = new MikroOrmDatabaseHealth(
@@ -124,7 +122,10 @@ export async function openMikroOrmPersistence(
       options.schema,
     );
     const lock = serverMigrationLock(url, timeouts?.connectMs);
-    const collections = createPostgresCollections(orm, eventsOptions(options));
+    const collections = createPostgresCollections(orm, {
+      ...eventsOptions(options),
+      readPool: () => servingPool,
+    });
     const changes = new PostgresChangeFeed({
       url,
       connectMs,
@@ -168,7 +169,7 @@ export async function openMikroOrmPersistence(
       poolSize: options.pool?.max ?? DEFAULT_REPLICA_POOL,
       connectMs,
       ...(timeouts ? { queryMs: timeouts.queryMs, longestStatementMs } : {}),
-      ...perWorkTimeouts,
+      ...(perWorkTimeouts ? { statementTimeouts: perWorkTimeouts.statementTimeouts } : {}),
     });
     return {
       ...persistence,

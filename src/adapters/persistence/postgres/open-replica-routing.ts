@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type { ReplicaHealth } from '../../../application/ports/database-health.ts';
 import type { ItemStore } from '../../../application/ports/item-store.ts';
+import { type StatementTimeouts, statementTimeoutPerWork } from '../statement-timeout-per-work.ts';
 import { PREPARED_PER_CONNECTION } from './postgres-collections.ts';
 import { PostgresItemStore } from './postgres-item-store.ts';
 import { quietPool } from './quiet-pool.ts';
@@ -17,12 +18,12 @@ export type ReplicaRoutingSettings = {
   /** Connections per replica, at most: as many as the primary's serving pool. */
   poolSize: number;
   connectMs: number;
-  /** `statement_timeout` of a new connection (`onReserveConnection` sets the request's own); unset: none. */
+  /** `statement_timeout` of a new connection and of work outside a request; unset: none. */
   queryMs?: number;
   /** The longest `statement_timeout` a request may set: the driver's own clock must not cut it first. */
   longestStatementMs?: number;
-  /** Runs each time a replica connection is taken, before the read (the statement timeout per request). */
-  onReserveConnection?: (connection: unknown) => Promise<void>;
+  /** The statement timeout per kind of request, set as a replica connection is taken (with `queryMs`). */
+  statementTimeouts?: StatementTimeouts;
   /** How often the replicas are probed; about a second unless a test wants it sooner. */
   probeIntervalMs?: number;
 };
@@ -52,28 +53,25 @@ export function openReplicaRouting(
   settings: ReplicaRoutingSettings,
 ): ReplicaRouting {
   const probeIntervalMs = settings.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
-  const dbs = settings.urls.map(
-    (url) =>
-      new Kysely<unknown>({
-        dialect: new PostgresDialect({
-          pool: quietPool({
-            connectionString: url,
-            application_name: 'datagate replica',
-            max: settings.poolSize,
-            connectionTimeoutMillis: settings.connectMs,
-            ...(settings.queryMs === undefined
-              ? {}
-              : {
-                  statement_timeout: settings.queryMs,
-                  query_timeout:
-                    Math.max(settings.queryMs, settings.longestStatementMs ?? 0) + settings.connectMs,
-                }),
-            keepAlive: true,
+  const pools = settings.urls.map((url) => {
+    const pool = quietPool({
+      connectionString: url,
+      application_name: 'datagate replica',
+      max: settings.poolSize,
+      connectionTimeoutMillis: settings.connectMs,
+      ...(settings.queryMs === undefined
+        ? {}
+        : {
+            statement_timeout: settings.queryMs,
+            query_timeout: Math.max(settings.queryMs, settings.longestStatementMs ?? 0) + settings.connectMs,
           }),
-          ...(settings.onReserveConnection ? { onReserveConnection: settings.onReserveConnection } : {}),
-        }),
-      }),
-  );
+      keepAlive: true,
+    });
+    if (settings.statementTimeouts && settings.queryMs !== undefined)
+      statementTimeoutPerWork(pool, settings.statementTimeouts, settings.queryMs);
+    return pool;
+  });
+  const dbs = pools.map((pool) => new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }));
   const probePool = (url: string) =>
     quietPool({
       connectionString: url,
@@ -95,10 +93,11 @@ export function openReplicaRouting(
     primary,
     primaryDb,
     dbs.map(
-      (db) =>
+      (db, index) =>
         new PostgresItemStore(db, schema, {
           preparedPerConnection: PREPARED_PER_CONNECTION,
           holdsSnapshots: true,
+          readPool: () => pools[index],
         }),
     ),
     replicaSet,

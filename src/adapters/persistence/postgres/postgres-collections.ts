@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import { PostgresActivityLog } from './postgres-activity-log.ts';
 import { PostgresCollectionWatch } from './postgres-collection-watch.ts';
@@ -40,6 +41,8 @@ export function createPostgresCollections(
     recordEvents?: { systemSchema?: string };
     recordActivity?: { systemSchema?: string };
     systemSchema?: string;
+    /** The server pool under `orm`, for the item store's prepared reads (PostgresItemStoreOptions). */
+    readPool?: () => pg.Pool | undefined;
   } = {},
 ): PostgresCollections {
   const db = userTablesDatabase(orm);
@@ -55,6 +58,7 @@ export function createPostgresCollections(
     activity: new PostgresActivityLog(db, catalog.schema, options.recordActivity?.systemSchema),
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
+      ...(options.readPool ? { readPool: options.readPool } : {}),
       ...(options.recordEvents ? { recordEvents: options.recordEvents } : {}),
       ...(options.recordActivity ? { recordActivity: options.recordActivity } : {}),
     }),

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import type pg from 'pg';
 import type {
   ItemAggregateRequest,
   ItemGetRequest,
@@ -38,6 +39,13 @@ export type PostgresItemStoreOptions = {
    */
   readonly preparedPerConnection?: number;
   /**
+   * The pg pool under `db`, once it exists: prepared reads take a connection from it and run on pg's
+   * client directly, without Kysely's executor, which adds a few promises and ~5 % CPU to a one-row read
+   * (bench/NOTES.md §7). Connections come out of it with the request's statement timeout set
+   * (statement-timeout-per-work.ts), as Kysely's do. Unset: every read goes through Kysely.
+   */
+  readonly readPool?: () => pg.Pool | undefined;
+  /**
    * Every write also records its events in the items' change log (docs/api.md §12), whose table lives in
    * this schema (the system tables'; unset, the connection's search path finds it); absent, none.
    */
@@ -75,6 +83,7 @@ export class PostgresItemStore implements ItemStore {
   private readonly eventsTable: RawBuilder<unknown> | undefined;
   private readonly activityTables: ActivityTables | undefined;
   private readonly holdsSnapshots: boolean;
+  private readonly readPool: () => pg.Pool | undefined;
 
   /** `schema`: the PostgreSQL schema holding the collections' tables. */
   constructor(
@@ -86,6 +95,7 @@ export class PostgresItemStore implements ItemStore {
     this.eventsTable = options.recordEvents && itemEventsTable(options.recordEvents.systemSchema);
     this.activityTables = options.recordActivity && activityTables(options.recordActivity.systemSchema);
     this.holdsSnapshots = options.holdsSnapshots ?? false;
+    this.readPool = options.readPool ?? (() => undefined);
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
@@ -195,27 +205,39 @@ export class PostgresItemStore implements ItemStore {
    * that way (prepared-statement-query.ts).
    */
   private async query<R>(statement: ShapeStatement): Promise<R[]> {
-    const plain = CompiledQuery.raw(statement.text, statement.values);
     try {
       if (statement.name === null || this.preparedPerConnection === 0) {
-        return (await this.db.executeQuery<R>(plain)).rows;
+        return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
       }
-      const prepared = new PreparedStatementQuery(
-        statement.name,
-        statement.text,
-        statement.values,
-        this.preparedPerConnection,
-      );
-      // Kysely hands `sql` to pg's client.query() as is (see PreparedStatementQuery).
-      const query: CompiledQuery<R> = { ...plain, sql: prepared as unknown as string };
       try {
-        return (await this.db.executeQuery<R>(query)).rows;
+        return await this.prepared<R>(statement.name, statement);
       } catch (error) {
         if (!isPlanResultChanged(error)) throw error;
-        return (await this.db.executeQuery<R>(plain)).rows;
+        return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
       }
     } catch (error) {
       throw translateReadError(error);
+    }
+  }
+
+  private async prepared<R>(name: string, statement: ShapeStatement): Promise<R[]> {
+    const query = new PreparedStatementQuery(
+      name,
+      statement.text,
+      statement.values,
+      this.preparedPerConnection,
+    );
+    const pool = this.readPool();
+    if (pool === undefined) {
+      // Kysely hands `sql` to pg's client.query() as is (see PreparedStatementQuery).
+      const plain = CompiledQuery.raw(statement.text, statement.values);
+      return (await this.db.executeQuery<R>({ ...plain, sql: query as unknown as string })).rows;
+    }
+    const client = await pool.connect();
+    try {
+      return (await client.query(query)).rows as R[];
+    } finally {
+      client.release();
     }
   }
 }

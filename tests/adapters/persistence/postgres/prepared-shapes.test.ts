@@ -65,7 +65,9 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     context.catalog = new PostgresSchemaCatalog(context.db, TEST_SCHEMA);
     const options = itemStoreOptions(orm);
     context.prepares = (options.preparedPerConnection ?? 0) > 0;
-    context.store = new PostgresItemStore(context.db, TEST_SCHEMA, options);
+    // As the server runs them: prepared reads on pg's pool itself, not through Kysely's executor.
+    const pool = context.prepares ? await orm.em.getConnection().getNativeClient() : undefined;
+    context.store = new PostgresItemStore(context.db, TEST_SCHEMA, { ...options, readPool: () => pool });
     await sql`create table ${table} (id integer primary key, status text not null, weight integer not null)`.execute(
       context.db,
     );
