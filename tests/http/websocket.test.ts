@@ -73,6 +73,26 @@ ws('a token in the URL authenticates; a bad one closes with 4003', async () => {
   }
 });
 
+ws('messages sent as the socket opens wait for its credential (URL token or public caller)', async () => {
+  const f = await websocketFixture({ authDelayMs: 50, publicCaller: CALLER.anonymous });
+  await f.grant({ role: null });
+  try {
+    for (const query of ['?access_token=ada-token', '']) {
+      const socket = await f.connect(query);
+      for (const uid of ['a', 'b']) {
+        socket.send(
+          JSON.stringify({ type: 'subscribe', collection: PARCELS, uid, query: { fields: ['id'] } }),
+        );
+      }
+      assert.is((await f.next(socket, (m) => m.uid === 'a')).event, 'init', query);
+      assert.is((await f.next(socket, (m) => m.uid === 'b')).event, 'init', query);
+      socket.close();
+    }
+  } finally {
+    await f.close();
+  }
+});
+
 ws('a caller without read permission gets a subscribe error, never rows', async () => {
   const f = await websocketFixture();
   try {

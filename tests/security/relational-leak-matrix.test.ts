@@ -114,6 +114,28 @@ const MATRIX: Row[] = [
     never: ['ACME', 'Globex'],
   },
   { role: 'noCustomers', path: '/items/shipments?fields=id&filter[customer][_null]=true', body: ids(3) },
+  // Inside it, a wrong path is refused as a right one is: a 400 would tell its names and types apart.
+  ...[
+    'fields=id,shipment.customer.nmae',
+    'fields=id,shipment.customer.name.first',
+    'fields=id,shipment.customer.shipments.cargos.shipment.id',
+    'fields=id&filter[shipment][customer][nmae][_eq]=ACME',
+    'fields=id&filter[shipment][customer][id][_eq]=one',
+    'fields=id&filter[shipment][customer][name][_near]=ACME',
+    'fields=id&sort=shipment.customer.nmae',
+    'fields=id&sort=shipment.customer.name.first',
+    'aggregate[count]=*&filter[shipment][customer][nmae][_eq]=ACME',
+  ].map((query) => ({
+    role: 'noCustomers',
+    path: `/items/cargos?${query}`,
+    forbidden: 'shipment.customer',
+  })),
+  {
+    role: 'noCustomers',
+    path: '/items/cargos/1?fields=shipment.customer.nmae',
+    forbidden: 'shipment.customer',
+  },
+  { role: 'noCustomers', path: '/items/shipments?fields=customer.nmae', forbidden: 'customer' },
 
   // Hidden related rows: a many-to-one reads null, a one-to-many leaves them out, filters never see them.
   {
@@ -366,6 +388,11 @@ for (const [target, test] of suitePerBackend<Context>(
       body: { id: 10, label: 'gears', weight: 4, secret: 'c10', shipment: 1 },
     });
     assertError(refused, 403, 'FORBIDDEN', 'shipment.customer');
+    const misspelt = await app.request('POST', '/items/cargos?fields=id,shipment.customer.nmae', {
+      token: tokens.writer,
+      body: { id: 10, label: 'gears', weight: 4, secret: 'c10', shipment: 1 },
+    });
+    assertError(misspelt, 403, 'FORBIDDEN', 'shipment.customer');
     const none = await app.request('GET', '/items/cargos/10', { token: tokens.admin });
     assert.is(none.status, 404, none.text);
     const answered = await app.request('POST', '/items/cargos?fields=id,*.*.*', {
@@ -377,6 +404,26 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.equal((answered.body as { shipment: { customer: unknown } }).shipment.customer, 1);
     const deleted = await app.request('DELETE', '/items/cargos/10', { token: tokens.admin });
     assert.is(deleted.status, 204, deleted.text);
+  });
+
+  test('a subscription refuses a path into a hidden collection as it refuses any path (flat only)', async ({
+    app,
+    tokens,
+  }) => {
+    const answers = new Set<string>();
+    for (const name of ['name', 'nmae']) {
+      for (const query of [
+        `fields=id,shipment.customer.${name}`,
+        `filter[shipment][customer][${name}][_eq]=x`,
+      ]) {
+        const response = await app.request('GET', `/items/cargos/events?${query}`, {
+          token: tokens.noCustomers,
+        });
+        assert.is(response.status, 400, response.text);
+        answers.add(response.text.replace(name, '…'));
+      }
+    }
+    assert.is(answers.size, 2, [...answers].join('\n'));
   });
 
   for (const row of MATRIX) {

@@ -13,7 +13,7 @@ import { FakeItemEventFeed, ManualTicker } from './fakes/fake-item-event-feed.ts
 /**
  * /websocket on a bare HTTP server over the read fixture's parcels (clerks may read them all) and a fake
  * event feed the test emits into; tokens map to the fixture's callers (or to the error resolving them throws), no token to `publicCaller` (none: the
- * public caller cannot be resolved). `next` waits for a message.
+ * public caller cannot be resolved), each after `authDelayMs`. `next` waits for a message.
  */
 const LIMITS_WS = {
   connectionsPerUser: 2,
@@ -27,8 +27,9 @@ const LIMITS_WS = {
 
 export async function websocketFixture({
   publicCaller = null,
+  authDelayMs = 0,
   ...limits
-}: Partial<typeof LIMITS_WS> & { publicCaller?: Accountability | null } = {}) {
+}: Partial<typeof LIMITS_WS> & { publicCaller?: Accountability | null; authDelayMs?: number } = {}) {
   const fixture = await readFixture();
   await fixture.grant();
   const feed = new FakeItemEventFeed();
@@ -53,6 +54,8 @@ export async function websocketFixture({
   const detach = attachWebSocket(server, {
     subscriptions: hub,
     authenticate: async (token) => {
+      // A credential resolved as slowly as a database lookup can be (a static token, a cold cache).
+      if (authDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, authDelayMs));
       const caller = token === null ? publicCaller : (tokens.get(token) ?? null);
       if (caller instanceof DomainError) throw caller;
       return caller;

@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
+import { parseAsCaller } from './parse-as-caller.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
 import { rowConditions } from './row-conditions.ts';
@@ -43,7 +44,9 @@ export class AggregateItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = parseAggregateQuery(request.query, collection, this.limits, this.catalog.current());
+    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
+      parseAggregateQuery(request.query, collection, this.limits, this.catalog.current(), crossed),
+    );
     assertFieldsQueryable(caller, rule, [
       ...query.aggregates.flatMap((term) => (term.field === null ? [] : [term.field])),
       ...query.groupBy.map((term) => term.field),

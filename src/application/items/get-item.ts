@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
+import { parseAsCaller } from './parse-as-caller.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead, selectionOf } from './relational-read.ts';
 import { withFreshSchema } from './with-fresh-schema.ts';
@@ -38,7 +39,9 @@ export class GetItemHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = parseItemQuery(selectionOf(request.query), collection, this.limits, this.catalog.current());
+    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
+      parseItemQuery(selectionOf(request.query), collection, this.limits, this.catalog.current(), crossed),
+    );
     const select = query.relational
       ? (await RelationalRead.start(this.rules, caller, query, now)).select(rule, query)
       : projectFields(caller, rule, query.fields);

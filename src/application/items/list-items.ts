@@ -22,6 +22,7 @@ import type {
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
+import { parseAsCaller } from './parse-as-caller.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
 import { rowConditions, searchCondition } from './row-conditions.ts';
@@ -84,7 +85,9 @@ export class ListItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = parseItemQuery(request.query, collection, limits, this.catalog.current());
+    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
+      parseItemQuery(request.query, collection, limits, this.catalog.current(), crossed),
+    );
     let select: ReadonlyArray<SelectedField>;
     let sort: ReadonlyArray<SortKey> = query.sort;
     let filter: BoundFilterNode | null;

@@ -5,6 +5,7 @@ import type { ScalarValue } from '../../domain/query/filter.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import type { ItemWriter, SelectedField } from '../ports/item-store.ts';
+import { parseAsCaller } from './parse-as-caller.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead, selectionOf } from './relational-read.ts';
 
@@ -43,7 +44,9 @@ export class ReadBack {
     now: Date,
     schema?: SchemaSnapshot,
   ): Promise<ReadBackPlan> {
-    const parsed = parseItemQuery(selectionOf(query), collection, this.limits, schema);
+    const parsed = await parseAsCaller(this.rules, caller, now, (crossed) =>
+      parseItemQuery(selectionOf(query), collection, this.limits, schema, crossed),
+    );
     // Items are read back by key: a collection without one has nothing to answer with.
     if (collection.primaryKey === null) return null;
     const rule = await this.rules.optional(caller, collection, now);

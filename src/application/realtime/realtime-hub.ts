@@ -6,7 +6,6 @@ import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
-import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
 import { parseItemQuery, type QueryLimits } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
@@ -113,12 +112,9 @@ export class RealtimeHub implements ItemSubscriptions {
     if (caller === null) throw new DomainError('UNAUTHENTICATED', 'Authentication is required.');
     const collection = collectionFor(this.catalog, caller, request.collection);
     const parsedIn = this.catalog.current();
-    const query = parseItemQuery(request.query, collection, this.limits, parsedIn);
-    if (query.relational) {
-      throw invalidQuery(
-        'A subscription reads flat fields and filters only; relational paths are not supported.',
-      );
-    }
+    // Flat fields and filters only: parsed without the relations, a path is an unknown field whatever it
+    // names, so that a refusal tells nothing of collections the caller may not read (docs/api.md §12).
+    const query = parseItemQuery(request.query, collection, this.limits);
     const view = await this.viewOf(caller, collection, query, this.clock.now());
     this.start();
     const position = request.resumeAfter ?? (await this.feed.latest());

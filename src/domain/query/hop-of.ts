@@ -10,7 +10,15 @@ import type { RelationalHop } from './relational-hop.ts';
 export type RelationalContext = {
   readonly schema: SchemaSnapshot;
   readonly maxHops: number;
+  /** Told of every relation a path of the query crosses to read names on the other side. */
+  readonly crossed?: CrossingWitness;
 };
+
+/**
+ * Called with the path that crosses a relation (`shipment.customer`) and its hop, before any name on the
+ * other side is looked up: what a caller may hear about a collection it cannot read depends on it.
+ */
+export type CrossingWitness = (path: string, hop: RelationalHop) => void;
 
 /** `query.maxRelationalDepth`'s default. */
 export const DEFAULT_MAX_RELATIONAL_DEPTH = 3;

@@ -12,6 +12,7 @@ import {
   type GroupTerm,
   NUMERIC_TYPES,
 } from './aggregate-query.ts';
+import type { CrossingWitness } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import { isSortable } from './operator-support.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from './parse-item-query.ts';
@@ -36,13 +37,15 @@ const DATE_PART_CALL = /^([A-Za-z]+)\((.*)\)$/;
 /**
  * Parses `aggregate` and `groupBy` (docs/api.md §4b) with `filter`, `search` and the paging parameters
  * of a list, and `sort` over the groupBy entries and the aggregates asked for. Every refusal is
- * INVALID_QUERY naming what is wrong. With `schema`, `filter` may cross relations, as a list's may.
+ * INVALID_QUERY naming what is wrong. With `schema`, `filter` may cross relations, as a list's may
+ * (`crossed` told of each relation crossed).
  */
 export function parseAggregateQuery(
   raw: RawItemQuery,
   collection: CollectionSchema,
   limits: QueryLimits,
   schema?: SchemaSnapshot,
+  crossed?: CrossingWitness,
 ): AggregateQuery {
   for (const name of REFUSED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
@@ -55,7 +58,7 @@ export function parseAggregateQuery(
   for (const name of SHARED_PARAMETERS) {
     if (param(raw, name) !== undefined) shared[name] = param(raw, name);
   }
-  const rows = parseItemQuery(shared, collection, limits, schema);
+  const rows = parseItemQuery(shared, collection, limits, schema, crossed);
   const aggregates = parseAggregates(param(raw, 'aggregate'), collection);
   const groupBy = parseGroupBy(param(raw, 'groupBy'), collection, aggregates);
   if (aggregates.length + groupBy.length > MAX_AGGREGATE_TERMS) {

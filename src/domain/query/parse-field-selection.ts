@@ -7,7 +7,11 @@ import type { FieldSelection, NestedPage, NestedSelection, SelectedName } from '
 import type { RelationalHop } from './relational-hop.ts';
 
 /** How one `deep[<relation>]` entry's options are read; given by parse-item-query.ts. */
-export type NestedPageParser = (raw: Readonly<Record<string, unknown>>, hop: RelationalHop) => NestedPage;
+export type NestedPageParser = (
+  raw: Readonly<Record<string, unknown>>,
+  hop: RelationalHop,
+  path: string,
+) => NestedPage;
 
 /**
  * One collection's part of `fields` while it is being read: names in the order first asked for, the
@@ -108,6 +112,7 @@ function add(level: Level, segments: ReadonlyArray<string>, entry: string, relat
   const branch = level.branch(hop);
   branch.explicit = true;
   level.name(first);
+  relations.crossed?.(branch.level.path, hop);
   add(branch.level, rest, entry, relations);
 }
 
@@ -138,6 +143,7 @@ function finish(
   const nested = new Map<string, NestedSelection>();
   for (const [key, branch] of level.relations) {
     const raw = Object.hasOwn(deepOptions, key) ? deepOptions[key] : undefined;
+    if (raw !== undefined) relations.crossed?.(branch.level.path, branch.hop);
     const options = raw === undefined ? {} : deepEntry(raw, branch.level.path);
     // Entries, not assignments: a key named `__proto__` must stay a key (and be refused).
     const entries = Object.entries(options);
@@ -163,7 +169,7 @@ function finish(
       hop: branch.hop,
       implicit: !branch.explicit,
       keysOnly,
-      ...(oneToMany ? { page: pageOf(own, branch.hop) } : {}),
+      ...(oneToMany ? { page: pageOf(own, branch.hop, branch.level.path) } : {}),
     });
   }
   const names = level.names;

@@ -51,7 +51,7 @@ export function parseFilter(
   relations?: RelationalContext,
 ): FilterNode {
   const parser = new FilterParser({ ...DEFAULT_FILTER_LIMITS, ...limits }, relations);
-  return parser.group(typeof raw === 'string' ? parseJson(raw) : raw, 1, collection, 0);
+  return parser.group(typeof raw === 'string' ? parseJson(raw) : raw, 1, collection, []);
 }
 
 function parseJson(text: string): unknown {
@@ -82,8 +82,8 @@ class FilterParser {
     private readonly relations: RelationalContext | undefined,
   ) {}
 
-  /** `hops`: how many relations were crossed to reach `collection`. */
-  group(raw: unknown, depth: number, collection: CollectionSchema, hops: number): FilterNode {
+  /** `hops`: the relations crossed to reach `collection`, by the keys that crossed them. */
+  group(raw: unknown, depth: number, collection: CollectionSchema, hops: ReadonlyArray<string>): FilterNode {
     if (depth > this.limits.maxDepth) {
       throw invalidQuery(`The filter is nested deeper than ${this.limits.maxDepth} levels.`, {
         reason: 'MAX_DEPTH',
@@ -109,7 +109,7 @@ class FilterParser {
     raw: unknown,
     depth: number,
     collection: CollectionSchema,
-    hops: number,
+    hops: ReadonlyArray<string>,
   ): FilterNode {
     const list = asList(raw);
     if (list === null) throw invalidQuery(`"${key}" takes a list of filters.`, { reason: 'INVALID_VALUE' });
@@ -126,7 +126,7 @@ class FilterParser {
     raw: unknown,
     depth: number,
     collection: CollectionSchema,
-    hops: number,
+    hops: ReadonlyArray<string>,
   ): FilterNode {
     if (OPERATORS.has(name)) {
       throw invalidQuery(`Operator "${name}" needs a field: { "field": { "${name}": … } }.`, {
@@ -163,20 +163,22 @@ class FilterParser {
     column: FieldSchema | undefined,
     raw: Record<string, unknown>,
     depth: number,
-    hops: number,
+    hops: ReadonlyArray<string>,
   ): FilterNode {
     const maxHops = this.relations?.maxHops ?? 0;
-    if (hops + 1 > maxHops) {
+    if (hops.length + 1 > maxHops) {
       throw invalidQuery(`The filter crosses more than ${maxHops} relations in a row.`, {
         field: hop.key,
         reason: 'MAX_DEPTH',
       });
     }
+    const through = [...hops, hop.key];
+    this.relations?.crossed?.(through.join('.'), hop);
     const related = (filter: unknown, quantifier: 'some' | 'none'): FilterNode => ({
       kind: 'relation',
       hop,
       quantifier,
-      node: this.group(filter, depth + 1, hop.collection, hops + 1),
+      node: this.group(filter, depth + 1, hop.collection, through),
     });
     const nodes: FilterNode[] = [];
     // Entries, not assignments: a key named `__proto__` must stay a key (and be refused as a field).

@@ -1,7 +1,12 @@
 import type { CollectionSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import { crossesRelation } from './crosses-relation.ts';
-import { DEFAULT_MAX_RELATIONAL_DEPTH, hopOf, type RelationalContext } from './hop-of.ts';
+import {
+  type CrossingWitness,
+  DEFAULT_MAX_RELATIONAL_DEPTH,
+  hopOf,
+  type RelationalContext,
+} from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import type { FieldSelection, ItemQuery, NestedPage, QuerySortField, SelectedName } from './item-query.ts';
 import { isJsonCall, parseJsonSelection } from './json-path.ts';
@@ -53,20 +58,22 @@ const CURSOR_TEXT = /^[A-Za-z0-9_-]+$/;
  * including a scalar parameter given twice (`limit=1&limit=2`), which `qs` turns into an array.
  *
  * With `schema`, the query may cross the relations it declares (nested `fields`, `deep`, filters and
- * sorts across relations); without, every path is refused as an unknown field.
+ * sorts across relations); without, every path is refused as an unknown field. `crossed` is told of each
+ * relation a path crosses (see parse-as-caller.ts).
  */
 export function parseItemQuery(
   raw: RawItemQuery,
   collection: CollectionSchema,
   limits: QueryLimits,
   schema?: SchemaSnapshot,
+  crossed?: CrossingWitness,
 ): ItemQuery {
   for (const name of UNSUPPORTED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
       throw invalidQuery(`The "${name}" parameter is not supported.`, { reason: 'UNSUPPORTED_PARAMETER' });
     }
   }
-  const relations = schema && relationalContext(schema, limits);
+  const relations = schema && relationalContext(schema, limits, crossed);
   const limit = parseLimit('limit', param(raw, 'limit'), limits);
   const after = parseAfter(param(raw, 'after'));
   if (after !== null && (param(raw, 'offset') !== undefined || param(raw, 'page') !== undefined)) {
@@ -110,8 +117,8 @@ function parseSelection(
     }
     return { fields: fields.length === 1 && fields[0] === '*' ? '*' : fields };
   }
-  return parseFieldSelection(fields, collection, relations, deep, (options, hop) =>
-    parseNestedPage(options, hop, limits, relations),
+  return parseFieldSelection(fields, collection, relations, deep, (options, hop, path) =>
+    parseNestedPage(options, hop, limits, below(relations, path)),
   );
 }
 
@@ -138,14 +145,25 @@ function expandsAny(
 const contexts = new WeakMap<SchemaSnapshot, RelationalContext>();
 
 /** One context per snapshot (and depth setting), so that a flat query allocates none. */
-function relationalContext(schema: SchemaSnapshot, limits: QueryLimits): RelationalContext {
+function relationalContext(
+  schema: SchemaSnapshot,
+  limits: QueryLimits,
+  crossed: CrossingWitness | undefined,
+): RelationalContext {
   const maxHops = limits.maxRelationalDepth ?? DEFAULT_MAX_RELATIONAL_DEPTH;
+  if (crossed) return { schema, maxHops, crossed };
   let context = contexts.get(schema);
   if (context?.maxHops !== maxHops) {
     context = { schema, maxHops };
     contexts.set(schema, context);
   }
   return context;
+}
+
+/** The context of the paths inside a related collection reached by `path` (a `deep` entry's filter and sort). */
+function below(relations: RelationalContext, path: string): RelationalContext {
+  const { crossed } = relations;
+  return crossed ? { ...relations, crossed: (inner, hop) => crossed(`${path}.${inner}`, hop) } : relations;
 }
 
 /** `deep`: JSON text or the bracket form's object. */
@@ -310,7 +328,7 @@ function sortPath(name: string, collection: CollectionSchema, relations: Relatio
   }
   const hops: RelationalHop[] = [];
   let current = collection;
-  for (const segment of segments) {
+  for (const [index, segment] of segments.entries()) {
     const hop = hopOf(relations.schema, current, segment);
     if (hop?.direction !== 'many-to-one') {
       const why = hop ? 'is a one-to-many relation, with no single value to sort by' : 'is not a relation';
@@ -320,6 +338,7 @@ function sortPath(name: string, collection: CollectionSchema, relations: Relatio
       });
     }
     hops.push(hop);
+    relations.crossed?.(segments.slice(0, index + 1).join('.'), hop);
     current = hop.collection;
   }
   return { field: assertField('sort', last, current), hops };

@@ -155,6 +155,15 @@ class Connection {
     });
     this.ws.on('close', () => this.closeAll());
     this.ws.on('error', () => this.ws.terminate());
+    // Messages wait for the connection's credential: a subscribe sent as soon as the socket opens must be
+    // judged as the URL token's user (or the public caller), not as a caller still unknown.
+    const credential = this.credential();
+    this.inbox = credential.catch(() => undefined);
+    await credential;
+  }
+
+  /** The URL token's caller (a bad token closes the socket), or the public caller and the auth timeout. */
+  private async credential(): Promise<void> {
     if (this.urlToken !== null) {
       if (!(await this.authenticate(this.urlToken))) this.ws.close(CLOSE.authFailed, 'Authentication failed');
       return;
@@ -163,8 +172,6 @@ class Connection {
     // subscribes within the auth timeout is only holding a socket open, and is closed.
     this.caller = await this.options.authenticate(null).catch(() => null);
     this.authTimer = setTimeout(() => {
-      // A credential that arrived while the public caller was being resolved cleared no timer yet.
-      if (this.token !== null) return;
       this.error('auth', 'AUTH_TIMEOUT', 'No auth message arrived in time.', undefined);
       this.ws.close(CLOSE.authTimeout, 'Authentication timed out');
     }, this.options.limits.authTimeoutMs);
