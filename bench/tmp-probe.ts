@@ -1,0 +1,198 @@
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+// CPU per request and peak RSS of built servers, side by side, on one seeded database: the figures that survive
+// a box shared with other work (throughput does not). Each round starts every build in turn, logs in, runs a
+// fixed number of requests per case and reads the server's CPU time from /proc before and after; the report
+// gives each build's median over the rounds.
+// Usage: node --import tsx bench/cpu-per-request.ts <built cli.js>...   (e.g. dist/src/cli.js old/src/cli.js);
+// `<cli.js>|<node flags>` runs that build with those flags (e.g. 'dist/src/cli.js|--max-semi-space-size=8').
+// env: DATABASE_URL (the server, default 127.0.0.1:5432), PROBE_ROWS (10000), PROBE_REQUESTS (4000 per case),
+// PROBE_ROUNDS (3), PROBE_CASES (comma-separated), PROBE_KEEP_DB=1 (reuse the seeded database next time),
+// PROBE_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import {
+  apiCall,
+  ChildProcesses,
+  cpuTimeMs,
+  databaseUrl,
+  freePort,
+  productionServerEnv,
+  quoteId,
+  rssMb,
+  seedCargosWithOperator,
+  waitFor,
+  withClient,
+} from '../scripts/local-harness.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const env = process.env;
+const builds = process.argv.slice(2);
+if (builds.length === 0) throw new Error('usage: bench/cpu-per-request.ts <built cli.js>...');
+const SERVER_URL = env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const ROWS = Number(env.PROBE_ROWS ?? 10_000);
+const REQUESTS = Number(env.PROBE_REQUESTS ?? 4000);
+const ROUNDS = Number(env.PROBE_ROUNDS ?? 3);
+const NODE_ARGS = env.PROBE_NODE_ARGS ? env.PROBE_NODE_ARGS.split(' ') : [];
+const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
+const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
+const DB = `datagate_cpu_probe_${ROWS}`;
+const url = databaseUrl(SERVER_URL, DB);
+const { start, run, stop, stopAll } = new ChildProcesses(ROOT);
+const dir = mkdtempSync(join(tmpdir(), 'cpu-probe-'));
+const log = (line: string) => process.stderr.write(`[probe] ${line}\n`);
+
+type Case = { name: string; path: string; who: 'static' | 'jwt' };
+const ALL_CASES: Case[] = [
+  { name: 'list_admin_static', path: '/items/cargos?limit=100', who: 'static' },
+  { name: 'list_role_jwt', path: '/items/cargos?limit=100', who: 'jwt' },
+  { name: 'get_one', path: '/items/cargos/:visible', who: 'jwt' },
+  { name: 'get_static', path: '/items/cargos/:visible', who: 'static' },
+  { name: 'list1_static', path: '/items/cargos?limit=1', who: 'static' },
+  {
+    name: 'filter_sort',
+    path: '/items/cargos?filter[temperature][_gt]=10&sort=-date_created&limit=50',
+    who: 'jwt',
+  },
+];
+const wanted = env.PROBE_CASES ? new Set(env.PROBE_CASES.split(',')) : null;
+const CASES = ALL_CASES.filter((c) => wanted === null || wanted.has(c.name));
+
+const admin = <T>(work: (client: import('pg').Client) => Promise<T>) =>
+  withClient(databaseUrl(SERVER_URL, 'postgres'), work);
+
+async function serverEnv(port: number) {
+  return productionServerEnv({
+    databaseUrl: url,
+    port,
+    admin: ADMIN,
+    extra: { ACCESS_TOKEN_TTL: '1d', LOGIN_THROTTLE: 'false', SECRET: STATIC_SECRET },
+  });
+}
+/** One secret for every server, so one static token and one role serve all builds. */
+const STATIC_SECRET = 'c0ffee'.repeat(11);
+
+async function seed(cli: string): Promise<{ staticToken: string }> {
+  const exists = await admin(
+    async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB])).rowCount,
+  );
+  const staticToken = 'probe'.padEnd(64, '0');
+  if (exists && env.PROBE_KEEP_DB === '1') return { staticToken };
+  await admin((c) => c.query(`drop database if exists ${quoteId(DB)} with (force)`));
+  await admin((c) => c.query(`create database ${quoteId(DB)}`));
+  const e = await serverEnv(await freePort());
+  const step = (...args: string[]) => run(process.execPath, [cli, ...args], { env: e, timeoutMs: 900_000 });
+  await seedCargosWithOperator(step, ROWS, OPERATOR);
+  await step('users', 'token', '--email', ADMIN.email, '--token', staticToken);
+  await withClient(url, (c) => c.query('vacuum analyze cargos'));
+  return { staticToken };
+}
+
+type Figures = Record<string, { cpu: number[]; rss: number[] }>;
+
+function figureOf(figures: Figures, name: string) {
+  const existing = figures[name];
+  if (existing) return existing;
+  const created = { cpu: [], rss: [] };
+  figures[name] = created;
+  return created;
+}
+
+async function measureBuild(cli: string, staticToken: string, figures: Figures, label: string) {
+  const port = await freePort();
+  const [path, flags] = cli.split('|');
+  const server = start([...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'], {
+    env: await serverEnv(port),
+    logFile: join(dir, `${label}.log`),
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/server/health`, server);
+  const rssIdle = rssMb(server.pid) ?? Number.NaN;
+  figureOf(figures, 'idle_rss').rss.push(rssIdle);
+  const role = await withClient(
+    url,
+    async (c) => (await c.query(`select id from datagate_roles where name = 'Operator'`)).rows[0].id,
+  );
+  const existing = await withClient(
+    url,
+    async (c) => (await c.query('select count(*)::int as n from datagate_permissions')).rows[0].n,
+  );
+  if (existing === 0)
+    await apiCall('POST', `${base}/permissions`, staticToken, {
+      role,
+      collection: 'cargos',
+      action: 'read',
+      permissions: { is_deleted: { _eq: false } },
+      fields: ['id', 'date_created', 'description', 'temperature'],
+    });
+  const jwt = (
+    JSON.parse(await apiCall('POST', `${base}/auth/login`, undefined, OPERATOR)) as { access_token: string }
+  ).access_token;
+  const visible = await withClient(
+    url,
+    async (c) =>
+      (await c.query('select id from cargos where not is_deleted order by id offset 100 limit 1')).rows[0].id,
+  );
+  for (const probe of CASES) {
+    const options = {
+      url: `${base}${probe.path.replace(':visible', visible)}`,
+      connections: 16,
+      headers: { authorization: `Bearer ${probe.who === 'static' ? staticToken : jwt}` },
+    };
+    await autocannon({ ...options, amount: Math.max(500, REQUESTS / 4) });
+    let rssMax = 0;
+    const sampler = setInterval(() => {
+      rssMax = Math.max(rssMax, rssMb(server.pid) ?? 0);
+    }, 50);
+    const flt = () => Number(require('node:fs').readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ')[7]);
+    const f0 = flt();
+    const before = cpuTimeMs(server.pid) ?? Number.NaN;
+    const result = await autocannon({ ...options, amount: REQUESTS });
+    const after = cpuTimeMs(server.pid) ?? Number.NaN;
+    log(`${label} ${probe.name}: ${((flt() - f0) / result.requests.total).toFixed(1)} minor faults per request`);
+    clearInterval(sampler);
+    if (result.non2xx + result.errors > 0)
+      log(`${label} ${probe.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    const entry = figureOf(figures, probe.name);
+    entry.cpu.push((after - before) / result.requests.total);
+    entry.rss.push(rssMax);
+  }
+  await stop(server, 15_000);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+try {
+  const { staticToken } = await seed(builds[0]!.split('|')[0]!);
+  const results = builds.map(() => ({}) as Figures);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [i, cli] of builds.entries()) {
+      log(`round ${round + 1}: ${cli}`);
+      await measureBuild(cli, staticToken, results[i]!, `${i}-${round}`);
+    }
+  }
+  const names = ['idle_rss', ...CASES.map((c) => c.name)];
+  console.log(`| case | ${builds.map((b) => `${b} CPU ms/req (runs) | peak RSS MB`).join(' | ')} |`);
+  console.log(`|---|${builds.map(() => '---|---|').join('')}`);
+  for (const name of names) {
+    const cells = results.map((figures) => {
+      const f = figures[name];
+      if (!f) return '– | –';
+      const cpu = f.cpu.length
+        ? `**${median(f.cpu).toFixed(3)}** (${f.cpu.map((v) => v.toFixed(3)).join(', ')})`
+        : '–';
+      return `${cpu} | ${median(f.rss).toFixed(0)} (${f.rss.map((v) => v.toFixed(0)).join(', ')})`;
+    });
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
+  }
+} finally {
+  await stopAll(3000);
+  if (env.PROBE_KEEP_DB !== '1')
+    await admin((c) => c.query(`drop database if exists ${quoteId(DB)} with (force)`));
+}
