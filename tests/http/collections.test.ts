@@ -383,6 +383,18 @@ const adminRows: Row[] = [
     expectedBody: assertBadPayload,
   },
   {
+    name: "a field named as one of PostgreSQL's system columns → 400, not a clash with another field",
+    method: 'POST',
+    path: '/collections',
+    as: 'admin',
+    body: { collection: 'dg_system_column', fields: [{ field: 'ctid', type: 'integer' }] },
+    expectedStatus: 400,
+    expectedBody: (body) => {
+      assertBadPayload(body);
+      assert.match(JSON.stringify(body), /system column/);
+    },
+  },
+  {
     name: 'an unknown schema option → 400 INVALID_PAYLOAD',
     method: 'POST',
     path: '/collections',
@@ -472,6 +484,15 @@ const adminRows: Row[] = [
     body: { field: 'other', type: 'uuid', schema: { is_primary_key: true } },
     expectedStatus: 400,
     expectedBody: assertBadPayload,
+  },
+  {
+    name: 'adding a column named as a PostgreSQL system column → 400 FAILED_VALIDATION, not 409',
+    method: 'POST',
+    path: `/fields/${NAME}`,
+    as: 'admin',
+    body: { field: 'xmin', type: 'integer' },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
   },
   {
     name: 'adding a column to an unknown collection → 404 COLLECTION_NOT_FOUND',

@@ -10,6 +10,12 @@ import { DEFAULT_STRING_LENGTH, type NewField } from './new-field.ts';
  */
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+/**
+ * PostgreSQL's system columns, which every table has: a column cannot take one of these names (PostgreSQL
+ * would refuse it as a duplicate, which reads like a clash with a field of the collection).
+ */
+const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(['tableoid', 'xmin', 'cmin', 'xmax', 'cmax', 'ctid']);
+
 /** PostgreSQL's limit for varchar(n). */
 const MAX_VARCHAR_LENGTH = 10_485_760;
 
@@ -44,6 +50,9 @@ export function checkNewField(field: NewField): void {
       'field',
       'A field name is 1–63 letters, digits or "_", not starting with a digit.',
     );
+  }
+  if (SYSTEM_COLUMNS.has(field.field)) {
+    throw failedValidation('field', `"${field.field}" is the name of a PostgreSQL system column.`);
   }
   // The type is typed, but it arrives from JSON: a value outside the list must not reach the SQL.
   if (!(FIELD_TYPES as ReadonlyArray<string>).includes(field.type) || (field.type as string) === 'unknown') {
