@@ -27,7 +27,14 @@ const FLOAT4_MAX = 3.4028234663852886e38;
 export function coerceValue(field: FieldSchema, raw: unknown): ScalarValue {
   const value = canonicalValue(field, raw);
   if (value === null) {
-    throw invalidQuery(`Invalid value ${describeInput(raw)} for field "${field.name}" (${field.type}).`, {
+    // "Invalid value 12 for…", but "…: an object", which does not read as a value.
+    const shown = describeInput(raw);
+    const where = `field "${field.name}" (${field.type})`;
+    const message =
+      typeof raw === 'object' && raw !== null
+        ? `Invalid value for ${where}: ${shown}.`
+        : `Invalid value ${shown} for ${where}.`;
+    throw invalidQuery(message, {
       field: field.name,
       reason: 'INVALID_VALUE',
     });

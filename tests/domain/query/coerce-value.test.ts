@@ -182,6 +182,20 @@ test('values that do not fit their field type are refused as INVALID_QUERY namin
   }
 });
 
+test('the message shows a scalar as a value and names an object or an array', () => {
+  const messageOf = (raw: unknown) => {
+    try {
+      coerceValue(column('crate_count'), raw);
+    } catch (error) {
+      return (error as DomainError).message;
+    }
+    return assert.unreachable('accepted');
+  };
+  assert.is(messageOf('many'), 'Invalid value "many" for field "crate_count" (integer).');
+  assert.is(messageOf({ id: 5 }), 'Invalid value for field "crate_count" (integer): an object.');
+  assert.is(messageOf([1]), 'Invalid value for field "crate_count" (integer): an array.');
+});
+
 test('json nested beyond 64 levels is refused, never a stack overflow', () => {
   let deep: unknown = 1;
   for (let level = 0; level < 100_000; level++) deep = [deep];
