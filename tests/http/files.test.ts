@@ -254,6 +254,23 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(allowed.status, 200, allowed.text);
   });
 
+  test("a file's name is read as UTF-8, as browsers send it (and Directus reads it)", async ({
+    app,
+    admin,
+  }) => {
+    for (const name of ['fötö 写真.png', 'emoji 😀.png']) {
+      const answer = await send(
+        app,
+        'POST',
+        '/files',
+        admin,
+        form([['title', 'x']], [[name, PNG, 'image/png']]),
+      );
+      assert.is(answer.status, 200, answer.text);
+      assert.is((answer.body as FileRow).filename_download, name);
+    }
+  });
+
   test('hostile uploads are refused with the documented answer, nothing stored', async (context) => {
     const { app, admin, storage } = context;
     const before = await keys(storage);
