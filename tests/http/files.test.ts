@@ -213,6 +213,13 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(answered, status, name);
       assert.is(received['content-range'] ?? null, range, name);
       if (length !== null) assert.is(bytes.length, length, name);
+      if (status === 416) {
+        // The answer is the error, not the file: JSON, nothing describing the file's bytes.
+        assert.is(received['content-type'], 'application/json; charset=utf-8', name);
+        assert.is(JSON.parse(bytes.toString()).errors[0].extensions.code, 'RANGE_NOT_SATISFIABLE', name);
+        for (const header of ['content-disposition', 'etag', 'last-modified'])
+          assert.is(received[header], undefined, `${name}: ${header}`);
+      }
       if (status === 206) {
         const [start] = range!.replace('bytes ', '').split('-').map(Number);
         assert.equal(bytes, PNG.subarray(start, start! + length!), name);
