@@ -213,6 +213,13 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(answered, status, name);
       assert.is(received['content-range'] ?? null, range, name);
       if (length !== null) assert.is(bytes.length, length, name);
+      if (status === 416) {
+        // The answer is the error, not the file: JSON, nothing describing the file's bytes.
+        assert.is(received['content-type'], 'application/json; charset=utf-8', name);
+        assert.is(JSON.parse(bytes.toString()).errors[0].extensions.code, 'RANGE_NOT_SATISFIABLE', name);
+        for (const header of ['content-disposition', 'etag', 'last-modified'])
+          assert.is(received[header], undefined, `${name}: ${header}`);
+      }
       if (status === 206) {
         const [start] = range!.replace('bytes ', '').split('-').map(Number);
         assert.equal(bytes, PNG.subarray(start, start! + length!), name);
@@ -252,6 +259,23 @@ for (const [target, test] of suitePerBackend<Context>(
       form([['title', 'mine']], [['a.png', PNG, 'image/png']]),
     );
     assert.is(allowed.status, 200, allowed.text);
+  });
+
+  test("a file's name is read as UTF-8, as browsers send it (and Directus reads it)", async ({
+    app,
+    admin,
+  }) => {
+    for (const name of ['fötö 写真.png', 'emoji 😀.png']) {
+      const answer = await send(
+        app,
+        'POST',
+        '/files',
+        admin,
+        form([['title', 'x']], [[name, PNG, 'image/png']]),
+      );
+      assert.is(answer.status, 200, answer.text);
+      assert.is((answer.body as FileRow).filename_download, name);
+    }
   });
 
   test('hostile uploads are refused with the documented answer, nothing stored', async (context) => {

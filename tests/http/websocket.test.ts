@@ -170,6 +170,57 @@ ws('subscriptions per connection and malformed messages are refused with errors'
   }
 });
 
+ws(
+  'a uid is a string or a number, echoed as given; another uid or a non-string type is a malformed message',
+  async () => {
+    const f = await websocketFixture();
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      const texts: string[] = [];
+      socket.on('message', (data) => texts.push(String(data)));
+      socket.send(JSON.stringify({ type: 'ping', uid: 7 }));
+      assert.equal(await f.next(socket, (m) => m.type === 'pong'), { type: 'pong', uid: 7 });
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 8, query: { fields: ['id'] } }),
+      );
+      assert.is((await f.next(socket, (m) => m.event === 'init')).uid, 8);
+      // The same subscription, whether its uid is written as a number or a string.
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: '8', query: { fields: ['id'] } }),
+      );
+      const again = await f.next(socket, (m) => m.type === 'subscribe' && m.status === 'error');
+      assert.equal(again.uid, '8');
+      for (const message of [
+        { type: 'ping', uid: { a: 1 } },
+        { type: 'ping', uid: [1] },
+        { type: 'ping', uid: true },
+        { type: 'ping', uid: null },
+        { type: 'subscribe', collection: PARCELS, uid: { s: 1 } },
+        { type: { t: 1 }, uid: 'x' },
+        { type: ['ping'] },
+        { type: 1 },
+      ]) {
+        socket.send(JSON.stringify(message));
+        const error = await f.next(socket, (m) => m.type === 'error');
+        assert.equal(error, {
+          type: 'error',
+          status: 'error',
+          error: { code: 'INVALID_PAYLOAD', message: (error.error as { message: string }).message },
+        });
+      }
+      socket.send(JSON.stringify({ type: 'ping', uid: 'last' }));
+      await f.next(socket, (m) => m.uid === 'last');
+      assert.not.ok(
+        texts.some((text) => text.includes('[object')),
+        texts.join('\n'),
+      );
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
 ws('the server pings; a client that answers stays, one that never does is terminated', async () => {
   const f = await websocketFixture({ heartbeatMs: 100 });
   try {

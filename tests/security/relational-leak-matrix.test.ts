@@ -24,6 +24,8 @@ const ALL: ReadonlyArray<ShippingGrant> = [
 const ROLES: Record<string, ReadonlyArray<ShippingGrant>> = {
   /** Reads cargos and shipments, not customers at all. */
   noCustomers: [{ collection: 'shipments' }, { collection: 'cargos' }],
+  /** Reads customers and shipments, not cargos at all (a one-to-many into a hidden collection). */
+  noCargos: [{ collection: 'customers' }, { collection: 'shipments' }],
   /** Sees shipment S-1 only (S-2 and S-3 are hidden rows). */
   someShipments: [
     { collection: 'customers' },
@@ -136,6 +138,38 @@ const MATRIX: Row[] = [
     forbidden: 'shipment.customer',
   },
   { role: 'noCustomers', path: '/items/shipments?fields=customer.nmae', forbidden: 'customer' },
+
+  // A `deep` entry names its relation: refused as a named one is, whatever its options (a wildcard alone
+  // leaves the relation out, so valid options answering 200 and invalid ones 403 would tell them apart).
+  {
+    role: 'noCargos',
+    path: '/items/shipments?fields=*.*&sort=id&limit=1',
+    body: [{ id: 1, number: 'S-1', customer: { id: 1, name: 'ACME', secret: 'acme-secret' } }],
+  },
+  ...[
+    'deep[cargos][_limit]=1',
+    'deep[cargos][_filter][label][_eq]=apples',
+    'deep[cargos][_filter][nmae][_eq]=apples',
+    'deep[cargos][_filter][weight][_eq]=heavy',
+    'deep[cargos][_sort]=label',
+    'deep[cargos][_sort]=nmae',
+    'deep={"cargos":{}}',
+  ].flatMap((deep) => [
+    { role: 'noCargos', path: `/items/shipments?fields=*.*&${deep}`, forbidden: 'cargos' },
+    { role: 'noCargos', path: `/items/shipments/1?fields=*.*&${deep}`, forbidden: 'cargos' },
+  ]),
+  ...['deep[shipments][cargos][_limit]=1', 'deep[shipments][cargos][_filter][nmae][_eq]=x'].map((deep) => ({
+    role: 'noCargos',
+    path: `/items/customers?fields=*.*.*&${deep}`,
+    forbidden: 'shipments.cargos',
+  })),
+  ...['deep[shipment][customer][shipments][_limit]=1', 'deep[shipment][customer][shipments][_limit]=x'].map(
+    (deep) => ({
+      role: 'noCustomers',
+      path: `/items/cargos?fields=*.*.*&${deep}`,
+      forbidden: 'shipment.customer',
+    }),
+  ),
 
   // Hidden related rows: a many-to-one reads null, a one-to-many leaves them out, filters never see them.
   {

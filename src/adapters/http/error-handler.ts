@@ -6,7 +6,14 @@ import type { HttpMiddleware } from './http-state.ts';
 import { setJsonBody } from './json-answer.ts';
 
 /**
- * Catches everything below it and answers with the contract's error body. Headers set before the
+ * What describes the answer a failure replaced (a file's type, name, ETag and date on /assets, set before
+ * its range turned out unsatisfiable or its bytes failed to open): the error body is JSON, and none of
+ * them is true of it.
+ */
+const REPLACED_BODY_HEADERS = ['Content-Type', 'Content-Disposition', 'ETag', 'Last-Modified'] as const;
+
+/**
+ * Catches everything below it and answers with the contract's error body. Other headers set before the
  * failure are kept on purpose (`Allow`, security headers, `X-Request-Id`).
  */
 export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): HttpMiddleware {
@@ -23,6 +30,7 @@ export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): Htt
           'request failed',
         );
       }
+      for (const header of REPLACED_BODY_HEADERS) ctx.remove(header);
       ctx.set(response.headers);
       ctx.status = response.status;
       setJsonBody(ctx, response.body);

@@ -25,7 +25,9 @@ export const MULTIPART_LIMITS = {
 export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: ctx.req.headers, limits: MULTIPART_LIMITS });
+    // A file's name comes as the UTF-8 bytes browsers send (HTML's multipart encoding), not busboy's
+    // default latin1, which turned "fötö.png" into "fÃ¶tÃ¶.png"; Directus reads it as UTF-8 too.
+    parser = busboy({ headers: ctx.req.headers, limits: MULTIPART_LIMITS, defParamCharset: 'utf8' });
   } catch {
     throw invalidPayload('The multipart upload has no boundary.');
   }

@@ -23,8 +23,9 @@ export type RelationalQuery = FieldSelection & {
  * (docs/api.md §4, permissions at every hop):
  * - a related collection is read with the caller's rule for it: its rows (`NestedRead.visible`) and its
  *   fields (`*` narrows silently, a hidden field named is refused);
- * - a relation the caller may not read at all is refused (403 naming its path) when named, and left out
- *   silently when only a wildcard reached it — a many-to-one then reads as its foreign key's value;
+ * - a relation the caller may not read at all is refused (403 naming its path) when named (in `fields` or
+ *   by a `deep` entry), and left out silently when only a wildcard reached it — a many-to-one then reads
+ *   as its foreign key's value;
  * - a one-to-many relation, read or filtered, needs the child's foreign key queryable in the child's rule,
  *   or the answer would tell which parent a hidden child belongs to;
  * - filters and sorts name only queryable fields at every hop, and each hop's row rule is ANDed into the
@@ -141,7 +142,7 @@ export class RelationalRead {
         (isQueryable(rule, hop.relation.field) &&
           (!branch.keysOnly || isQueryable(rule, hop.collection.primaryKey ?? ''))));
     if (!readable) {
-      if (branch.implicit) return null;
+      if (branch.implicit && !branch.namedByDeep) return null;
       throw refusal(this.caller, at);
     }
     const select = branch.keysOnly ? [] : this.select(rule, branch, at);

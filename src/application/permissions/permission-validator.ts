@@ -5,6 +5,7 @@ import {
   type PermissionAction,
   type PermissionProps,
 } from '../../domain/permissions/permission.ts';
+import { checkPresets } from '../../domain/permissions/write-presets.ts';
 import type { FilterNode } from '../../domain/query/filter.ts';
 import {
   type CollectionSchema,
@@ -47,12 +48,15 @@ export class PermissionValidator {
     checkJsonObject('validation', permission.validation);
     checkJsonObject('presets', permission.presets);
     checkFieldList(permission.fields);
+    // A name given twice means nothing more (as in a query's `fields`): stored once, where first named.
+    if (permission.fields !== null) permission.fields = [...new Set(permission.fields)];
 
     const collection = this.schema.current().collections.get(permission.collection);
     if (collection) {
       this.checkFilter('permissions', permission.permissions, collection);
       this.checkFilter('validation', permission.validation, collection);
       checkKnownFields('presets', Object.keys(permission.presets ?? {}), collection);
+      if (permission.presets !== null) checkPresets(permission.presets, collection);
       checkKnownFields(
         'fields',
         (permission.fields ?? []).filter((name) => name !== '*'),

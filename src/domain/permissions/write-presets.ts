@@ -1,4 +1,6 @@
+import { DomainError, failedValidation } from '../errors.ts';
 import { parseItemPayload } from '../items/item-payload.ts';
+import { bindDynamicValues, type DynamicContext } from '../query/bind-dynamic-values.ts';
 import { parseDynamicValue } from '../query/dynamic-value.ts';
 import type { Condition, FilterNode, ScalarValue } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
@@ -28,6 +30,38 @@ export function parsePresets(
         )
       : raw;
   return parseItemPayload(resolved, collection, 'create');
+}
+
+/** Stands for the callers a preset will be bound for, when a permission is written: any user and role. */
+const SOME_CALLER: DynamicContext = {
+  user: '00000000-0000-4000-8000-000000000001',
+  role: '00000000-0000-4000-8000-000000000002',
+  now: new Date(0),
+};
+
+/**
+ * Checks a permission's presets when it is written (docs/api.md §6), so that a value that does not fit
+ * its field is refused then rather than making the permission grant nothing at every write (parsePresets
+ * fails closed): each value is checked as an item write's is, a dynamic value as it binds for a signed-in
+ * caller (`$CURRENT_USER` on a float, `$NOW` on a boolean, `$NOW(soon)` are refused). Throws
+ * FAILED_VALIDATION on `presets`, its message naming the preset. Fields the collection lacks are the
+ * caller's to refuse first.
+ */
+export function checkPresets(raw: Readonly<Record<string, unknown>>, collection: CollectionSchema): void {
+  for (const [key, value] of Object.entries(raw)) {
+    try {
+      parsePresets({ [key]: value }, collection, (condition) => {
+        const bound = bindDynamicValues(condition, SOME_CALLER, collection);
+        if (!isValueCondition(bound))
+          throw failedValidation(key, `Dynamic value "${String(value)}" does not fit the field's type.`);
+        return bound;
+      });
+    } catch (error) {
+      if (error instanceof DomainError)
+        throw failedValidation('presets', `Preset "${key}": ${error.message}`);
+      throw error;
+    }
+  }
 }
 
 /** Throws INVALID_QUERY for a malformed dynamic value (`$NOW(soon)`), like a filter would. */

@@ -34,6 +34,11 @@ export type NestedSelection = FieldSelection & {
   readonly hop: RelationalHop;
   /** Reached only through a wildcard (`*.*`): left out silently where the caller may not read it. */
   readonly implicit: boolean;
+  /**
+   * Named by a `deep` entry: refused where the caller may not read it, as when `fields` names it, even
+   * under a wildcard — whatever the entry holds, since an entry that does not parse there is refused.
+   */
+  readonly namedByDeep: boolean;
   /** One-to-many named alone (`fields=cargos`): the related rows' primary keys, not objects. */
   readonly keysOnly: boolean;
   /** One-to-many only: which related rows, in which order (`deep`, else a list's defaults). */

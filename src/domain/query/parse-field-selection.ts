@@ -168,6 +168,7 @@ function finish(
       ...selection,
       hop: branch.hop,
       implicit: !branch.explicit,
+      namedByDeep: raw !== undefined,
       keysOnly,
       ...(oneToMany ? { page: pageOf(own, branch.hop, branch.level.path) } : {}),
     });

@@ -173,6 +173,47 @@ test("a filter the parser refuses is reported with the parser's message", async 
   assert.is(error.message, 'Unknown field "weight".');
 });
 
+test('a preset must fit its field as an item write would, a dynamic value as it would for a caller', async () => {
+  const f = await fixture();
+  for (const [presets, named] of [
+    [{ temperature: 'hot' }, 'temperature'],
+    [{ description: 'ok', is_deleted: 'maybe' }, 'is_deleted'],
+    [{ owner: 'me' }, 'owner'],
+    [{ owner: '$CURRENT_USER.role' }, 'owner'],
+    [{ temperature: '$CURRENT_USER' }, 'temperature'],
+    [{ is_deleted: '$NOW' }, 'is_deleted'],
+  ] as const) {
+    const error = await refusedOn(
+      f.create.execute(SYSTEM_ACCOUNTABILITY, { ...readCargos, action: 'create', presets }),
+      'presets',
+    );
+    assert.ok(error.message.includes(`"${named}"`), error.message);
+  }
+  assert.equal(await f.list.execute(SYSTEM_ACCOUNTABILITY), []);
+  const presets = { owner: '$CURRENT_USER', temperature: 1.5, is_deleted: false, description: null };
+  const view = await f.create.execute(SYSTEM_ACCOUNTABILITY, { ...readCargos, action: 'create', presets });
+  assert.equal(view.presets, presets);
+});
+
+test('a field named twice in "fields" is stored once, in the order first named', async () => {
+  const f = await fixture();
+  for (const [fields, stored] of [
+    [['id', 'id'], ['id']],
+    [
+      ['description', 'id', 'description', 'id'],
+      ['description', 'id'],
+    ],
+    [['*', '*'], ['*']],
+  ]) {
+    const view = await f.create.execute(SYSTEM_ACCOUNTABILITY, { ...readCargos, fields });
+    assert.equal(view.fields, stored);
+    assert.equal(
+      (await f.update.execute(SYSTEM_ACCOUNTABILITY, { id: view.id, changes: { fields } })).fields,
+      stored,
+    );
+  }
+});
+
 test('* may stand alone or among names', async () => {
   const f = await fixture();
   for (const fields of [['*'], ['*', 'id']]) {

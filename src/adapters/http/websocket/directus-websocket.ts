@@ -49,6 +49,12 @@ export type WebSocketOptions = {
 type Message = Readonly<Record<string, unknown>>;
 
 /**
+ * A message's `uid`: a string or a number, as Directus's message schema takes it, echoed in the answers as
+ * given. Subscriptions are keyed by its text, so `8` and `"8"` name the same one.
+ */
+type Uid = string | number;
+
+/**
  * /websocket in the Directus realtime protocol (docs/api.md §12): upgrades on the API's own HTTP server.
  * Returns the shutdown, which closes every socket with a reason.
  */
@@ -201,15 +207,20 @@ class Connection {
         throw new Error('not an object');
       message = parsed as Message;
     } catch {
-      this.send({
-        type: 'error',
-        status: 'error',
-        error: { code: 'INVALID_PAYLOAD', message: 'Messages are JSON objects.' },
-      });
+      this.malformed('Messages are JSON objects.');
       return;
     }
-    const type = String(message.type ?? '');
-    const uid = message.uid === undefined ? undefined : String(message.uid);
+    // Only what can be echoed as it came: an object's text would be "[object Object]" whatever it held.
+    if (message.type !== undefined && typeof message.type !== 'string') {
+      this.malformed('"type" is a string.');
+      return;
+    }
+    if (!isUid(message.uid)) {
+      this.malformed('"uid" is a string or a number.');
+      return;
+    }
+    const type = message.type ?? '';
+    const uid = message.uid;
     switch (type) {
       case 'ping':
         this.send({ type: 'pong', ...(uid === undefined ? {} : { uid }) });
@@ -230,7 +241,7 @@ class Connection {
     }
   }
 
-  private async authMessage(message: Message, uid: string | undefined): Promise<void> {
+  private async authMessage(message: Message, uid: Uid | undefined): Promise<void> {
     const token = typeof message.access_token === 'string' ? message.access_token : null;
     if (token === null) {
       this.error(
@@ -267,8 +278,8 @@ class Connection {
     return true;
   }
 
-  private async subscribe(message: Message, uid: string | undefined): Promise<void> {
-    const key = uid ?? '';
+  private async subscribe(message: Message, uid: Uid | undefined): Promise<void> {
+    const key = uid === undefined ? '' : String(uid);
     if (typeof message.collection !== 'string') {
       this.error('subscribe', 'INVALID_PAYLOAD', 'Name the "collection" to subscribe to.', uid);
       return;
@@ -321,16 +332,16 @@ class Connection {
     }
   }
 
-  private unsubscribe(uid: string | undefined): void {
+  private unsubscribe(uid: Uid | undefined): void {
     if (uid === undefined) {
       this.closeAll();
       return;
     }
-    this.subscriptions.get(uid)?.close();
-    this.subscriptions.delete(uid);
+    this.subscriptions.get(String(uid))?.close();
+    this.subscriptions.delete(String(uid));
   }
 
-  private ended(key: string, end: SubscriptionEnd, uid: string | undefined): void {
+  private ended(key: string, end: SubscriptionEnd, uid: Uid | undefined): void {
     this.subscriptions.delete(key);
     this.send({
       type: 'subscribe',
@@ -340,8 +351,13 @@ class Connection {
     });
   }
 
-  private error(type: string, code: string, message: string, uid: string | undefined): void {
+  private error(type: string, code: string, message: string, uid: Uid | undefined): void {
     this.send({ type, status: 'error', error: { code, message }, ...(uid === undefined ? {} : { uid }) });
+  }
+
+  /** The answer to a message that is not one of the protocol's: no `type` or `uid` of its own to echo. */
+  private malformed(message: string): void {
+    this.send({ type: 'error', status: 'error', error: { code: 'INVALID_PAYLOAD', message } });
   }
 
   private send(message: Message): void {
@@ -372,4 +388,10 @@ class Connection {
     }
     if (this.authTimer) clearTimeout(this.authTimer);
   }
+}
+
+function isUid(value: unknown): value is Uid | undefined {
+  return (
+    value === undefined || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+  );
 }

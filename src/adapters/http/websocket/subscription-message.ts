@@ -28,5 +28,5 @@ export function subscriptionMessage(event: SubscriptionEvent, member: string): B
 }
 
 /** The `uid` member a message ends with, comma included; none without a uid. */
-export const uidMember = (uid: string | undefined): string =>
+export const uidMember = (uid: string | number | undefined): string =>
   uid === undefined ? '' : `,"uid":${JSON.stringify(uid)}`;
