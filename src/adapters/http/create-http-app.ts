@@ -8,6 +8,7 @@ import { notFound } from '../../domain/errors.ts';
 import { admission } from './admission.ts';
 import { authenticatedRoutes } from './authenticated.ts';
 import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
+import { isClientGone } from './client-gone.ts';
 import { corsPolicy } from './cors.ts';
 import { errorHandler } from './error-handler.ts';
 import type { HttpRoutes } from './http-routes.ts';
@@ -50,8 +51,12 @@ export function createHttpApp({
   // maxIpsCount 1: the address is the entry our proxy appended, not the leftmost one a client can forge.
   const app = new Koa<HttpState>({ proxy: settings.trustProxy, maxIpsCount: 1 });
   // Every failure is answered (and, when unexpected, logged) by errorHandler; what still reaches
-  // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr.
-  app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled http error'));
+  // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr. A
+  // client that leaves mid-answer (a cancelled download) is no fault of the server: debug, not error.
+  app.on('error', (error: unknown) => {
+    if (isClientGone(error)) logger.debug({ err: error }, 'client went away before the answer was complete');
+    else logger.error({ err: error }, 'unhandled http error');
+  });
 
   const parts = routes.flatMap((area): ApiPartOf[] => (area.api ? [area.api] : []));
   const kit: RouteKit = {
