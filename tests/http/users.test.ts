@@ -308,12 +308,13 @@ const rows: Scenario[] = [
     expectedCode: 'UNAUTHENTICATED',
   },
   {
-    name: 'DELETE /users/me is no route: "me" is not an id → 404',
+    name: 'DELETE /users/me: a known path, a method it does not take → 405, Allow naming only what works',
     method: 'DELETE',
     path: '/users/me',
     as: 'member',
-    expectedStatus: 404,
-    expectedCode: 'NOT_FOUND',
+    expectedStatus: 405,
+    expectedCode: 'METHOD_NOT_ALLOWED',
+    expectedHeaders: { allow: 'HEAD, GET, PATCH' },
   },
 ];
 for (const row of rows) users(row.name, ({ app, tokens }) => runScenario(app, tokens, row));

@@ -11,6 +11,7 @@ import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import { isClientGone } from './client-gone.ts';
 import { corsPolicy } from './cors.ts';
 import { errorHandler } from './error-handler.ts';
+import { methodNotAllowed } from './http-problem.ts';
 import type { HttpRoutes } from './http-routes.ts';
 import type { HttpSettings } from './http-settings.ts';
 import type { HttpState } from './http-state.ts';
@@ -20,6 +21,7 @@ import { requestFrame } from './request-frame.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
+import { allowOf, onlyRoutesThatAnswer, routesThatAnswer } from './routes-that-answer.ts';
 import { canonicalUuid, UUID_PATTERN } from './uuid.ts';
 import { wellFormedParameter } from './well-formed-input.ts';
 
@@ -78,8 +80,12 @@ export function createHttpApp({
   // An id that cannot exist is answered like one that does not: 404, without calling a handler. One that
   // can is handed on in its canonical form, lower case, as PostgreSQL writes a uuid: the in-memory store
   // and the caches keyed by id would otherwise know it under a second name (docs/api.md §1).
+  // One that is a word of a route of its own (`DELETE /users/me`) is that route's wrong method: 405.
   router.param('id', (id, ctx, next) => {
-    if (!UUID_PATTERN.test(id)) throw notFound();
+    if (!UUID_PATTERN.test(id)) {
+      const answering = routesThatAnswer(ctx);
+      throw answering.length > 0 ? methodNotAllowed(ctx.method, allowOf(answering)) : notFound();
+    }
     ctx.params.id = canonicalUuid(id);
     return next();
   });
@@ -93,6 +99,7 @@ export function createHttpApp({
   app.use(admission(settings.maxQueryLength, readiness));
   app.use(routeFallback);
   app.use(router.routes());
+  app.use(onlyRoutesThatAnswer);
   app.use(router.allowedMethods());
   return app;
 }
