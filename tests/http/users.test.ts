@@ -215,6 +215,16 @@ const rows: Scenario[] = [
     expectedField: 'token',
   },
   {
+    name: 'create with a static token holding a line break → 400 FAILED_VALIDATION: no header could carry it',
+    method: 'POST',
+    path: '/users',
+    as: 'admin',
+    body: { email: 'new8@example.com', password: 'password-123', role: null, token: `${STATIC_TOKEN}\n-x` },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'token',
+  },
+  {
     name: 'create → 200 with the stored user, token masked, password never shown',
     method: 'POST',
     path: '/users',
@@ -356,6 +366,24 @@ users(
     assert.is(deleted.status, 204);
     assert.is(deleted.text, '');
     assertError(await app.request('GET', `/users/${target.id}`, { token: tokens.admin }), 404, 'NOT_FOUND');
+  },
+);
+
+users(
+  'a static token with a non-ASCII character is refused when set, and nothing changes',
+  async ({ app, tokens }) => {
+    const target = await app.createUser();
+    const refused = await app.request('PATCH', `/users/${target.id}`, {
+      token: tokens.admin,
+      body: { token: `${STATIC_TOKEN}-é` },
+    });
+    assertError(refused, 400, 'FAILED_VALIDATION');
+    assert.is(
+      (refused.body as { errors: Array<{ extensions: { field: string } }> }).errors[0]!.extensions.field,
+      'token',
+    );
+    const shown = await app.request('GET', `/users/${target.id}`, { token: tokens.admin });
+    assert.is((shown.body as UserView).token, null);
   },
 );
 
