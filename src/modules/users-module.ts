@@ -50,6 +50,19 @@ const selfUpdateBody = updateUserBody.pick({ first_name: true, last_name: true, 
 const SELF_EDITABLE: ReadonlySet<string> = new Set(Object.keys(selfUpdateBody.shape));
 
 /**
+ * What PATCH /users/me reads: the user members a user may not change take any value here, so that naming
+ * one is refused as the permission question it is (403) before its shape is judged (docs/api.md §7).
+ */
+const selfUpdateRequest = selfUpdateBody.extend(
+  Object.fromEntries(
+    Object.keys(updateUserBody.shape)
+      .filter((field) => !SELF_EDITABLE.has(field))
+      .map((field) => [field, z.unknown().optional()]),
+    // Typed as no member: the route refuses each of them before reading the body's members.
+  ) as Record<never, z.ZodOptional<z.ZodUnknown>>,
+);
+
+/**
  * /users, the caller's own user, and the operator's work on users: the first admin (bootstrap) and
  * static tokens. The last-admin guard lives here; the roles module uses it too.
  */
@@ -152,7 +165,7 @@ export const usersModule = new ContainerModule((options) => {
           authenticated(async (ctx, caller) => {
             // Authentication before the field check below, so an anonymous caller hears 401, not 403.
             requireUser(caller);
-            const body = await readBody(ctx, updateUserBody);
+            const body = await readBody(ctx, selfUpdateRequest);
             // A known user field the caller may not change is a permission question (403 naming the field,
             // as for item fields in docs/api.md §5); a field that does not exist at all is a payload error (400).
             const refused = Object.keys(body).find((field) => !SELF_EDITABLE.has(field));

@@ -86,6 +86,14 @@ export function accessTokensContract({ name, create: make }: AccessTokensTarget)
     await adapter.verify(token, at(NOW.getTime() - 3_000));
   });
 
+  test("a token issued more than 5 s ahead of the verifier's clock (a future iat) is INVALID_TOKEN", async () => {
+    const adapter = tokens();
+    const { token } = await adapter.issue(CLAIMS, NOW);
+    await expectDomainError(adapter.verify(token, at(NOW.getTime() - 60_000)), 'INVALID_TOKEN');
+    await expectDomainError(adapter.verify(token, at(NOW.getTime() - 6_000)), 'INVALID_TOKEN');
+    await adapter.verify(token, NOW);
+  });
+
   test('garbage is INVALID_TOKEN', async () => {
     const adapter = tokens();
     for (const garbage of ['', 'garbage', 'a.b.c', 'mem.nope', 'v4.public.AAAA', 'eyJ.eyJ.sig']) {

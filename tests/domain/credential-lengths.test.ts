@@ -22,12 +22,21 @@ test('a password is 8 to 512 characters, counted as code points', () => {
   refused(() => assertAcceptablePassword('a'.repeat(513)), 'password');
 });
 
-test('a static token is 32 to 512 characters, counted as code points', () => {
-  refused(() => assertAcceptableStaticToken('😀'.repeat(16)), 'token');
-  assertAcceptableStaticToken('😀'.repeat(32));
-  refused(() => assertAcceptableStaticToken('😀'.repeat(513)), 'token');
+test('a static token is 32 to 512 characters', () => {
   assertAcceptableStaticToken('a'.repeat(32));
+  assertAcceptableStaticToken('a'.repeat(512));
   refused(() => assertAcceptableStaticToken('a'.repeat(31)), 'token');
+  refused(() => assertAcceptableStaticToken('a'.repeat(513)), 'token');
+});
+
+test('a static token is visible ASCII only: what an Authorization header can carry', () => {
+  assertAcceptableStaticToken(`${'a'.repeat(16)}!~"#$%&'()*+,-./:;<=>?@[\\]^_\`{|}`);
+  refused(() => assertAcceptableStaticToken('😀'.repeat(32)), 'token');
+  refused(() => assertAcceptableStaticToken(`${'a'.repeat(32)}é`), 'token');
+  refused(() => assertAcceptableStaticToken(`${'a'.repeat(16)}\n${'a'.repeat(16)}`), 'token');
+  refused(() => assertAcceptableStaticToken(`${'a'.repeat(16)}\t${'a'.repeat(16)}`), 'token');
+  refused(() => assertAcceptableStaticToken(`${'a'.repeat(16)} ${'a'.repeat(16)}`), 'token');
+  refused(() => assertAcceptableStaticToken(`${'a'.repeat(32)}\x7f`), 'token');
 });
 
 test.run();

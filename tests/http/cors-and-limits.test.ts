@@ -91,6 +91,65 @@ cors('error answers keep the CORS headers, so the browser script can read the er
   ),
 );
 
+cors('scripts may read the headers the API documents for them, assets and resumable uploads included', () =>
+  withTestApp(
+    async (app) => {
+      const read = await app.request('GET', '/server/health', { headers: { Origin: 'https://app.example' } });
+      const exposed = (read.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(',');
+      for (const name of [
+        'x-total-count',
+        'x-filter-count',
+        'x-next-cursor',
+        'x-request-id',
+        'retry-after',
+        'www-authenticate',
+        'content-disposition',
+        'content-range',
+        'accept-ranges',
+        'etag',
+        'last-modified',
+        'location',
+        'upload-offset',
+        'upload-length',
+        'upload-expires',
+        'tus-resumable',
+      ]) {
+        assert.ok(exposed.includes(name), `${name} is exposed`);
+      }
+    },
+    { env: { CORS_ENABLED: 'true', CORS_ORIGINS: 'https://app.example' } },
+  ),
+);
+
+cors('a preflight allows the request headers the API reads, not an echo of whatever is asked', () =>
+  withTestApp(
+    async (app) => {
+      const preflight = await app.request('OPTIONS', '/assets/x', {
+        headers: {
+          Origin: 'https://app.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'authorization,range,cookie,x-anything',
+        },
+      });
+      assert.is(preflight.status, 204);
+      const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+      for (const name of [
+        'authorization',
+        'content-type',
+        'x-request-id',
+        'range',
+        'if-none-match',
+        'upload-offset',
+      ]) {
+        assert.ok(allowed.includes(name), `${name} is allowed`);
+      }
+      assert.not.ok(allowed.includes('cookie'), 'cookie is not allowed');
+      assert.not.ok(allowed.includes('x-anything'), 'an unknown header is not allowed');
+    },
+    { env: { CORS_ENABLED: 'true', CORS_ORIGINS: 'https://app.example' } },
+  ),
+);
+
 cors.run();
 
 const queryLength = suite('query-string length (docs/api.md §4a)');

@@ -215,6 +215,16 @@ const rows: Scenario[] = [
     expectedField: 'token',
   },
   {
+    name: 'create with a static token holding a line break → 400 FAILED_VALIDATION: no header could carry it',
+    method: 'POST',
+    path: '/users',
+    as: 'admin',
+    body: { email: 'new8@example.com', password: 'password-123', role: null, token: `${STATIC_TOKEN}\n-x` },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'token',
+  },
+  {
     name: 'create → 200 with the stored user, token masked, password never shown',
     method: 'POST',
     path: '/users',
@@ -272,6 +282,26 @@ const rows: Scenario[] = [
     expectedField: 'role',
   },
   {
+    name: 'PATCH /users/me of a role that is not even a role id → 403 naming it, not 400 on its shape',
+    method: 'PATCH',
+    path: '/users/me',
+    as: 'member',
+    body: { first_name: 'A', role: 'x' },
+    expectedStatus: 403,
+    expectedCode: 'FORBIDDEN',
+    expectedField: 'role',
+  },
+  {
+    name: 'PATCH /users/me of a status or token of the wrong type → 403 naming it',
+    method: 'PATCH',
+    path: '/users/me',
+    as: 'member',
+    body: { status: 42, token: 7 },
+    expectedStatus: 403,
+    expectedCode: 'FORBIDDEN',
+    expectedField: 'status',
+  },
+  {
     name: 'PATCH /users/me of the status → 403 FORBIDDEN',
     method: 'PATCH',
     path: '/users/me',
@@ -308,12 +338,13 @@ const rows: Scenario[] = [
     expectedCode: 'UNAUTHENTICATED',
   },
   {
-    name: 'DELETE /users/me is no route: "me" is not an id → 404',
+    name: 'DELETE /users/me: a known path, a method it does not take → 405, Allow naming only what works',
     method: 'DELETE',
     path: '/users/me',
     as: 'member',
-    expectedStatus: 404,
-    expectedCode: 'NOT_FOUND',
+    expectedStatus: 405,
+    expectedCode: 'METHOD_NOT_ALLOWED',
+    expectedHeaders: { allow: 'HEAD, GET, PATCH' },
   },
 ];
 for (const row of rows) users(row.name, ({ app, tokens }) => runScenario(app, tokens, row));
@@ -335,6 +366,24 @@ users(
     assert.is(deleted.status, 204);
     assert.is(deleted.text, '');
     assertError(await app.request('GET', `/users/${target.id}`, { token: tokens.admin }), 404, 'NOT_FOUND');
+  },
+);
+
+users(
+  'a static token with a non-ASCII character is refused when set, and nothing changes',
+  async ({ app, tokens }) => {
+    const target = await app.createUser();
+    const refused = await app.request('PATCH', `/users/${target.id}`, {
+      token: tokens.admin,
+      body: { token: `${STATIC_TOKEN}-é` },
+    });
+    assertError(refused, 400, 'FAILED_VALIDATION');
+    assert.is(
+      (refused.body as { errors: Array<{ extensions: { field: string } }> }).errors[0]!.extensions.field,
+      'token',
+    );
+    const shown = await app.request('GET', `/users/${target.id}`, { token: tokens.admin });
+    assert.is((shown.body as UserView).token, null);
   },
 );
 

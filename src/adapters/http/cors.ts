@@ -10,7 +10,11 @@ export type CorsSettings = {
   maxAgeMs: number;
 };
 
-/** Headers a browser script may read: pagination counts, the request id to quote, throttling. */
+/**
+ * Headers a browser script may read beyond the CORS-safelisted ones (docs/api.md §1): list metadata, the
+ * request id to quote, throttling, the 401 challenge; an asset's name, range and validators (§15); what a
+ * TUS client reads to resume an upload (§15).
+ */
 const EXPOSED = [
   'X-Total-Count',
   'X-Filter-Count',
@@ -19,6 +23,41 @@ const EXPOSED = [
   'X-Next-Cursor',
   'X-Request-Id',
   'Retry-After',
+  'WWW-Authenticate',
+  'Content-Disposition',
+  'Content-Range',
+  'Accept-Ranges',
+  'ETag',
+  'Last-Modified',
+  'Location',
+  'Upload-Offset',
+  'Upload-Length',
+  'Upload-Expires',
+  'Upload-Metadata',
+  'Tus-Resumable',
+  'Tus-Version',
+  'Tus-Extension',
+  'Tus-Max-Size',
+];
+
+/**
+ * Request headers a browser script may send (docs/api.md §1): the ones the API reads. A fixed list rather
+ * than an echo of whatever a preflight asks for, so a header the API never reads is refused by the browser.
+ */
+const ALLOWED_REQUEST_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'X-Request-Id',
+  'Range',
+  'If-Range',
+  'If-None-Match',
+  'If-Modified-Since',
+  'Last-Event-ID',
+  'Tus-Resumable',
+  'Upload-Length',
+  'Upload-Offset',
+  'Upload-Metadata',
 ];
 
 /**
@@ -37,6 +76,7 @@ export function corsPolicy(settings: CorsSettings): HttpMiddleware | null {
       return allowed.has(origin) ? origin : '';
     },
     allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'SEARCH'],
+    allowHeaders: ALLOWED_REQUEST_HEADERS,
     exposeHeaders: EXPOSED,
     credentials: settings.credentials,
     maxAge: Math.round(settings.maxAgeMs / 1000),

@@ -8,8 +8,10 @@ import { notFound } from '../../domain/errors.ts';
 import { admission } from './admission.ts';
 import { authenticatedRoutes } from './authenticated.ts';
 import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
+import { isClientGone } from './client-gone.ts';
 import { corsPolicy } from './cors.ts';
 import { errorHandler } from './error-handler.ts';
+import { methodNotAllowed } from './http-problem.ts';
 import type { HttpRoutes } from './http-routes.ts';
 import type { HttpSettings } from './http-settings.ts';
 import type { HttpState } from './http-state.ts';
@@ -19,6 +21,7 @@ import { requestFrame } from './request-frame.ts';
 import { responder } from './respond.ts';
 import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
+import { allowOf, onlyRoutesThatAnswer, routesThatAnswer } from './routes-that-answer.ts';
 import { canonicalUuid, UUID_PATTERN } from './uuid.ts';
 import { wellFormedParameter } from './well-formed-input.ts';
 
@@ -50,8 +53,12 @@ export function createHttpApp({
   // maxIpsCount 1: the address is the entry our proxy appended, not the leftmost one a client can forge.
   const app = new Koa<HttpState>({ proxy: settings.trustProxy, maxIpsCount: 1 });
   // Every failure is answered (and, when unexpected, logged) by errorHandler; what still reaches
-  // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr.
-  app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled http error'));
+  // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr. A
+  // client that leaves mid-answer (a cancelled download) is no fault of the server: debug, not error.
+  app.on('error', (error: unknown) => {
+    if (isClientGone(error)) logger.debug({ err: error }, 'client went away before the answer was complete');
+    else logger.error({ err: error }, 'unhandled http error');
+  });
 
   const parts = routes.flatMap((area): ApiPartOf[] => (area.api ? [area.api] : []));
   const kit: RouteKit = {
@@ -73,8 +80,12 @@ export function createHttpApp({
   // An id that cannot exist is answered like one that does not: 404, without calling a handler. One that
   // can is handed on in its canonical form, lower case, as PostgreSQL writes a uuid: the in-memory store
   // and the caches keyed by id would otherwise know it under a second name (docs/api.md §1).
+  // One that is a word of a route of its own (`DELETE /users/me`) is that route's wrong method: 405.
   router.param('id', (id, ctx, next) => {
-    if (!UUID_PATTERN.test(id)) throw notFound();
+    if (!UUID_PATTERN.test(id)) {
+      const answering = routesThatAnswer(ctx);
+      throw answering.length > 0 ? methodNotAllowed(ctx.method, allowOf(answering)) : notFound();
+    }
     ctx.params.id = canonicalUuid(id);
     return next();
   });
@@ -88,6 +99,7 @@ export function createHttpApp({
   app.use(admission(settings.maxQueryLength, readiness));
   app.use(routeFallback);
   app.use(router.routes());
+  app.use(onlyRoutesThatAnswer);
   app.use(router.allowedMethods());
   return app;
 }

@@ -10,9 +10,9 @@ const MIN_SECRET_BYTES = 32;
 
 /**
  * Skew allowed between the instances that issue and verify tokens, in seconds. It applies to the
- * "not yet valid" checks (`nbf`; PASETO also rejects an `iat` in the future) so that a token minted on a
- * server whose clock runs ahead is not refused by its peers right after login. Expiry is NOT stretched:
- * the adapters reject at `exp` exactly, so the `expires` a client is given is the truth.
+ * "not yet valid" checks (`nbf`, and an `iat` in the future, which both adapters refuse) so that a token
+ * minted on a server whose clock runs ahead is not refused by its peers right after login. Expiry is NOT
+ * stretched: the adapters reject at `exp` exactly, so the `expires` a client is given is the truth.
  */
 export const CLOCK_TOLERANCE_SECONDS = 5;
 

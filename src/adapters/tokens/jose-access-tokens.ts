@@ -62,6 +62,9 @@ export class JoseAccessTokens implements AccessTokens {
       // jose's messages describe the token's defects; callers only learn "expired" or "invalid".
       throw error instanceof errors.JWTExpired ? tokenExpired() : invalidToken();
     }
+    // jose checks only that `iat` is a number; a token from further in the future than the clock
+    // tolerance is refused, as the PASETO adapter refuses it (docs/api.md §3).
+    if ((payload.iat as number) > now.getTime() / 1000 + CLOCK_TOLERANCE_SECONDS) throw invalidToken();
     const exp = payload.exp as number;
     // jose granted the clock tolerance to `exp` as well; take it back (see CLOCK_TOLERANCE_SECONDS).
     if (now.getTime() >= exp * 1000) throw tokenExpired();

@@ -132,6 +132,14 @@ test('nbf in the future is INVALID_TOKEN; within the 5 s clock tolerance it is a
   await adapter().verify(await sign({ ...validClaims(), nbf: NOW_S + 3 }), NOW);
 });
 
+test('iat in the future is INVALID_TOKEN, as PASETO has it; within the 5 s clock tolerance it is accepted', async () => {
+  await expectDomainError(
+    adapter().verify(await sign({ ...validClaims(), iat: NOW_S + 60 }), NOW),
+    'INVALID_TOKEN',
+  );
+  await adapter().verify(await sign({ ...validClaims(), iat: NOW_S + 3 }), NOW);
+});
+
 test('a missing exp, iat, sub or sid is INVALID_TOKEN', async () => {
   for (const claim of ['exp', 'iat', 'sub', 'sid']) {
     const { [claim]: _dropped, ...rest } = validClaims();
