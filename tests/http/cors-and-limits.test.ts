@@ -136,6 +136,7 @@ cors('a preflight allows the request headers the API reads, not an echo of whate
       for (const name of [
         'authorization',
         'content-type',
+        'content-encoding',
         'x-request-id',
         'range',
         'if-none-match',

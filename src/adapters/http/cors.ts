@@ -47,6 +47,7 @@ const EXPOSED = [
 const ALLOWED_REQUEST_HEADERS = [
   'Authorization',
   'Content-Type',
+  'Content-Encoding',
   'Accept',
   'X-Request-Id',
   'Range',
