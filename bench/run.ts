@@ -13,6 +13,7 @@ import {
   BUILT_CLI,
   ChildProcesses,
   cpuTimeMs,
+  createOperator,
   databaseUrl,
   freePort,
   productionServerEnv,
@@ -390,17 +391,7 @@ async function benchSize(rows: number): Promise<SizeReport> {
   let t = performance.now();
   await cli('sample', 'cargos', '--rows', String(rows));
   log(`seeded ${rows.toLocaleString('en')} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  await cli('roles', 'create', '--name', 'Operator');
-  await cli(
-    'users',
-    'create',
-    '--email',
-    OPERATOR.email,
-    '--password',
-    OPERATOR.password,
-    '--role',
-    'Operator',
-  );
+  await createOperator(cli, OPERATOR);
   const staticToken = randomBytes(32).toString('hex');
   await cli('users', 'token', '--email', ADMIN.email, '--token', staticToken);
   t = performance.now();

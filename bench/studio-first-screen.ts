@@ -27,6 +27,7 @@ import {
   assertLoopback,
   BUILT_CLI,
   ChildProcesses,
+  createOperator,
   databaseUrl,
   freePort,
   numberFromEnv,
@@ -241,17 +242,7 @@ async function main(): Promise<void> {
   await cli('sample', 'cargos', '--rows', String(ROWS));
   const seededIn = performance.now() - seeding;
   log(`${ROWS.toLocaleString('en')} cargos in ${(seededIn / 1000).toFixed(1)} s`);
-  await cli('roles', 'create', '--name', 'Operator');
-  await cli(
-    'users',
-    'create',
-    '--email',
-    OPERATOR.email,
-    '--password',
-    OPERATOR.password,
-    '--role',
-    'Operator',
-  );
+  await createOperator(cli, OPERATOR);
   // As autovacuum would, eventually: the estimated count reads the statistics ANALYZE keeps.
   await withClient(url, (client) => client.query('vacuum analyze cargos'));
 

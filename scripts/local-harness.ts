@@ -355,6 +355,14 @@ export async function seedCargosWithOperator(
   await cli('migrate');
   await cli('bootstrap');
   await cli('sample', 'cargos', '--rows', String(rows));
+  await createOperator(cli, operator);
+}
+
+/** The Operator role and `operator` holding it, on a migrated, bootstrapped database. */
+export async function createOperator(
+  cli: CliRun,
+  operator: { email: string; password: string },
+): Promise<void> {
   await cli('roles', 'create', '--name', 'Operator');
   await cli(
     'users',

@@ -1,3 +1,4 @@
+import { characterCount } from '../../domain/character-count.ts';
 import { failedValidation } from '../../domain/errors.ts';
 
 /** What the users table holds (`varchar(255)`: characters, that is code points, not UTF-16 units). */
@@ -8,7 +9,7 @@ const MAX_LENGTH = 255;
  * field, rather than by the database, where it would be an unexpected error (500).
  */
 export function parsePersonName(field: 'first_name' | 'last_name', value: string | null): string | null {
-  if (value !== null && [...value].length > MAX_LENGTH) {
+  if (value !== null && characterCount(value, MAX_LENGTH) > MAX_LENGTH) {
     throw failedValidation(field, `Must be at most ${MAX_LENGTH} characters long.`);
   }
   return value;

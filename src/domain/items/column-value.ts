@@ -1,3 +1,4 @@
+import { characterCount } from '../character-count.ts';
 import { DomainError, failedValidation } from '../errors.ts';
 import { coerceValue } from '../query/coerce-value.ts';
 import type { ScalarValue } from '../query/filter.ts';
@@ -23,7 +24,11 @@ export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | nul
   }
   const value = coerced(field, raw);
   // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units.
-  if (field.maxLength !== null && typeof value === 'string' && [...value].length > field.maxLength) {
+  if (
+    field.maxLength !== null &&
+    typeof value === 'string' &&
+    characterCount(value, field.maxLength) > field.maxLength
+  ) {
     throw failedValidation(field.name, `Field "${field.name}" is longer than ${field.maxLength} characters.`);
   }
   return value;

@@ -1,3 +1,4 @@
+import { characterCount } from '../character-count.ts';
 import { DomainError } from '../errors.ts';
 import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
 import { canonicalJson } from './canonical-json.ts';
@@ -116,7 +117,11 @@ function arrayValue(field: FieldSchema, raw: unknown): string | null {
     const value = canonicalValue(element, item);
     if (value === null) return null;
     // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units.
-    if (element.maxLength !== null && typeof value === 'string' && [...value].length > element.maxLength) {
+    if (
+      element.maxLength !== null &&
+      typeof value === 'string' &&
+      characterCount(value, element.maxLength) > element.maxLength
+    ) {
       return null;
     }
     elements.push(value);

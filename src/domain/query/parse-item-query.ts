@@ -1,3 +1,4 @@
+import { characterCount } from '../character-count.ts';
 import type { CollectionSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import { crossesRelation } from './crosses-relation.ts';
@@ -405,7 +406,7 @@ function parseSearch(raw: unknown): string | null {
   if (raw === undefined) return null;
   const search = scalarParam('search', raw);
   if (search === '') return null;
-  if (search.length > MAX_SEARCH_LENGTH && [...search].length > MAX_SEARCH_LENGTH) {
+  if (characterCount(search, MAX_SEARCH_LENGTH) > MAX_SEARCH_LENGTH) {
     throw invalidQuery(`"search" may be at most ${MAX_SEARCH_LENGTH} characters.`, {
       reason: 'MAX_SEARCH_LENGTH',
     });

@@ -1,3 +1,4 @@
+import { characterCount } from '../character-count.ts';
 import { failedValidation } from '../errors.ts';
 import { isSystemCollection } from './collection-schema.ts';
 import { FIELD_TYPES } from './field-type.ts';
@@ -91,7 +92,7 @@ function checkDefault(field: NewField): void {
   // A cast to varchar(n) truncates instead of failing, so the length is checked here, in characters as
   // PostgreSQL counts them (code points, not UTF-16 units).
   const maxLength = field.maxLength ?? DEFAULT_STRING_LENGTH;
-  if (field.type === 'string' && [...String(value)].length > maxLength) {
+  if (field.type === 'string' && characterCount(String(value), maxLength) > maxLength) {
     throw failedValidation(field.field, `The default is longer than ${maxLength} characters.`);
   }
 }

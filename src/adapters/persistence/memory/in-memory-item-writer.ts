@@ -6,6 +6,7 @@ import {
   type StoredItem,
 } from '../../../application/ports/item-store.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
+import { characterCount } from '../../../domain/character-count.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { canonicalJson } from '../../../domain/query/canonical-json.ts';
 import { coerceValue } from '../../../domain/query/coerce-value.ts';
@@ -387,7 +388,11 @@ export function storedValue(field: FieldSchema, raw: unknown): ScalarValue | nul
     if (error instanceof DomainError) throw invalidFieldValue(field.name);
     throw error;
   }
-  if (field.maxLength !== null && typeof value === 'string' && [...value].length > field.maxLength) {
+  if (
+    field.maxLength !== null &&
+    typeof value === 'string' &&
+    characterCount(value, field.maxLength) > field.maxLength
+  ) {
     throw valueTooLong(field.name);
   }
   return value;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type ItemValues, StaleSchemaError } from '../../../application/ports/item-store.ts';
+import { characterCount } from '../../../domain/character-count.ts';
 import type { DomainError } from '../../../domain/errors.ts';
 import type { Referrers } from '../../../domain/items/still-referenced.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
@@ -145,7 +146,7 @@ function tooLongField({ collection, values }: WriteErrorContext): string | undef
       field.maxLength !== null &&
       values.some((row) => {
         const value = row[field.name];
-        return typeof value === 'string' && [...value].length > field.maxLength!;
+        return typeof value === 'string' && characterCount(value, field.maxLength!) > field.maxLength!;
       }),
   )?.name;
 }

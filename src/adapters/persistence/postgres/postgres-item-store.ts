@@ -206,18 +206,21 @@ export class PostgresItemStore implements ItemStore {
    */
   private async query<R>(statement: ShapeStatement): Promise<R[]> {
     try {
-      if (statement.name === null || this.preparedPerConnection === 0) {
-        return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
-      }
+      if (statement.name === null || this.preparedPerConnection === 0)
+        return await this.unprepared<R>(statement);
       try {
         return await this.prepared<R>(statement.name, statement);
       } catch (error) {
         if (!isPlanResultChanged(error)) throw error;
-        return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
+        return await this.unprepared<R>(statement);
       }
     } catch (error) {
       throw translateReadError(error);
     }
+  }
+
+  private async unprepared<R>(statement: ShapeStatement): Promise<R[]> {
+    return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
   }
 
   private async prepared<R>(name: string, statement: ShapeStatement): Promise<R[]> {
