@@ -42,6 +42,11 @@ function httpSettings(config: AppConfig): HttpSettings {
     },
     perCaller: {
       concurrency: config.limits.perCaller.concurrency,
+      burst: Math.min(
+        config.limits.perCaller.burst,
+        config.database.poolSize - config.limits.perCaller.concurrency,
+      ),
+      quickMs: config.limits.perCaller.quick,
       queue: config.limits.perCaller.queue,
       queueTimeoutMs: config.limits.perCaller.queueTimeout,
     },

@@ -87,7 +87,8 @@ async function shareArena(env: Record<string, string>): Promise<ShareState> {
   const reads = new HeldReads(persistence.items);
   const app = await startTestApp({
     persistence,
-    env: { PER_CALLER_CONCURRENCY: '1', ...env },
+    // No borrowing unless a suite asks for it: these suites are about the share a caller always has.
+    env: { PER_CALLER_CONCURRENCY: '1', PER_CALLER_BURST: '1', ...env },
     rebind: (container) => container.rebind<ItemStore>(TYPES.ItemStore).toConstantValue(reads),
   });
   return { arena: await prepareArena(app, persistence), reads };
@@ -196,6 +197,33 @@ queue(
 );
 
 queue.run();
+
+const borrow = suite<ShareState>('a caller alone on the instance borrows turns while its requests are quick');
+
+borrow.before(async (context) => {
+  // Every request counts as quick, so no timing decides the outcome (the rule's clock is tested on its own).
+  Object.assign(
+    context,
+    await shareArena({ PER_CALLER_QUEUE: '0', PER_CALLER_BURST: '3', PER_CALLER_QUICK: '1h' }),
+  );
+});
+borrow.after(({ arena }) => arena.app.close());
+
+borrow(
+  'past its own share, a quick caller is served from the room the instance has',
+  async ({ arena, reads }) => {
+    assert.is((await get(arena.app, `/items/cargos/${CARGO.fish}`, arena.operator)).status, 200);
+    const held = reads.hold();
+    const slow = get(arena.app, '/items/cargos', arena.operator);
+    await held.entered;
+    const borrowed = await get(arena.app, `/items/cargos/${CARGO.fish}`, arena.operator);
+    assert.is(borrowed.status, 200, `a borrowed turn, not a 429 (${borrowed.text})`);
+    held.release();
+    assert.is((await slow).status, 200);
+  },
+);
+
+borrow.run();
 
 /** The server's own connection settings, read from the environment as `datagate serve` reads them. */
 function serverConfig(url: string) {

@@ -467,6 +467,17 @@ export const configSchema = z
               .describe(
                 'Requests of one caller (a user, static tokens included, or an anonymous client address) served at once, so that one caller holds at most this many database connections; in-process, so per instance.',
               ),
+            burst: integer
+              .min(1)
+              .default(8)
+              .describe(
+                'Requests of one caller served at once while the instance has room: past `concurrency`, a caller whose requests are quick (`limits.perCaller.quick`) borrows turns while fewer than this many requests run on the instance in all; at most `database.poolSize` − `concurrency`, so another caller always finds a connection. `concurrency` or less: no borrowing.',
+              ),
+            quick: duration
+              .default(ms('50ms'))
+              .describe(
+                'A caller borrows turns (`limits.perCaller.burst`) only while its requests take less than this on average and none of those running has taken longer.',
+              ),
             queue: integer
               .min(0)
               .default(64)
@@ -828,6 +839,8 @@ export const ENV_KEYS: Record<string, string> = {
   STORAGE_ALLOWED_TYPES: 'storage.allowedTypes',
   STORAGE_INLINE_TYPES: 'storage.inlineTypes',
   PER_CALLER_CONCURRENCY: 'limits.perCaller.concurrency',
+  PER_CALLER_BURST: 'limits.perCaller.burst',
+  PER_CALLER_QUICK: 'limits.perCaller.quick',
   PER_CALLER_QUEUE: 'limits.perCaller.queue',
   PER_CALLER_QUEUE_TIMEOUT: 'limits.perCaller.queueTimeout',
   ADMIN_EMAIL: 'bootstrap.adminEmail',

@@ -1,8 +1,18 @@
+import { performance } from 'node:perf_hooks';
 import { tooManyConcurrentRequests } from '../../domain/errors.ts';
+import { LruMap } from '../lru-map.ts';
 
 export type CallerConcurrencySettings = {
-  /** Requests of one caller served at once. */
+  /** Requests of one caller served at once, always. */
   concurrency: number;
+  /**
+   * Requests of one caller served at once while the instance has room: past `concurrency`, a caller whose
+   * requests are quick borrows turns as long as fewer than `burst` requests run on the instance in all.
+   * `concurrency` or less: no borrowing.
+   */
+  burst: number;
+  /** A caller's requests are quick while they take less than this on average and none has run longer. */
+  quickMs: number;
   /** Further requests of that caller that may wait for a turn; one more is refused at once. */
   queue: number;
   /** How long a request waits for a turn before it is refused. */
@@ -10,67 +20,147 @@ export type CallerConcurrencySettings = {
 };
 
 type Waiter = { readonly take: () => void; readonly timer: NodeJS.Timeout };
-type CallerTurns = { running: number; readonly waiting: Waiter[] };
+type CallerTurns = {
+  running: number;
+  readonly waiting: Waiter[];
+  /** When each running request started, oldest first. */
+  readonly started: number[];
+  /** How long the caller's requests took, on average (recent ones weigh most); undefined before the first. */
+  averageMs: number | undefined;
+};
+
+/** How much the last request weighs in a caller's average: a slow one closes borrowing at once. */
+const LAST_WEIGHT = 0.25;
 
 /**
- * No caller may hold more than its share of the server: each caller (a key) runs at most `concurrency`
- * requests at once, up to `queue` more wait in order for a turn, at most `queueTimeoutMs`; the rest get
- * 429 TOO_MANY_REQUESTS with `Retry-After`. One caller flooding slow reads then holds `concurrency`
- * database connections, never the whole pool, and everybody else is served as before.
+ * The averages of callers with nothing in flight, so a client that sends one request at a time and then a
+ * burst is known to be quick: bounded in entries (callers are as many as addresses) and in age (what a
+ * caller cost a minute ago says little about what it asks now).
+ */
+const REMEMBERED_CALLERS = 10_000;
+const REMEMBERED_FOR_MS = 60_000;
+
+/**
+ * No caller may hold more than its share of the server: each caller (a key) runs `concurrency` requests at
+ * once, up to `queue` more wait in order for a turn, at most `queueTimeoutMs`; the rest get 429
+ * TOO_MANY_REQUESTS with `Retry-After`. One caller flooding slow reads then holds `concurrency` database
+ * connections, never the whole pool, and everybody else is served as before.
+ *
+ * The share is work-conserving (docs/decisions/0053): while the instance runs fewer than `burst` requests
+ * in all, a caller whose requests are quick borrows more turns, so one busy client alone (a server with a
+ * static token) is not held to `concurrency` on an idle instance. Borrowing never takes a guaranteed turn:
+ * another caller always gets its `concurrency` at once, and with `burst` below the pool size it finds a free
+ * connection. A slow request (longer than `quickMs`, running or on average) stops its caller borrowing, so
+ * the statements that make others wait stay at `concurrency` per caller. Waiting callers borrow in turn.
  *
  * In-process: the share is per instance (a budget across instances would live in PostgreSQL). Only callers
- * with requests in flight have an entry, so memory stays bounded by the requests being served.
+ * with requests in flight have an entry, so memory stays bounded by the requests being served, besides a
+ * bounded memory of recent callers' averages.
  */
 export class CallerConcurrencyLimit {
   private readonly callers = new Map<string, CallerTurns>();
+  /** Callers with requests waiting, in the order they may next borrow a turn. */
+  private readonly borrowers = new Set<CallerTurns>();
+  private readonly averages: LruMap<string, number>;
+  private running = 0;
 
-  constructor(private readonly settings: CallerConcurrencySettings) {}
+  constructor(
+    private readonly settings: CallerConcurrencySettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.averages = new LruMap({ maxEntries: REMEMBERED_CALLERS, maxAgeMs: REMEMBERED_FOR_MS, now });
+  }
 
   async run<T>(caller: string, work: () => Promise<T>): Promise<T> {
-    await this.turn(caller);
+    const turn = this.turn(caller);
+    // A turn given at once is not a promise: no await, no tick, on the path of every request.
+    const turns = turn instanceof Promise ? await turn : turn;
+    const started = this.now();
+    turns.started.push(started);
     try {
       return await work();
     } finally {
-      this.done(caller);
+      this.done(caller, turns, started);
     }
   }
 
-  private turn(caller: string): Promise<void> {
+  private turn(caller: string): CallerTurns | Promise<CallerTurns> {
     let turns = this.callers.get(caller);
     if (!turns) {
-      turns = { running: 0, waiting: [] };
+      turns = { running: 0, waiting: [], started: [], averageMs: this.averages.get(caller) };
       this.callers.set(caller, turns);
     }
-    if (turns.running < this.settings.concurrency) {
-      turns.running++;
-      return Promise.resolve();
+    if (turns.running < this.settings.concurrency || (turns.waiting.length === 0 && this.mayBorrow(turns))) {
+      this.take(turns);
+      return turns;
     }
     if (turns.waiting.length >= this.settings.queue) return Promise.reject(this.refusal());
-    const waiting = turns.waiting;
-    return new Promise((resolve, reject) => {
+    const { waiting } = turns;
+    const waitingCaller = turns;
+    return new Promise<CallerTurns>((resolve, reject) => {
       const waiter: Waiter = {
-        // The finishing request hands its turn over: `running` stays as it is.
-        take: resolve,
+        take: () => resolve(waitingCaller),
         timer: setTimeout(() => {
           waiting.splice(waiting.indexOf(waiter), 1);
+          if (waiting.length === 0) this.borrowers.delete(waitingCaller);
+          this.forget(caller, waitingCaller);
           reject(this.refusal());
         }, this.settings.queueTimeoutMs),
       };
       waiting.push(waiter);
+      this.borrowers.add(waitingCaller);
     });
   }
 
-  private done(caller: string): void {
-    const turns = this.callers.get(caller);
-    if (!turns) return;
-    const next = turns.waiting.shift();
-    if (next) {
-      clearTimeout(next.timer);
-      next.take();
-      return;
-    }
+  private take(turns: CallerTurns): void {
+    turns.running++;
+    this.running++;
+  }
+
+  private done(caller: string, turns: CallerTurns, started: number): void {
+    const tookMs = this.now() - started;
+    turns.started.splice(turns.started.indexOf(started), 1);
+    turns.averageMs =
+      turns.averageMs === undefined ? tookMs : turns.averageMs + LAST_WEIGHT * (tookMs - turns.averageMs);
     turns.running--;
-    if (turns.running === 0) this.callers.delete(caller);
+    this.running--;
+    if (turns.waiting.length > 0 && turns.running < this.settings.concurrency) this.admitNext(turns);
+    this.lend();
+    this.forget(caller, turns);
+  }
+
+  /** Lends the room the instance has to waiting callers whose requests are quick, one turn each in turn. */
+  private lend(): void {
+    for (const turns of this.borrowers) {
+      if (this.running >= this.settings.burst) return;
+      if (!this.mayBorrow(turns)) continue;
+      this.admitNext(turns);
+    }
+  }
+
+  private admitNext(turns: CallerTurns): void {
+    const next = turns.waiting.shift();
+    if (!next) return;
+    // To the back of the line: the next turn lent goes to another waiting caller first.
+    this.borrowers.delete(turns);
+    if (turns.waiting.length > 0) this.borrowers.add(turns);
+    clearTimeout(next.timer);
+    this.take(turns);
+    next.take();
+  }
+
+  private mayBorrow(turns: CallerTurns): boolean {
+    const { burst, quickMs } = this.settings;
+    if (turns.running >= burst || this.running >= burst) return false;
+    if (turns.averageMs === undefined || turns.averageMs >= quickMs) return false;
+    const oldest = turns.started[0];
+    return oldest === undefined || this.now() - oldest < quickMs;
+  }
+
+  private forget(caller: string, turns: CallerTurns): void {
+    if (turns.running > 0 || turns.waiting.length > 0 || this.callers.get(caller) !== turns) return;
+    this.callers.delete(caller);
+    if (turns.averageMs !== undefined) this.averages.set(caller, turns.averageMs);
   }
 
   /** A turn frees up as soon as one of the caller's requests ends: a second is a fair guess. */
