@@ -24,6 +24,12 @@ export function App(props: { session: Session }) {
         (error) => (loadError.value = error),
       );
   }, [me]);
+  if (!me && session.resuming.value)
+    return (
+      <main class="login" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
   if (!me) return <LoginScreen session={session} />;
   const loaded = capabilities.value;
   return (

@@ -4,4 +4,5 @@ import { App } from './app.tsx';
 import './styles.css';
 
 const session = new Session();
+void session.keepAcrossReloads();
 render(<App session={session} />, document.getElementById('app')!);

@@ -258,6 +258,131 @@ studio(
     }),
 );
 
+studio(
+  'a connection gone silent (no close, as a dropped network) is pinged, given up and replaced; the page catches up',
+  ({ app, admin, adminToken: token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // Every socket goes through the test, which forwards both ways until it lets the first one go silent:
+      // nothing passes any more, and neither side learns of a close.
+      const routes: WebSocketRoute[] = [];
+      let silent: WebSocketRoute | null = null;
+      const unanswered: string[] = [];
+      const closedByPage: number[] = [];
+      await page.routeWebSocket(/\/websocket$/, (socket) => {
+        const server = socket.connectToServer();
+        routes.push(socket);
+        socket.onMessage((message) => {
+          if (socket === silent) unanswered.push(String(message));
+          else server.send(message);
+        });
+        server.onMessage((message) => {
+          if (socket !== silent) socket.send(message);
+        });
+        socket.onClose((code) => {
+          if (socket === routes[0]) closedByPage.push(code ?? 0);
+          server.close();
+        });
+        server.onClose((code, reason) => {
+          if (socket !== silent) void socket.close({ code, reason });
+        });
+      });
+      const pongs: string[] = [];
+      page.on('websocket', (socket) => {
+        socket.on('framereceived', ({ payload }) => {
+          if (String(payload).includes('"pong"')) pongs.push(String(payload));
+        });
+      });
+      await page.clock.install();
+      await logInToStudio(page, app, admin);
+      await openCargos(page);
+      const status = page.getByRole('status');
+
+      // A quiet connection that answers is kept: the page asks after 35 s of silence, the server answers.
+      await page.clock.runFor(36_000);
+      await until(() => pongs.length === 1, 'the answer to the page’s ping');
+      await page.clock.runFor(20_000);
+      assert.is(routes.length, 1, 'a connection that answers is kept');
+      assert.match((await status.textContent()) ?? '', /^Live$/);
+
+      silent = routes[0]!;
+      await write(app, token, 'POST', '/items/cargos', { id: ON_FIRST_PAGE, description: 'Unheard cargo' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.is(await rowsOf(page).filter({ hasText: 'Unheard cargo' }).count(), 0, 'the change is lost');
+      const caughtUp = page.waitForRequest((request) => new URL(request.url()).pathname === '/items/cargos');
+      // 35 s after the answer, a ping; 10 s without an answer: given up, and a new connection after the
+      // backoff's first wait (0.5 s, jittered).
+      await page.clock.runFor(15_000);
+      await until(() => unanswered.length === 1, 'a ping on the silent connection');
+      assert.equal(JSON.parse(unanswered[0]!), { type: 'ping' });
+      assert.is(routes.length, 1, 'not given up before the answer is late');
+      await page.clock.runFor(10_000);
+      await until(() => closedByPage.length === 1, 'the page to close the silent connection');
+      assert.equal(closedByPage, [1000]);
+      await page.clock.runFor(1_000);
+      await status.filter({ hasText: /^Live$/ }).waitFor();
+      assert.is(routes.length, 2);
+      await caughtUp;
+      await rowsOf(page).filter({ hasText: 'Unheard cargo' }).waitFor();
+
+      // The new connection is live.
+      await write(app, token, 'DELETE', `/items/cargos/${ON_FIRST_PAGE}`);
+      await rowsOf(page).filter({ hasText: 'Unheard cargo' }).waitFor({ state: 'detached' });
+      watch.assertClean();
+    }),
+);
+
+studio(
+  'x-realtime is read again on reconnecting and on Reload: a server turning realtime off, then on, is followed',
+  ({ app, admin, adminToken: token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // The document the page reads says what the test wants of realtime, as a restarted server would.
+      let realtime = true;
+      let documents = 0;
+      await page.route('**/server/specs/oas', async (route) => {
+        documents += 1;
+        const answer = await route.fetch();
+        const document = (await answer.json()) as { info: Record<string, unknown> };
+        document.info['x-realtime'] = realtime;
+        await route.fulfill({ response: answer, json: document });
+      });
+      let current: WebSocketRoute | null = null;
+      let connections = 0;
+      await page.routeWebSocket(/\/websocket$/, (socket) => {
+        connections += 1;
+        socket.connectToServer();
+        current = socket;
+      });
+      await logInToStudio(page, app, admin);
+      await openCargos(page);
+      assert.is(documents, 1, 'the table trusts the reading of the login');
+
+      realtime = false;
+      const reloaded = page.waitForRequest((request) => new URL(request.url()).pathname === '/items/cargos');
+      await write(app, token, 'POST', '/items/cargos', { id: ON_FIRST_PAGE, description: 'Missed cargo' });
+      await (current as WebSocketRoute | null)?.close({ code: 1012, reason: 'Restarting' });
+      const status = page.getByRole('status');
+      await status.filter({ hasText: /^Not live$/ }).waitFor();
+      assert.is(documents, 2, 'read again once the reconnection reached the server');
+      assert.is(connections, 2);
+      await reloaded;
+      await rowsOf(page).filter({ hasText: 'Missed cargo' }).waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.is(connections, 2, 'no connection while the server sends no changes');
+      assert.equal(await seriousAccessibilityViolations(page), [], 'table no longer live');
+
+      realtime = true;
+      await page.getByRole('button', { name: 'Reload', exact: true }).click();
+      await status.filter({ hasText: /^Live$/ }).waitFor();
+      assert.is(documents, 3);
+      assert.is(connections, 3);
+      await write(app, token, 'DELETE', `/items/cargos/${ON_FIRST_PAGE}`);
+      await rowsOf(page).filter({ hasText: 'Missed cargo' }).waitFor({ state: 'detached' });
+      watch.assertClean();
+    }),
+);
+
 studio('an expired token ends the subscription; the table renews it and goes on', ({ app, admin }) =>
   withChromium(async (page) => {
     const watch = watchPage(page, app);

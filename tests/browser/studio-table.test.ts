@@ -106,24 +106,4 @@ studio('an operator sees only the fields its role may read, and no button to cre
   }),
 );
 
-studio(
-  'tokens live in memory only: a reload asks for the password, and logging out ends the session',
-  ({ app, admin }) =>
-    withChromium(async (page) => {
-      const watch = watchPage(page, app);
-      await logInToStudio(page, app, admin);
-      const stored = await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]');
-      assert.equal(stored, [0, 0, '']);
-      await page.reload();
-      await page.getByLabel('E-mail').waitFor();
-
-      await logInToStudio(page, app, admin);
-      const loggedOut = page.waitForResponse((response) => response.url().endsWith('/auth/logout'));
-      await page.getByRole('button', { name: 'Log out' }).click();
-      assert.is((await loggedOut).status(), 204);
-      await page.getByLabel('E-mail').waitFor();
-      watch.assertClean();
-    }),
-);
-
 studio.run();

@@ -32,7 +32,7 @@ export type Capabilities = {
   /** Whether the caller may upload files (`POST /files`, docs/api.md §15). */
   uploads: boolean;
   /** Whether changes reach realtime subscribers (`info["x-realtime"]`, docs/api.md §7): else no table is live. */
-  realtime: boolean;
+  realtime: RealtimeFlag;
 };
 
 type Schema = {
@@ -55,11 +55,61 @@ type Document = {
   components?: { schemas?: Record<string, Schema> };
 };
 
+const DOCUMENT = '/server/specs/oas';
+
 export async function loadCapabilities(api: ApiClient): Promise<Capabilities> {
-  return capabilitiesOf(await api.get<Document>('/server/specs/oas'));
+  const document = await api.get<Document>(DOCUMENT);
+  return { ...capabilitiesOf(document), realtime: new RealtimeFlag(api, realtimeOf(document)) };
 }
 
-export function capabilitiesOf(document: Document): Capabilities {
+/**
+ * `info["x-realtime"]`, kept up to date for the live tables (docs/decisions/0050): read with the rest of the
+ * document, and read again when it may have changed — a server restarted with realtime turned on or off
+ * drops every connection, and a reconnection may reach another instance. Nothing cheaper than the document
+ * says it, so a reading is reused for as long as a caller allows.
+ */
+export class RealtimeFlag {
+  private readAt = performance.now();
+  private reading: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly api: ApiClient,
+    private on: boolean,
+  ) {}
+
+  /** The last reading, as it stands. */
+  get value(): boolean {
+    return this.on;
+  }
+
+  /**
+   * The flag, read again unless the last reading is younger than `maxAgeMs` (one read at a time). A read
+   * that fails keeps the last reading: the caller's own request will say what is wrong.
+   */
+  read(maxAgeMs: number): Promise<boolean> {
+    if (performance.now() - this.readAt < maxAgeMs) return Promise.resolve(this.on);
+    this.reading ??= this.api
+      .get<Document>(DOCUMENT)
+      .then(
+        (document) => {
+          this.on = realtimeOf(document);
+          this.readAt = performance.now();
+          return this.on;
+        },
+        () => this.on,
+      )
+      .finally(() => {
+        this.reading = null;
+      });
+    return this.reading;
+  }
+}
+
+function realtimeOf(document: Document): boolean {
+  return document.info?.['x-realtime'] === true;
+}
+
+export function capabilitiesOf(document: Document): Omit<Capabilities, 'realtime'> {
   const schemas = document.components?.schemas ?? {};
   const collections: CollectionShape[] = [];
   for (const [path, operations] of Object.entries(document.paths)) {
@@ -101,7 +151,6 @@ export function capabilitiesOf(document: Document): Capabilities {
     revisions: '/revisions' in paths,
     revert: '/utils/revert/{revision}' in paths,
     uploads: Boolean(paths['/files']?.post),
-    realtime: document.info?.['x-realtime'] === true,
   };
 }
 

@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import type { RealtimeFlag } from './capabilities.ts';
 import type { TokenSource } from './client.ts';
 
 type Row = Record<string, unknown>;
@@ -14,11 +15,14 @@ export type LiveQuery = Readonly<Record<string, string | number | undefined>>;
 export type LiveEvent =
   | { event: 'init'; rows: Row[] }
   | { event: 'create' | 'update'; rows: Row[] }
-  | { event: 'delete'; keys: unknown[] };
+  | { event: 'delete'; keys: unknown[] }
+  /** A lost connection came back to a server that sends no changes: what changed meanwhile is unknown. */
+  | { event: 'gap' };
 
 /**
  * `connecting`: not live yet. `reconnecting`: was live, and is not until the next `init`. `off`: no events
- * will come (the session ended, the subscription was refused, or no connection could ever be made).
+ * will come (the session ended, the subscription was refused, the server sends no changes, or no connection
+ * could ever be made).
  */
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
@@ -29,6 +33,20 @@ export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
  * failure, and asking every 30 s for as long as the tab stays open would only burn requests.
  */
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+
+/**
+ * Silence after which the connection is asked whether it still works (a `ping`, which the server answers):
+ * longer than the server's own ping period (`realtime.wsHeartbeat`, 30 s), so a connection to a server
+ * that pings is never asked. A network that dropped, or a proxy that stopped forwarding, sends no close.
+ */
+const PROBE_AFTER_MS = 35_000;
+/** How long the answer to that ping (any message) may take before the connection counts as dead. */
+const ANSWER_WITHIN_MS = 10_000;
+/**
+ * A reading of `x-realtime` this recent decides a table's first connection; a reconnection, or Reload, reads
+ * it again whatever its age.
+ */
+const FRESH_READING_MS = 60_000;
 
 /** Ends of a subscription that a new token mends. */
 const CREDENTIAL_ENDS = new Set(['TOKEN_EXPIRED', 'UNAUTHENTICATED']);
@@ -47,8 +65,9 @@ type Message = {
 /**
  * The changes of one collection, over the API's `/websocket` (Directus's realtime protocol): one connection,
  * authenticated by a message (a browser's WebSocket cannot send an Authorization header; no token in a
- * URL), renewed on the same connection when the session renews its token. A lost connection is reopened
- * with backoff; `close` ends it for good.
+ * URL), renewed on the same connection when the session renews its token. A lost connection — closed, or
+ * silent past a ping — is reopened with backoff; `close` ends it for good. No connection is made while the
+ * server says it sends no changes (`realtime`): it would accept the subscription and send only its `init`.
  */
 export class LiveItems {
   readonly state = signal<LiveState>('connecting');
@@ -63,17 +82,25 @@ export class LiveItems {
   /** Connections tried since the last `init`. */
   private attempt = 0;
   private wasLive = false;
-  private gaveUp = false;
+  /** Not connected, and not trying until `resume`: given up, or the server sends no changes. */
+  private idle = false;
+  /** Reading `realtime` before a first connection. */
+  private starting = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the current connection last said anything (or opened), by `performance.now()`. */
+  private heardAt = 0;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly stopWatchingToken: () => void;
 
   constructor(
     private readonly collection: string,
     private readonly tokens: TokenSource,
+    private readonly realtime: Pick<RealtimeFlag, 'value' | 'read'>,
     private readonly onEvent: (event: LiveEvent) => void,
     private readonly url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/websocket`,
   ) {
+    if (!realtime.value) this.state.value = 'off';
     this.stopWatchingToken = tokens.onChange?.(() => this.tokenChanged()) ?? (() => {});
   }
 
@@ -89,49 +116,107 @@ export class LiveItems {
       }
       return;
     }
-    // Waiting to reconnect: that connection subscribes to this query (a second one now would be left open).
-    if (this.retryTimer === undefined) this.connect();
+    // Waiting to reconnect or to start: that connection subscribes to this query (a second one now would be
+    // left open). Idle, it waits for `resume`.
+    if (this.retryTimer === undefined && !this.starting && !this.idle) void this.start(FRESH_READING_MS);
   }
 
-  /** After giving up on connecting (not after `close`): tries again, from the start of the backoff. */
+  /** When idle (not after `close`): reads `realtime` again and, if on, connects from the start of the backoff. */
   resume(): void {
-    if (this.closed || !this.gaveUp) return;
-    this.attempt = 0;
-    this.state.value = 'connecting';
-    this.connect();
+    if (this.closed || !this.idle || this.starting) return;
+    void this.start(0);
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.watchdog);
     this.stopWatchingToken();
     this.socket?.close(1000);
     this.socket = null;
     this.state.value = 'off';
   }
 
-  private connect(): void {
-    this.gaveUp = false;
+  private async start(maxAgeMs: number): Promise<void> {
+    this.starting = true;
+    const on = await this.realtime.read(maxAgeMs);
+    this.starting = false;
+    if (this.closed) return;
+    this.idle = !on;
+    if (!on) {
+      this.state.value = 'off';
+      return;
+    }
+    this.attempt = 0;
+    this.state.value = 'connecting';
+    this.connect(false);
+  }
+
+  /** `recheck`: a reconnection, which reads `realtime` again once the server answers. */
+  private connect(recheck: boolean): void {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     this.subscribed = false;
     this.renewedAfterFailure = false;
-    socket.onopen = () => this.authenticate();
-    socket.onmessage = (message) => {
-      if (this.socket === socket && typeof message.data === 'string') this.receive(message.data);
-    };
-    socket.onclose = () => {
+    this.heardAt = performance.now();
+    this.watch(socket);
+    socket.onopen = () => {
       if (this.socket !== socket) return;
-      this.socket = null;
-      this.subscribed = false;
-      this.retry();
+      this.heardAt = performance.now();
+      if (recheck) void this.confirm(socket);
+      else this.authenticate();
     };
+    socket.onmessage = (message) => {
+      if (this.socket !== socket) return;
+      this.heardAt = performance.now();
+      if (typeof message.data === 'string') this.receive(message.data);
+    };
+    socket.onclose = () => this.lost(socket);
+  }
+
+  /**
+   * Notices a connection that died without a close: after PROBE_AFTER_MS of silence it sends a `ping`, and
+   * gives the connection up when ANSWER_WITHIN_MS pass without a message. One still opening by then (an
+   * upgrade nobody answers) is given up too.
+   */
+  private watch(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    const silence = performance.now() - this.heardAt;
+    if (silence < PROBE_AFTER_MS) {
+      this.watchdog = setTimeout(() => this.watch(socket), PROBE_AFTER_MS - silence);
+      return;
+    }
+    if (socket.readyState !== WebSocket.OPEN) {
+      this.abandon(socket);
+      return;
+    }
+    const asked = performance.now();
+    this.send({ type: 'ping' });
+    this.watchdog = setTimeout(() => {
+      if (this.heardAt >= asked) this.watch(socket);
+      else this.abandon(socket);
+    }, ANSWER_WITHIN_MS);
+  }
+
+  /** A dead connection's close handshake would wait on a peer that is gone: it is dropped at once. */
+  private abandon(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    this.lost(socket);
+    socket.close(1000);
+  }
+
+  private lost(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    clearTimeout(this.watchdog);
+    this.socket = null;
+    this.subscribed = false;
+    this.retry();
   }
 
   private retry(): void {
     if (this.closed) return;
     if (!this.wasLive && this.attempt >= BACKOFF_MS.length) {
-      this.gaveUp = true;
+      this.idle = true;
       this.state.value = 'off';
       return;
     }
@@ -141,10 +226,30 @@ export class LiveItems {
     this.retryTimer = setTimeout(
       () => {
         this.retryTimer = undefined;
-        this.connect();
+        this.connect(this.wasLive);
       },
       wait * (0.75 + Math.random() / 2),
     );
+  }
+
+  /**
+   * A reconnection reached a server: a restart may have turned realtime off, or the connection may have
+   * reached another instance. If no change will come, the connection is closed, and the table told that it
+   * may have missed some.
+   */
+  private async confirm(socket: WebSocket): Promise<void> {
+    const on = await this.realtime.read(0);
+    if (this.socket !== socket) return;
+    if (on) {
+      this.authenticate();
+      return;
+    }
+    clearTimeout(this.watchdog);
+    this.socket = null;
+    socket.close(1000);
+    this.idle = true;
+    this.state.value = 'off';
+    this.onEvent({ event: 'gap' });
   }
 
   /** Sends the current token; without one the connection acts as the public caller, which may subscribe. */

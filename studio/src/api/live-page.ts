@@ -23,7 +23,7 @@ export function withLiveChange(
   order: RowOrder,
   last: Row | null,
 ): Row[] {
-  if (change.event === 'init') return [...rows];
+  if (change.event === 'init' || change.event === 'gap') return [...rows];
   if (change.event === 'delete') {
     const gone = new Set(change.keys.map(String));
     return rows.filter((row) => !gone.has(String(row[order.key])));

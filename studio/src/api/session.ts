@@ -17,17 +17,28 @@ type Tokens = { access: string; refresh: string; expiresAt: number };
 /** Renew this long before the access token expires, or at a quarter of its life when that is shorter. */
 const RENEW_AHEAD_MS = 60_000;
 
+/** The key under which a page being left hands its refresh token to the next page of this tab. */
+const PARKED = 'datagate-studio:refresh-token';
+
+const ENDED = 'Your session has ended. Please log in again.';
+
 /**
- * The login session, in memory only: nothing is written to storage a script or another tab could read, so a
- * reload asks for the password again. The access token is renewed before it expires; a refused renewal ends
- * the session.
+ * The login session. The tokens are held in memory; the access token is renewed before it expires, and a
+ * refused renewal ends the session. A reload keeps it (`keepAcrossReloads`, docs/decisions/0054): the page
+ * being left writes the refresh token to this tab's sessionStorage, and the next one takes it out and
+ * exchanges it for a pair. The access token is never written anywhere.
  */
 export class Session {
   readonly me = signal<Me | null>(null);
   /** Why the last session ended, when it was not the user's choice (shown on the login screen). */
   readonly endedBecause = signal<string | null>(null);
+  /** While the session a reload left is being taken up: the login form waits for the answer. */
+  readonly resuming = signal(false);
   readonly api: ApiClient;
   private tokens: Tokens | null = null;
+  /** The refresh token a reload left, while it is exchanged (no pair is held meanwhile). */
+  private resumingWith: string | null = null;
+  private kept: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private renewing: Promise<boolean> | null = null;
   private readonly tokenListeners = new Set<() => void>();
@@ -55,6 +66,50 @@ export class Session {
     if (refresh) await fetch('/auth/logout', json({ refresh_token: refresh, mode: 'json' })).catch(() => {});
   }
 
+  /**
+   * Takes up the session the last page of this tab left, and has this page leave its own to the next: the
+   * refresh token is written to sessionStorage when the page is left (`pagehide`) or frozen, and taken out
+   * when read back or when the page comes back (`pageshow`, `resume`). While a page is open its tab's
+   * storage holds no token, so a tab duplicated then copies none: two tabs sharing one refresh token would
+   * spend it twice, and the second spend after the rotation's grace revokes the session (docs/api.md §3).
+   * Called twice, it takes the session up once.
+   */
+  keepAcrossReloads(): Promise<void> {
+    if (this.kept) return this.kept;
+    const park = () => {
+      const refresh = this.tokens?.refresh ?? this.resumingWith;
+      if (refresh) sessionStorage.setItem(PARKED, refresh);
+    };
+    const unpark = () => sessionStorage.removeItem(PARKED);
+    addEventListener('pagehide', park);
+    document.addEventListener('freeze', park);
+    addEventListener('pageshow', unpark);
+    document.addEventListener('resume', unpark);
+    const parked = sessionStorage.getItem(PARKED);
+    unpark();
+    this.kept = parked === null ? Promise.resolve() : this.resume(parked);
+    return this.kept;
+  }
+
+  /**
+   * Exchanges a left refresh token for a pair. A page left while this is under way leaves the same token
+   * again: used within the rotation's grace, it answers the same pair (docs/decisions/0002), so two quick
+   * reloads do not burn the session.
+   */
+  private async resume(refresh: string): Promise<void> {
+    this.resumingWith = refresh;
+    this.resuming.value = true;
+    try {
+      this.accept(await this.post('/auth/refresh', { refresh_token: refresh, mode: 'json' }));
+      this.me.value = await this.api.get<Me>('/users/me');
+    } catch {
+      this.end(ENDED);
+    } finally {
+      this.resumingWith = null;
+      this.resuming.value = false;
+    }
+  }
+
   /** The current access token, for what `api` does not carry (a WebSocket's auth message). */
   accessToken(): string | null {
     return this.tokens?.access ?? null;
@@ -77,7 +132,7 @@ export class Session {
       this.accept(await this.post('/auth/refresh', { refresh_token: refresh, mode: 'json' }));
       return true;
     } catch {
-      this.end('Your session has ended. Please log in again.');
+      this.end(ENDED);
       return false;
     }
   }
@@ -104,6 +159,7 @@ export class Session {
   private end(reason: string | null): void {
     clearTimeout(this.timer);
     this.tokens = null;
+    this.resumingWith = null;
     this.me.value = null;
     this.endedBecause.value = reason;
   }

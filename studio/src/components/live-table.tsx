@@ -1,13 +1,6 @@
-import {
-  type ReadonlySignal,
-  type Signal,
-  signal,
-  untracked,
-  useSignal,
-  useSignalEffect,
-} from '@preact/signals';
+import { type ReadonlySignal, type Signal, untracked, useSignal, useSignalEffect } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
-import type { CollectionShape } from '../api/capabilities.ts';
+import type { CollectionShape, RealtimeFlag } from '../api/capabilities.ts';
 import type { ApiClient, Page } from '../api/client.ts';
 import { type LiveEvent, LiveItems, type LiveState } from '../api/live-items.ts';
 import { type RowOrder, sameRows, withLiveChange } from '../api/live-page.ts';
@@ -18,7 +11,7 @@ type Row = Record<string, unknown>;
 export type LiveTableParts = {
   api: ApiClient;
   /** Whether the server sends changes at all (`Capabilities.realtime`): if not, no connection is made. */
-  realtime: boolean;
+  realtime: RealtimeFlag;
   shape: CollectionShape;
   request: ReadonlySignal<{ sort: string | null; filter: string | undefined; search: string; limit: number }>;
   /** The cursor of the page shown; null on the first page. */
@@ -75,9 +68,14 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
     const onEvent = (event: LiveEvent) => {
       if (request.peek() !== followed) return;
       const firstPage = after.peek() === null;
-      if (event.event === 'init') {
-        if (firstPage) check(event.rows);
-        else if (started) missed.value = true;
+      if (event.event === 'init' || event.event === 'gap') {
+        // After a loss, changes may have been missed: an exact count no longer holds, and the first page is
+        // checked against the new `init` (or loaded again, when none will come).
+        if (started) exact.value = null;
+        if (firstPage) {
+          if (event.event === 'init') check(event.rows);
+          else parts.reload();
+        } else if (started) missed.value = true;
         started = true;
         return;
       }
@@ -104,13 +102,11 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       if (current && wanted !== followed) {
         followed = wanted;
         const { filter, search, sort, limit } = wanted;
-        items?.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit });
+        items.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit });
       }
     };
-    // A server without realtime would accept the subscription and send nothing after its `init`: no
-    // connection then, and no claim to be live.
-    const items = parts.realtime ? new LiveItems(shape.name, parts.api.tokens, onEvent) : null;
-    return { items, loaded, state: items?.state ?? signal<LiveState>('off') };
+    const items = new LiveItems(shape.name, parts.api.tokens, parts.realtime, onEvent);
+    return { items, loaded, state: items.state };
   }, []);
 
   /** A page starts afresh: another page, or this one loaded again (maybe while a load was under way). */
@@ -126,12 +122,12 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
     after.value;
     untracked(fresh);
   });
-  useEffect(() => () => live.items?.close(), []);
+  useEffect(() => () => live.items.close(), []);
 
   const reload = () => {
     fresh();
     parts.reload();
-    live.items?.resume();
+    live.items.resume();
   };
   return { state: live.state, changes, missed, reload };
 }

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import type { CollectionShape } from '../api/capabilities.ts';
+import type { CollectionShape, RealtimeFlag } from '../api/capabilities.ts';
 import type { Page, Query } from '../api/client.ts';
 import { CellValue } from '../components/cell-value.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
@@ -43,7 +43,7 @@ export function ItemTableScreen(props: { collection: string }) {
 function ItemTable(props: {
   shape: CollectionShape;
   api: ReturnType<typeof useStudio>['api'];
-  realtime: boolean;
+  realtime: RealtimeFlag;
   readOnly: boolean;
 }) {
   const { shape, api } = props;
