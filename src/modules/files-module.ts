@@ -297,7 +297,7 @@ export const filesModule = new ContainerModule((options) => {
         // file is the 404 of a missing one, whatever it asks for, and costs no image work.
         const asset = authenticated(async (ctx, caller) => {
           const file = await readAsset.execute(caller, ctx.params.id!);
-          const variant = await variants.open(file, ctx.query, ctx.get('Accept') || undefined);
+          const variant = await variants.open(file, itemQuery(ctx), ctx.get('Accept') || undefined);
           await sendAsset(ctx, servedAsset(file, variant), inlineTypes);
         });
         router.get('/assets/:id', asset);

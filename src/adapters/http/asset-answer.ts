@@ -5,6 +5,7 @@ import type { ByteRange } from '../../application/ports/file-storage.ts';
 import { byteRangeOf } from './byte-range.ts';
 import { HttpProblem } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
+import { singleParameter } from './item-query-string.ts';
 
 /** `storage.inlineTypes`: the media types (or `type/*` families) shown in the browser rather than saved. */
 export type InlineTypes = ReadonlyArray<string>;
@@ -61,7 +62,7 @@ function isInline(type: string, inline: InlineTypes): boolean {
  * The bytes stream from the store as the client takes them.
  */
 export async function sendAsset(ctx: HttpContext, asset: ServedAsset, inline: InlineTypes): Promise<void> {
-  const download = ctx.query.download !== undefined || !isInline(asset.type, inline);
+  const download = singleParameter(ctx, 'download') !== undefined || !isInline(asset.type, inline);
   ctx.set('Content-Security-Policy', 'sandbox');
   ctx.set('X-Content-Type-Options', 'nosniff');
   // Koa's attachment() encodes the name as RFC 6266 and 5987 say (the content-disposition package), so
