@@ -28,6 +28,7 @@ import { ReadBack } from '../application/items/read-back.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import { UpdateItemsHandler } from '../application/items/update-items.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
+import type { Clock } from '../application/ports/clock.ts';
 import type { MediaSniffer } from '../application/ports/media-sniffer.ts';
 import { FILES_COLLECTION } from '../domain/schema/collection-schema.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
@@ -197,6 +198,7 @@ export const filesModule = new ContainerModule((options) => {
     const readAsset = get(ReadAssetHandler);
     const variants = get(ImageVariants);
     const inlineTypes = config(get).storage.inlineTypes;
+    const clock = get<Clock>(TYPES.Clock);
     return {
       register(router, { readBody, authenticated, respond }) {
         router.get(
@@ -297,8 +299,8 @@ export const filesModule = new ContainerModule((options) => {
         // file is the 404 of a missing one, whatever it asks for, and costs no image work.
         const asset = authenticated(async (ctx, caller) => {
           const file = await readAsset.execute(caller, ctx.params.id!);
-          const variant = await variants.open(file, ctx.query, ctx.get('Accept') || undefined);
-          await sendAsset(ctx, servedAsset(file, variant), inlineTypes);
+          const variant = await variants.open(file, itemQuery(ctx), ctx.get('Accept') || undefined);
+          await sendAsset(ctx, servedAsset(file, variant), inlineTypes, clock.now());
         });
         router.get('/assets/:id', asset);
         router.get('/assets/:id/:filename', asset);

@@ -4,6 +4,7 @@ import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { importAnswer } from '../adapters/http/import-answer.ts';
 import { importUpload } from '../adapters/http/import-upload.ts';
+import { singleParameter } from '../adapters/http/item-query-string.ts';
 import { StreamingImportRecordReader } from '../adapters/import/streaming-import-record-reader.ts';
 import { ImportItemsHandler } from '../application/items/import-items.ts';
 import { ImportSlots } from '../application/items/import-slots.ts';
@@ -63,8 +64,8 @@ export const importModule = new ContainerModule((options) => {
         router.post(
           '/utils/import/:collection',
           authenticated(async (ctx, caller) => {
-            const mode = ctx.query.mode ?? 'all';
-            if (typeof mode !== 'string' || !Object.hasOwn(IMPORT_MODES, mode)) {
+            const mode = singleParameter(ctx, 'mode') ?? 'all';
+            if (!Object.hasOwn(IMPORT_MODES, mode)) {
               throw invalidQuery('"mode" is "all" (the default) or "batch".', {
                 field: 'mode',
                 reason: 'INVALID_VALUE',

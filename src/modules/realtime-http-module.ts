@@ -38,10 +38,11 @@ export const realtimeHttpModule = new ContainerModule((options) => {
   bind<RealtimeAttach>(REALTIME_ATTACH, (get) => (server) => {
     const hub = get(RealtimeHub);
     const resolve = get(ResolveAccountabilityHandler);
-    const { realtime } = get<AppConfig>(TYPES.Config);
+    const { realtime, auth } = get<AppConfig>(TYPES.Config);
     const detach = attachWebSocket(server, {
       subscriptions: hub,
       authenticate: (token) => resolve.execute(null, { token }),
+      allowQueryToken: auth.allowQueryToken,
       writeIntervalMs: realtime.writeInterval,
       limits: {
         connectionsPerUser: realtime.wsConnectionsPerUser,

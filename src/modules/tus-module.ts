@@ -99,7 +99,11 @@ export const tusModule = new ContainerModule((options) => {
         failed: (error, requestId) => {
           const response = errorResponse(error, requestId);
           if (response.unexpected) logger.error({ err: error, requestId }, 'resumable upload failed');
-          return { status_code: response.status, body: JSON.stringify(response.body) };
+          return {
+            status_code: response.status,
+            body: JSON.stringify(response.body),
+            headers: { ...response.headers, 'Content-Type': 'application/json; charset=utf-8' },
+          };
         },
         now: () => clock.now(),
       });

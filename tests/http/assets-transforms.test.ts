@@ -242,6 +242,13 @@ test('bad transform parameters are 400 INVALID_QUERY naming the parameter', asyn
     ['key=unknown', 'key'],
     ['key=thumbnail&width=10', 'key'],
     ['transforms=[["blur",3]]', 'transforms'],
+    // One value each: a list or an object is refused, never taken for no transform (the original).
+    ['width[]=10', 'width'],
+    ['width=10&width=20', 'width'],
+    ['format[a]=webp', 'format'],
+    ['key[]=thumbnail', 'key'],
+    ['download[]', 'download'],
+    ['download&download', 'download'],
   ];
   for (const [query, field] of cases) {
     const answer = await get(`/assets/${photo.id}?${query}`);

@@ -346,6 +346,28 @@ tokens('?access_token= works like the header; both at once → 400 INVALID_PAYLO
     const encoded = await app.request('GET', `/users/me?limit=1&access%5Ftoken=${access_token}`);
     assert.is(encoded.status, 200);
     assert.is((encoded.body as { id: string }).id, admin.id);
+    // Given twice or in a bracket form, it is refused as the query reads it, never taken for no token (the
+    // public caller) — a valid token or not, on any route that reads one.
+    for (const token of [access_token, 'garbage']) {
+      for (const query of [
+        `access_token=${token}&access_token=${token}`,
+        `access_token[]=${token}`,
+        `access_token[0]=${token}`,
+        `access_token[a]=${token}`,
+        `access_token%5B%5D=${token}`,
+      ]) {
+        for (const path of ['/users/me', '/items/ghosts', '/server/info']) {
+          assertError(await app.request('GET', `${path}?${query}`), 400, 'INVALID_PAYLOAD', 'access_token');
+        }
+      }
+    }
+    // A query the route will refuse does not hide the token: it is read first, then the query is refused.
+    assertError(
+      await app.request('GET', `/users/me?access_token=${access_token}&fields=%FF`),
+      400,
+      'INVALID_QUERY',
+    );
+    assertError(await app.request('GET', '/users/me?access_token=garbage&fields=%FF'), 401, 'INVALID_TOKEN');
   }),
 );
 

@@ -196,6 +196,14 @@ exports(
       400,
       'INVALID_QUERY',
     );
+    for (const query of ['export[]=csv', 'export[csv]=1', 'export=csv&export=json']) {
+      assertError(
+        await app.request('GET', `/items/parcels?${query}`, { token: admin }),
+        400,
+        'INVALID_QUERY',
+        'export',
+      );
+    }
     const anonymous = await app.request('GET', '/items/parcels?export=csv');
     assert.equal(anonymous.body, (await app.request('GET', '/items/parcels')).body);
   },

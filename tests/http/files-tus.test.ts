@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { UploadFilesHandler } from '../../src/application/files/upload-files.ts';
 import type { FileStorage } from '../../src/application/ports/file-storage.ts';
 import { TYPES } from '../../src/container.ts';
+import { serviceUnavailable } from '../../src/domain/errors.ts';
 import { backends, borrowed } from '../support/databases.ts';
 import { administer, testDatabaseUrl } from '../support/postgres-server.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
@@ -420,6 +421,50 @@ for (const [target, test] of suitePerBackend<Context>(
     }
   });
 
+  test('a 503 at the commit says when to retry, as every 503 does, and keeps the upload for that retry', async (context) => {
+    const { app, uploader, storage } = context;
+    let failures = 2;
+    const busy = await startTestApp({
+      persistence: app.persistence,
+      env: instanceEnv(target.name),
+      rebind: (container) => {
+        container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(storage);
+        const real = container.get(UploadFilesHandler);
+        const unavailable = Object.create(real) as UploadFilesHandler;
+        unavailable.execute = (caller, command) =>
+          failures-- > 0 ? Promise.reject(serviceUnavailable()) : real.execute(caller, command);
+        container.rebind(UploadFilesHandler).toConstantValue(unavailable);
+      },
+    });
+    try {
+      const created = await create(busy, uploader, 10, { filename: 'retry.txt', title: 'retried' });
+      const path = created.headers.get('location')!;
+      const last = await patch(`${busy.url}${path}`, uploader, 0, Buffer.from('0123456789'));
+      assert.is(last.status, 503);
+      assert.is(last.headers.get('retry-after'), '5');
+      assert.is(last.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal((await last.json()) as unknown, {
+        errors: [
+          {
+            message: 'The service is unavailable. Try again shortly.',
+            extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 },
+          },
+        ],
+      });
+      const offset = await head(`${busy.url}${path}`, uploader);
+      assert.is(offset.status, 503, 'the HEAD that commits it meets the same 503');
+      assert.is(offset.headers.get('retry-after'), '5');
+      const retried = await head(`${busy.url}${path}`, uploader);
+      assert.is(retried.status, 200, 'the bytes were kept for the retry');
+      assert.is(retried.headers.get('upload-offset'), '10');
+      const filter = encodeURIComponent(JSON.stringify({ title: { _eq: 'retried' } }));
+      const rows = await app.request('GET', `/files?filter=${filter}`, { token: uploader });
+      assert.is((rows.body as unknown[]).length, 1);
+    } finally {
+      await busy.close();
+    }
+  });
+
   test('malformed or hostile TUS requests are refused with a 4xx, never a 500', async (context) => {
     const { app, uploader } = context;
     const headers = (extra: Record<string, string>) => ({
@@ -447,8 +492,15 @@ for (const [target, test] of suitePerBackend<Context>(
       ['Upload-Length in exponent form', 400, post({ 'Upload-Length': '1e3' })],
       ['Upload-Length missing', 400, post({ 'Upload-Metadata': `title ${b64('t')}` })],
       ['Upload-Length over the limit', 413, post({ 'Upload-Length': String(MAX_UPLOAD + 1) })],
-      ['Upload-Defer-Length (not served)', 501, post({ 'Upload-Defer-Length': '1' })],
-      ['Upload-Concat (not served)', 501, post({ 'Upload-Length': '10', 'Upload-Concat': 'partial' })],
+      // Extensions not in Tus-Extension: 400, not @tus/server's 501 (docs/api.md §15).
+      ['Upload-Defer-Length (not served)', 400, post({ 'Upload-Defer-Length': '1' })],
+      [
+        'Upload-Concat partial (not served)',
+        400,
+        post({ 'Upload-Length': '10', 'Upload-Concat': 'partial' }),
+      ],
+      ['Upload-Concat final (not served)', 400, post({ 'Upload-Concat': 'final;/files/tus/a /files/tus/b' })],
+      ['Tus-Resumable of another version', 412, post({ 'Upload-Length': '10', 'Tus-Resumable': '0.2.2' })],
       ['Upload-Metadata not base64', 400, post(metadata('title !!!!'))],
       ['Upload-Metadata empty', 400, post(metadata(''))],
       ['Upload-Metadata key twice', 400, post(metadata(`title ${b64('a')},title ${b64('b')}`))],
@@ -463,21 +515,36 @@ for (const [target, test] of suitePerBackend<Context>(
         patchWith({ 'Upload-Offset': '99999999999999999999', 'Content-Type': bytes }),
       ],
       ["Upload-Offset not the upload's", 409, patchWith({ 'Upload-Offset': '5', 'Content-Type': bytes })],
-      ['Upload-Offset missing', 403, patchWith({ 'Content-Type': bytes })],
+      ['Upload-Offset missing', 400, patchWith({ 'Content-Type': bytes })],
       [
         'Content-Type not offset+octet-stream',
-        400,
+        415,
         patchWith({ 'Upload-Offset': '0', 'Content-Type': 'text/plain' }),
       ],
+      ['Content-Type missing', 415, patchWith({ 'Upload-Offset': '0' })],
       [
         'a body past Upload-Length',
         413,
         patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes }, '0123456789!'),
       ],
       [
-        'Upload-Length on a PATCH',
-        501,
+        'Upload-Length on a PATCH (not served: creation-defer-length)',
+        400,
         patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes, 'Upload-Length': '10' }),
+      ],
+      [
+        'Upload-Checksum (not served: checksum)',
+        400,
+        patchWith({
+          'Upload-Offset': '0',
+          'Content-Type': bytes,
+          'Upload-Checksum': 'sha1 Kq5sNclPz7QV2+lfQIuc6R7oRu0=',
+        }),
+      ],
+      [
+        'Tus-Resumable missing',
+        412,
+        (upload) => fetch(upload, { method: 'HEAD', headers: { Authorization: `Bearer ${uploader}` } }),
       ],
       [
         'a query string after the id',
@@ -507,6 +574,8 @@ for (const [target, test] of suitePerBackend<Context>(
       const body = await answer.text();
       assert.is(answer.status, status, `${name}: ${answer.status} ${body}`);
       assert.not.match(body, /INTERNAL/, name);
+      // Protocol §Tus-Resumable: a 412 names the versions the server speaks.
+      if (status === 412) assert.is(answer.headers.get('tus-version'), '1.0.0', name);
     }
   });
 

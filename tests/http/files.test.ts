@@ -172,7 +172,7 @@ for (const [target, test] of suitePerBackend<Context>(
     const { app, admin } = context;
     // node:http, not fetch: fetch adds `Cache-Control: no-cache` to a conditional request, which asks
     // the server for a fresh answer.
-    const get = (headers: Record<string, string>) =>
+    const get = (headers: Record<string, string | string[]>) =>
       new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
         const request = httpGet(
           `${app.url}/assets/${row.id}`,
@@ -189,7 +189,16 @@ for (const [target, test] of suitePerBackend<Context>(
         );
         request.on('error', reject);
       });
-    const cases: Array<[string, Record<string, string>, number, string | null, number | null]> = [
+    const lastModified = (await get({})).headers['last-modified']!;
+    const [weekday, day, month, year, time] = lastModified.replace(',', '').split(' ') as string[];
+    const longWeekday = new Date(lastModified).toLocaleDateString('en-US', {
+      weekday: 'long',
+      timeZone: 'UTC',
+    });
+    const tomorrow = new Date(context.app.clock.now().getTime() + 86_400_000).toUTCString();
+    const older = 'Sun, 06 Nov 1994 08:49:37 GMT';
+    const etag = `"${row.checksum}"`;
+    const cases: Array<[string, Record<string, string | string[]>, number, string | null, number | null]> = [
       ['one range', { Range: 'bytes=2-5' }, 206, `bytes 2-5/${PNG.length}`, 4],
       ['a suffix', { Range: 'bytes=-3' }, 206, `bytes ${PNG.length - 3}-${PNG.length - 1}/${PNG.length}`, 3],
       [
@@ -204,9 +213,64 @@ for (const [target, test] of suitePerBackend<Context>(
       ['reversed', { Range: 'bytes=9-3' }, 200, null, PNG.length],
       ['several ranges', { Range: 'bytes=0-1,4-5' }, 200, null, PNG.length],
       ['an outdated If-Range', { Range: 'bytes=0-1', 'If-Range': '"other"' }, 200, null, PNG.length],
-      ['If-None-Match with the ETag', { 'If-None-Match': `"${row.checksum}"` }, 304, null, null],
+      ['If-None-Match with the ETag', { 'If-None-Match': etag }, 304, null, null],
       ['If-None-Match: *', { 'If-None-Match': '*' }, 304, null, null],
       ['If-None-Match with another ETag', { 'If-None-Match': '"other"' }, 200, null, PNG.length],
+      ['If-None-Match among others, weak', { 'If-None-Match': `"other", W/${etag}` }, 304, null, null],
+      ['If-Modified-Since at Last-Modified', { 'If-Modified-Since': lastModified }, 304, null, null],
+      [
+        'If-Modified-Since as asctime',
+        { 'If-Modified-Since': `${weekday} ${month} ${String(Number(day)).padStart(2)} ${time} ${year}` },
+        304,
+        null,
+        null,
+      ],
+      [
+        'If-Modified-Since as RFC 850',
+        { 'If-Modified-Since': `${longWeekday}, ${day}-${month}-${year!.slice(2)} ${time} GMT` },
+        304,
+        null,
+        null,
+      ],
+      ['If-Modified-Since before Last-Modified', { 'If-Modified-Since': older }, 200, null, PNG.length],
+      // RFC 9110 §13.1.3: ignored when later than the server's clock, not an HTTP-date, or a list.
+      ['If-Modified-Since in the future', { 'If-Modified-Since': tomorrow }, 200, null, PNG.length],
+      [
+        'If-Modified-Since not an HTTP-date',
+        { 'If-Modified-Since': new Date(lastModified).toISOString() },
+        200,
+        null,
+        PNG.length,
+      ],
+      [
+        'If-Modified-Since a list',
+        { 'If-Modified-Since': `${lastModified}, ${lastModified}` },
+        200,
+        null,
+        PNG.length,
+      ],
+      [
+        'If-Modified-Since twice',
+        { 'If-Modified-Since': [lastModified, lastModified] },
+        200,
+        null,
+        PNG.length,
+      ],
+      // §13.1.3: If-None-Match, when sent, decides alone.
+      [
+        'If-None-Match with the ETag, If-Modified-Since older',
+        { 'If-None-Match': etag, 'If-Modified-Since': older },
+        304,
+        null,
+        null,
+      ],
+      [
+        'If-None-Match with another ETag, If-Modified-Since at Last-Modified',
+        { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified },
+        200,
+        null,
+        PNG.length,
+      ],
     ];
     for (const [name, headers, status, range, length] of cases) {
       const { status: answered, headers: received, bytes } = await get(headers);

@@ -141,6 +141,9 @@ for (const [target, test] of suitePerBackend<Context>(
       ['', { 'Content-Type': 'text/csv' }, undefined, 400, 'INVALID_PAYLOAD'],
       ['', { 'Content-Type': 'text/plain' }, 'a', 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['?mode=fast', { 'Content-Type': 'text/csv' }, 'label\na\n', 400, 'INVALID_QUERY'],
+      // Not read as "no mode" (all rows in one transaction): a list is no mode at all.
+      ['?mode[]=batch', { 'Content-Type': 'text/csv' }, 'label\na\n', 400, 'INVALID_QUERY'],
+      ['?mode=batch&mode=all', { 'Content-Type': 'text/csv' }, 'label\na\n', 400, 'INVALID_QUERY'],
       ['', { 'Content-Type': 'text/csv' }, `label\n${'a\n'.repeat(3000)}`, 400, 'INVALID_PAYLOAD'],
     ];
     for (const [query, headers, rawBody, status, code] of cases) {

@@ -177,6 +177,12 @@ streams('errors before the stream starts are answered as a list answers them', a
     assert.is(outOfRange.status, 400, position);
     assert.is(codeOf(outOfRange.body), 'INVALID_QUERY');
   }
+  // A position given as a list is refused, not taken for none (which would start over with `init`).
+  for (const query of ['last_event_id[]=1', 'last_event_id=1&last_event_id=2', 'last_event_id[a]=1']) {
+    const listed = await app.request('GET', `/items/cargos/events?${query}`, { token: admin });
+    assert.is(listed.status, 400, query);
+    assert.is(codeOf(listed.body), 'INVALID_QUERY', query);
+  }
   const badToken = await app.request('GET', '/items/cargos/events', { token: 'not-a-token' });
   assert.is(badToken.status, 401);
 });

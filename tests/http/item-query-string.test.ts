@@ -2,7 +2,13 @@ import qs from 'qs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { HttpContext } from '../../src/adapters/http/http-state.ts';
-import { flatQuery, itemQuery, QS_OPTIONS } from '../../src/adapters/http/item-query-string.ts';
+import {
+  credentialQuery,
+  flatQuery,
+  itemQuery,
+  QS_OPTIONS,
+  singleParameter,
+} from '../../src/adapters/http/item-query-string.ts';
 
 /** What itemQuery answers, or the error code it throws. */
 function outcome(read: () => unknown): unknown {
@@ -66,6 +72,52 @@ test('a repeated key or a bracket goes to qs', () => {
   assert.equal(JSON.parse(JSON.stringify(itemQuery({ querystring: 'filter[id][_eq]=1' } as HttpContext))), {
     filter: { id: { _eq: '1' } },
   });
+});
+
+test('past 1,000 pairs or 500 entries of a list, the query is refused, not cut short', () => {
+  const pairs = (count: number) => Array.from({ length: count }, (_, index) => `x${index}=1&`).join('');
+  const within = `${pairs(999)}filter[id][_eq]=1`;
+  assert.equal(JSON.parse(JSON.stringify(itemQuery({ querystring: within } as HttpContext))).filter, {
+    id: { _eq: '1' },
+  });
+  for (const querystring of [
+    `${pairs(1000)}filter[id][_eq]=1`,
+    `${pairs(1000)}limit=1`,
+    `${'&'.repeat(1000)}filter[id][_eq]=1`,
+    'fields[]=id&'.repeat(501),
+    'sort=id&'.repeat(501),
+    'filter[id][_in][600]=1',
+  ]) {
+    assert.equal(
+      outcome(() => itemQuery({ querystring } as HttpContext)),
+      { error: 'INVALID_QUERY' },
+      querystring,
+    );
+  }
+});
+
+test('a parameter read as one value is refused as a list or an object', () => {
+  const single = (querystring: string) =>
+    outcome(() => singleParameter({ querystring } as HttpContext, 'mode'));
+  assert.equal(single('mode=batch'), { value: 'batch' });
+  assert.equal(single('other=1'), { value: undefined });
+  for (const querystring of [
+    'mode=a&mode=b',
+    'mode[]=batch',
+    'mode[a]=batch',
+    'mode%5B%5D=batch',
+    '[mode]=a&mode=b',
+  ]) {
+    assert.equal(single(querystring), { error: 'INVALID_QUERY' }, querystring);
+  }
+});
+
+test('the credential is read as qs reads it, also from a query the routes refuse', () => {
+  const token = (querystring: string) => credentialQuery(querystring).access_token;
+  assert.is(token('access_token=t&search=%FF'), 't');
+  assert.is(token(`${'x=1&'.repeat(1000)}access_token=t`), 't');
+  assert.equal(token('access_token[]=t'), ['t']);
+  assert.equal(token('filter[__proto__][a]=1&access_token=t'), 't');
 });
 
 test.run();

@@ -210,6 +210,14 @@ for (const [target, items] of suitePerBackend<Context>(
       '?filter[temperature][_like]=1',
       '?sort=nope',
       `?filter=${encodeURIComponent('{"temperature":')}`,
+      // A single value given as a list or an object, repeated or in bracket form, is refused, not ignored.
+      '?limit[]=1',
+      '?limit=1&limit=2',
+      '?search[a]=fish',
+      '?offset[]=1',
+      '?after[]=x',
+      // qs would drop every pair past the 1,000th, this filter with it.
+      `?${Array.from({ length: 1000 }, (_, index) => `x${index}=1&`).join('')}filter[temperature][_gt]=100`,
     ]) {
       const response = await list(app, operator, query);
       assert.is(response.status, 400, query);

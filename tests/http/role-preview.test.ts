@@ -173,6 +173,11 @@ preview(
     const admin = { token: tokens.admin };
     assertError(await app.request('POST', `/roles/${MISSING_ID}/preview`, admin), 404, 'NOT_FOUND');
     assertError(await app.request('POST', '/roles/not-a-uuid/preview', admin), 404, 'NOT_FOUND');
+    // Fixed segments are exact: `PUBLIC` is an id like any other, and no uuid.
+    for (const spelling of ['PUBLIC', 'Public']) {
+      assertError(await app.request('POST', `/roles/${spelling}/preview`, admin), 404, 'NOT_FOUND');
+    }
+    assertError(await app.request('POST', `/roles/${operators}/PREVIEW`, admin), 404, 'NOT_FOUND');
     const unknownMember = await app.request('POST', path, { ...admin, body: { role: operators } });
     assertError(unknownMember, 400, 'INVALID_PAYLOAD', 'role');
     assertError(await app.request('POST', path, { ...admin, body: [] }), 400, 'INVALID_PAYLOAD');

@@ -263,6 +263,14 @@ const rows: Scenario[] = [
     expectedCode: 'UNAUTHENTICATED',
   },
   {
+    name: 'GET /users/ME → 404: `me` is exact, `ME` an id that is no uuid',
+    method: 'GET',
+    path: '/users/ME',
+    as: 'member',
+    expectedStatus: 404,
+    expectedCode: 'NOT_FOUND',
+  },
+  {
     name: 'PATCH /users/me with own names → 200',
     method: 'PATCH',
     path: '/users/me',

@@ -73,6 +73,49 @@ ws('a token in the URL authenticates; a bad one closes with 4003', async () => {
   }
 });
 
+ws(
+  'a URL token given twice or in a bracket form, or while query tokens are off, is refused at the upgrade',
+  async () => {
+    const refusal = {
+      status: 400,
+      body: {
+        errors: [
+          {
+            message: 'Pass access_token once, as a plain parameter.',
+            extensions: { code: 'INVALID_PAYLOAD', field: 'access_token' },
+          },
+        ],
+      },
+    };
+    const f = await websocketFixture({ publicCaller: CALLER.anonymous });
+    try {
+      for (const query of [
+        '?access_token=ada-token&access_token=ada-token',
+        '?access_token[]=ada-token',
+        '?access_token[a]=ada-token',
+        '?access_token%5B%5D=ada-token',
+      ]) {
+        assert.equal(await f.refused(query), refusal, query);
+      }
+    } finally {
+      await f.close();
+    }
+    const off = await websocketFixture({ publicCaller: CALLER.anonymous, allowQueryToken: false });
+    try {
+      const answer = await off.refused('?access_token=ada-token');
+      assert.is(answer.status, 400);
+      assert.is(
+        (answer.body as typeof refusal.body).errors[0]!.extensions.field,
+        'access_token',
+        'refused, not run as the public caller',
+      );
+      (await off.connect()).close();
+    } finally {
+      await off.close();
+    }
+  },
+);
+
 ws('messages sent as the socket opens wait for its credential (URL token or public caller)', async () => {
   const f = await websocketFixture({ authDelayMs: 50, publicCaller: CALLER.anonymous });
   await f.grant({ role: null });

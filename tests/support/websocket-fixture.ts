@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { type ClientRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { attachWebSocket } from '../../src/adapters/http/websocket/directus-websocket.ts';
@@ -13,7 +13,8 @@ import { FakeItemEventFeed, ManualTicker } from './fakes/fake-item-event-feed.ts
 /**
  * /websocket on a bare HTTP server over the read fixture's parcels (clerks may read them all) and a fake
  * event feed the test emits into; tokens map to the fixture's callers (or to the error resolving them throws), no token to `publicCaller` (none: the
- * public caller cannot be resolved), each after `authDelayMs`. `next` waits for a message.
+ * public caller cannot be resolved), each after `authDelayMs`. `next` waits for a message. `refused` is the
+ * status and body of an upgrade the server answers without a socket.
  */
 const LIMITS_WS = {
   connectionsPerUser: 2,
@@ -28,8 +29,13 @@ const LIMITS_WS = {
 export async function websocketFixture({
   publicCaller = null,
   authDelayMs = 0,
+  allowQueryToken = true,
   ...limits
-}: Partial<typeof LIMITS_WS> & { publicCaller?: Accountability | null; authDelayMs?: number } = {}) {
+}: Partial<typeof LIMITS_WS> & {
+  publicCaller?: Accountability | null;
+  authDelayMs?: number;
+  allowQueryToken?: boolean;
+} = {}) {
   const fixture = await readFixture();
   await fixture.grant();
   const feed = new FakeItemEventFeed();
@@ -61,6 +67,7 @@ export async function websocketFixture({
       return caller;
     },
     limits: { ...LIMITS_WS, ...limits },
+    allowQueryToken,
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -73,6 +80,17 @@ export async function websocketFixture({
     socket.on('message', (data) => received.push(JSON.parse(String(data))));
     await once(socket, 'open');
     return socket;
+  }
+  async function refused(query: string) {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`);
+    const [request, response] = (await once(socket, 'unexpected-response')) as [
+      ClientRequest,
+      IncomingMessage,
+    ];
+    let body = '';
+    for await (const chunk of response) body += String(chunk);
+    request.destroy();
+    return { status: response.statusCode, body: JSON.parse(body) as unknown };
   }
   /** The next message that satisfies `test`, waiting for it. */
   async function next(socket: WebSocket, test: (message: Record<string, unknown>) => boolean) {
@@ -92,6 +110,7 @@ export async function websocketFixture({
     hub,
     tokens,
     connect,
+    refused,
     next,
     url: `http://127.0.0.1:${port}`,
     async close() {

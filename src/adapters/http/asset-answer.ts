@@ -3,8 +3,10 @@ import type { ImageVariant } from '../../application/files/image-variants.ts';
 import type { Asset } from '../../application/files/read-asset.ts';
 import type { ByteRange } from '../../application/ports/file-storage.ts';
 import { byteRangeOf } from './byte-range.ts';
+import { notModified } from './conditional-get.ts';
 import { HttpProblem } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
+import { singleParameter } from './item-query-string.ts';
 
 /** `storage.inlineTypes`: the media types (or `type/*` families) shown in the browser rather than saved. */
 export type InlineTypes = ReadonlyArray<string>;
@@ -57,11 +59,16 @@ function isInline(type: string, inline: InlineTypes): boolean {
  * A file's bytes, or a variant's, as the answer to GET or HEAD /assets/:id (docs/api.md §15): user
  * content, so sandboxed (`Content-Security-Policy: sandbox`, `nosniff`) and inline only for the allowed
  * types or unless `download` is asked; a strong ETag, the last change as Last-Modified, a matching
- * conditional request 304; one byte range 206, an unsatisfiable one 416, anything else the whole file.
- * The bytes stream from the store as the client takes them.
+ * conditional request 304 (`now` judges `If-Modified-Since`); one byte range 206, an unsatisfiable one
+ * 416, anything else the whole file. The bytes stream from the store as the client takes them.
  */
-export async function sendAsset(ctx: HttpContext, asset: ServedAsset, inline: InlineTypes): Promise<void> {
-  const download = ctx.query.download !== undefined || !isInline(asset.type, inline);
+export async function sendAsset(
+  ctx: HttpContext,
+  asset: ServedAsset,
+  inline: InlineTypes,
+  now: Date,
+): Promise<void> {
+  const download = singleParameter(ctx, 'download') !== undefined || !isInline(asset.type, inline);
   ctx.set('Content-Security-Policy', 'sandbox');
   ctx.set('X-Content-Type-Options', 'nosniff');
   // Koa's attachment() encodes the name as RFC 6266 and 5987 say (the content-disposition package), so
@@ -75,7 +82,7 @@ export async function sendAsset(ctx: HttpContext, asset: ServedAsset, inline: In
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Cache-Control', 'private, no-cache');
   ctx.status = 200;
-  if (ctx.fresh) {
+  if (notModified(ctx, { etag: asset.etag, lastModified: asset.modifiedAt }, now)) {
     ctx.status = 304;
     return;
   }

@@ -1,5 +1,6 @@
 import { DomainError, invalidPayload, invalidToken } from '../../domain/errors.ts';
 import type { HttpContext } from './http-state.ts';
+import { credentialQuery } from './item-query-string.ts';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -9,12 +10,38 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export function presentedToken(ctx: HttpContext, allowQueryToken: boolean): string | null {
   const header = ctx.get('Authorization');
-  const query = queryToken(ctx.querystring, ctx);
+  const query = accessTokenParameter(ctx);
   if (header && query !== undefined) {
     throw invalidPayload('Pass the token either in the Authorization header or as access_token, not both.');
   }
   if (header) return fromHeader(header);
   if (query === undefined) return null;
+  const token = checkedQueryToken(query, allowQueryToken);
+  if (token === '') throw invalidToken();
+  return token;
+}
+
+/**
+ * The token of a WebSocket upgrade's URL (docs/api.md §12), or null when it names none; refused as on HTTP
+ * when given twice, in a bracket form or while disabled. An empty one is a token that fails (4003).
+ */
+export function urlToken(querystring: string, allowQueryToken: boolean): string | null {
+  const query = accessTokenParameter(querystring);
+  return query === undefined ? null : checkedQueryToken(query, allowQueryToken);
+}
+
+/**
+ * `access_token` as qs reads the whole query (`credentialQuery`), so that no spelling the routes read as
+ * `access_token` escapes it: a string, an array or object (given twice, or in a bracket form), or undefined.
+ */
+function accessTokenParameter(request: HttpContext | string): unknown {
+  const querystring = typeof request === 'string' ? request : request.querystring;
+  if (!mayNameAccessToken(querystring)) return undefined;
+  const query = credentialQuery(request);
+  return Object.hasOwn(query, 'access_token') ? query.access_token : undefined;
+}
+
+function checkedQueryToken(token: unknown, allowQueryToken: boolean): string {
   if (!allowQueryToken) {
     // Refused rather than ignored: silently running as the public caller would turn a
     // configuration mismatch into confusing 401/403 answers far from the cause.
@@ -23,19 +50,20 @@ export function presentedToken(ctx: HttpContext, allowQueryToken: boolean): stri
       'access_token',
     );
   }
-  if (Array.isArray(query)) throw invalidPayload('Pass access_token only once.', 'access_token');
-  if (query === '') throw invalidToken();
-  return query;
+  // `access_token[]=…` is refused as a repeated one is, never taken for no token: that would run the
+  // request as the public caller.
+  if (typeof token !== 'string') {
+    throw invalidPayload('Pass access_token once, as a plain parameter.', 'access_token');
+  }
+  return token;
 }
 
 /**
- * Koa's `ctx.query` parses the whole query string into an object (1 % of a read's CPU), and nothing else on
- * the read path asks for it: it is read only when the string could name `access_token`, literally or through
- * a percent-escape.
+ * Parsing the query string costs (1 % of a read's CPU, and nothing else on most read paths asks for it):
+ * it is read only when the string could name `access_token`, literally or through a percent-escape.
  */
-function queryToken(querystring: string, ctx: HttpContext): string | string[] | undefined {
-  if (!querystring.includes('access_token') && !querystring.includes('%')) return undefined;
-  return ctx.query.access_token;
+function mayNameAccessToken(querystring: string): boolean {
+  return querystring.includes('access_token') || querystring.includes('%');
 }
 
 function fromHeader(header: string): string {

@@ -71,7 +71,10 @@ export function createHttpApp({
     respond: responder(settings),
     openApiDocument: (description, server) => openApiDocument(description, settings, parts, server),
   };
-  const router = new Router<HttpState>();
+  // Fixed segments match exactly, as the parameters beside them do (a collection, a text key): the router's
+  // default would take `/roles/PUBLIC/preview` for the public role's preview rather than an id that is no
+  // uuid (404), and `/items/t/EVENTS` for the event stream rather than the item whose key is "EVENTS".
+  const router = new Router<HttpState>({ sensitive: true });
   for (const area of routes) area.register(router, kit);
   // After the routes, to cover every parameter they declare; the router runs a parameter's handlers in
   // the order given, so a NUL in `/roles/%00` is named before the id check below answers 404.

@@ -1,10 +1,14 @@
+import { unescape as lenientlyDecoded } from 'node:querystring';
 import qs from 'qs';
+import { DomainError } from '../../domain/errors.ts';
 import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { HttpContext } from './http-state.ts';
 
-/** qs's parameter limit, also the most pairs the flat reading takes on. */
+/** The most `key=value` pairs a query string may hold (docs/api.md §4a), the flat reading's and qs's. */
 const PARAMETER_LIMIT = 1000;
+/** The most values of one name (repeated, or a bracket list: `fields[]=…`), qs's `arrayLimit`. */
+const ARRAY_LIMIT = 500;
 
 /** A bracket, raw or percent-encoded (qs reads `%5B`/`%5D` as brackets before decoding). */
 const BRACKET = /[[\]]|%5[bd]/i;
@@ -38,17 +42,83 @@ function parseQueryString(querystring: string): RawItemQuery {
     const flat = flatQuery(querystring);
     if (flat) return flat;
   }
+  assertWithinParameterLimit(querystring);
   assertNoPrototypeSegment(querystring);
-  return qs.parse(querystring, QS_OPTIONS) as RawItemQuery;
+  try {
+    return qs.parse(querystring, QS_OPTIONS) as RawItemQuery;
+  } catch (error) {
+    // The one limit left to qs (the pairs are counted above): past it, qs would turn the list into an
+    // object of indexes, refused later with a vaguer message.
+    if (error instanceof RangeError) {
+      throw invalidQuery(`A query parameter has more than ${ARRAY_LIMIT} values.`, {
+        reason: 'INVALID_VALUE',
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * qs would silently drop every pair past its limit, so `…&filter[id][_eq]=1` as the 1,001st pair would read
+ * as no filter and answer rows nobody asked for: such a query string is refused. Counted as qs counts.
+ */
+function assertWithinParameterLimit(querystring: string) {
+  let pairs = 1;
+  for (let at = querystring.indexOf('&'); at !== -1; at = querystring.indexOf('&', at + 1)) {
+    if (++pairs > PARAMETER_LIMIT) {
+      throw invalidQuery(`The query string has more than ${PARAMETER_LIMIT} parameters.`, {
+        reason: 'INVALID_VALUE',
+      });
+    }
+  }
 }
 
 export const QS_OPTIONS = {
   depth: 24,
-  arrayLimit: 500,
+  arrayLimit: ARRAY_LIMIT,
   parameterLimit: PARAMETER_LIMIT,
+  throwOnLimitExceeded: true,
   allowPrototypes: false,
   plainObjects: true,
   decoder: strictDecoder,
+} as const satisfies qs.IParseOptions;
+
+/**
+ * One parameter the API reads as a single value (`download`, `mode`, `last_event_id`): a string, or
+ * undefined when absent. Given twice or in a bracket form (`mode[]=batch`, `mode[a]=batch`) it is an array
+ * or an object, which is refused rather than taken for "absent": ignoring it would answer another question.
+ */
+export function singleParameter(ctx: HttpContext, name: string): string | undefined {
+  const query = itemQuery(ctx);
+  const value = Object.hasOwn(query, name) ? query[name] : undefined;
+  if (value === undefined || typeof value === 'string') return value;
+  throw invalidQuery(`"${name}" must be given once, as a single value.`, {
+    field: name,
+    reason: 'INVALID_VALUE',
+  });
+}
+
+/**
+ * The query of a request (or of a WebSocket upgrade's URL) for the credential it may carry (`access_token`):
+ * as `itemQuery` reads it, or, when that refuses the query (a malformed escape, a `[__proto__]` segment, a
+ * limit), as qs reads it with those forgiven. The token is read before the query is judged (docs/api.md §2,
+ * order of checks): a route that reads the query refuses it after the token, one that reads none ignores it.
+ */
+export function credentialQuery(request: HttpContext | string): RawItemQuery {
+  const querystring = typeof request === 'string' ? request : request.querystring;
+  try {
+    return typeof request === 'string' ? parseQueryString(querystring) : itemQuery(request);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === 'INVALID_QUERY')) throw error;
+    return qs.parse(querystring, LENIENT_QS_OPTIONS) as RawItemQuery;
+  }
+}
+
+const LENIENT_QS_OPTIONS = {
+  ...QS_OPTIONS,
+  parameterLimit: Number.POSITIVE_INFINITY,
+  throwOnLimitExceeded: false,
+  decoder: (text: string) => lenientlyDecoded(text.replace(/\+/g, ' ')),
 } as const satisfies qs.IParseOptions;
 
 /**

@@ -19,8 +19,12 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /** The longest a sweep of expired uploads waits for the next one, whatever the expiry. */
 const MAX_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-/** An answer in the API's own shape, as the HTTP adapter makes it. */
-export type TusAnswer = { readonly status_code: number; readonly body: string };
+/** An answer in the API's own shape, as the HTTP adapter makes it: its JSON type, `Retry-After`… included. */
+export type TusAnswer = {
+  readonly status_code: number;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+};
 
 export type TusResumableUploadsOptions = {
   /** Where the uploads are served, `/files/tus`. */
@@ -46,7 +50,33 @@ type Finished = { status_code: number; body: string; headers: Record<string, str
 /** The protocol version every TUS answer names. */
 const TUS_VERSION = '1.0.0';
 
-type TusRequest = { readonly caller: Accountability; readonly requestId: string };
+type TusRequest = {
+  readonly caller: Accountability;
+  readonly requestId: string;
+  /** The headers of the error answer in the API's shape this request will send, once decided. */
+  errorHeaders?: Readonly<Record<string, string>>;
+};
+
+/**
+ * @tus/server writes its error answers (and those `onResponseError` maps) with nothing but the status and a
+ * text body; an answer in the API's shape also needs its headers (`Content-Type`, `Retry-After`…), which
+ * the request's `errorHeaders` hold.
+ */
+class ApiErrorsTusServer extends Server {
+  constructor(
+    options: ConstructorParameters<typeof Server>[0],
+    private readonly errorHeaders: () => Readonly<Record<string, string>> | undefined,
+  ) {
+    super(options);
+  }
+
+  override write(
+    ...[context, headers, status, body]: Parameters<Server['write']>
+  ): ReturnType<Server['write']> {
+    for (const [name, value] of Object.entries(this.errorHeaders() ?? {})) headers.set(name, value);
+    return super.write(context, headers, status, body);
+  }
+}
 
 /**
  * TUS 1.0 at `/files/tus` (docs/api.md §15, docs/decisions/0041) with @tus/server, for callers already
@@ -62,28 +92,30 @@ export class TusResumableUploads {
   private nextSweep = 0;
 
   constructor(private readonly options: TusResumableUploadsOptions) {
-    this.server = new Server({
-      path: options.path,
-      datastore: options.store,
-      locker: options.locker,
-      maxSize: options.maxUploadSize,
-      relativeLocation: true,
-      // The id the owner was checked for (`accept`), never another reading of the URL: the last segment of
-      // the whole URL, query string included, would name no upload, and no valid storage key either.
-      getFileIdFromRequest: (req) => uploadIdOf(req.url),
-      // CORS is the app's (`http.cors`), set before the route runs; @tus/server would allow every origin.
-      allowedOrigins: () => false,
-      onUploadCreate: async (_req, upload) => ({
-        metadata: { ...upload.metadata, [OWNER_METADATA]: this.current().caller.user },
-      }),
-      onUploadFinish: async (req, upload) => this.finish(req.method, upload),
-      onResponseError: (_req, error) => {
-        // @tus/server's own answer to a lock held past the timeout is a 500; it is the caller's to retry.
-        if (error === ERRORS.ERR_LOCK_TIMEOUT)
-          return options.failed(uploadLocked(), this.current().requestId);
-        return 'status_code' in error ? undefined : options.failed(error, this.current().requestId);
+    this.server = new ApiErrorsTusServer(
+      {
+        path: options.path,
+        datastore: options.store,
+        locker: options.locker,
+        maxSize: options.maxUploadSize,
+        relativeLocation: true,
+        // The id the owner was checked for (`accept`), never another reading of the URL: the last segment of
+        // the whole URL, query string included, would name no upload, and no valid storage key either.
+        getFileIdFromRequest: (req) => uploadIdOf(req.url),
+        // CORS is the app's (`http.cors`), set before the route runs; @tus/server would allow every origin.
+        allowedOrigins: () => false,
+        onUploadCreate: async (_req, upload) => ({
+          metadata: { ...upload.metadata, [OWNER_METADATA]: this.current().caller.user },
+        }),
+        onUploadFinish: async (req, upload) => this.finish(req.method, upload),
+        onResponseError: (_req, error) => {
+          // @tus/server's own answer to a lock held past the timeout is a 500; it is the caller's to retry.
+          if (error === ERRORS.ERR_LOCK_TIMEOUT) return this.failed(uploadLocked());
+          return 'status_code' in error ? undefined : this.failed(error);
+        },
       },
-    });
+      () => this.requests.getStore()?.errorHeaders,
+    );
   }
 
   /**
@@ -106,6 +138,12 @@ export class TusResumableUploads {
     res: ServerResponse,
   ): Promise<void> {
     return this.requests.run({ caller, requestId }, async () => {
+      const refusal = protocolRefusal(req);
+      if (refusal) {
+        res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8', ...refusal.headers });
+        res.end(refusal.body);
+        return;
+      }
       if (req.method === 'HEAD' && (await this.finishReceived(uploadIdOf(req.url), res))) return;
       await this.server.handle(req, res);
     });
@@ -125,8 +163,11 @@ export class TusResumableUploads {
     try {
       await this.finish('HEAD', stored.upload);
     } catch (error) {
-      const status = (error as Partial<Finished>).status_code ?? 500;
-      res.writeHead(status, { 'Tus-Resumable': TUS_VERSION, 'Cache-Control': 'no-store' }).end();
+      // The error's status and headers (`Retry-After`…); a HEAD answer has no body.
+      const { status_code = 500, headers = {} } = error as Partial<TusAnswer>;
+      res
+        .writeHead(status_code, { ...headers, 'Tus-Resumable': TUS_VERSION, 'Cache-Control': 'no-store' })
+        .end();
       return true;
     }
     res
@@ -179,7 +220,7 @@ export class TusResumableUploads {
   }
 
   private async commit(upload: Upload): Promise<Finished> {
-    const { caller, requestId } = this.current();
+    const { caller } = this.current();
     try {
       const result = await this.options.complete(caller, {
         ...headOf(upload.metadata ?? {}),
@@ -192,10 +233,19 @@ export class TusResumableUploads {
         headers: { 'Content-Type': 'application/json; charset=utf-8' },
       };
     } catch (error) {
-      // A refusal of the finished bytes (their type, a rule on them) stands however often they are sent.
-      if (error instanceof DomainError) await this.options.store.remove(upload.id);
-      throw this.options.failed(error, requestId);
+      // A refusal of the finished bytes (their type, a rule on them) stands however often they are sent. An
+      // answer that says to try again keeps them, for the HEAD that commits them (`finishReceived`).
+      if (error instanceof DomainError && !saysTryAgain(error)) await this.options.store.remove(upload.id);
+      throw this.failed(error);
     }
+  }
+
+  /** The answer in the API's shape to `error`, its headers kept for the answer @tus/server will write. */
+  private failed(error: unknown): TusAnswer {
+    const request = this.current();
+    const answer = this.options.failed(error, request.requestId);
+    request.errorHeaders = answer.headers;
+    return answer;
   }
 
   /** Removes the expired uploads nobody touched, at most once per interval on this instance. */
@@ -211,6 +261,79 @@ export class TusResumableUploads {
     if (!request) throw new Error('A TUS hook ran outside a request');
     return request;
   }
+}
+
+/**
+ * A failure of the moment rather than of the upload: a database lost or saturated, a caller's share used up
+ * (`Retry-After`), another request holding the upload, a statement cut short.
+ */
+function saysTryAgain(error: DomainError): boolean {
+  return (
+    error.extensions.retryAfter !== undefined ||
+    error.code === 'LOCKED' ||
+    error.code === 'QUERY_TOO_EXPENSIVE'
+  );
+}
+
+/** An answer of the protocol itself, before @tus/server sees the request: plain text, as its own. */
+type ProtocolRefusal = { status: number; body: string; headers: Record<string, string> };
+
+/** The one type of a PATCH's body. */
+const OFFSET_BYTES = 'application/offset+octet-stream';
+
+/**
+ * What TUS 1.0 says to answer before anything is processed, where @tus/server answers otherwise:
+ * - a `Tus-Resumable` other than 1.0.0 is 412 with `Tus-Version` (protocol §Tus-Resumable: "MUST respond
+ *   with 412 … MUST include the Tus-Version header … MUST NOT process the request"; @tus/server answers an
+ *   unknown version 400, and a missing one 412 without `Tus-Version`);
+ * - a PATCH whose body is not `application/offset+octet-stream` is 415 (§PATCH: "SHOULD return a 415";
+ *   @tus/server: 403 without a type, 400 with another), one without `Upload-Offset` 400 (@tus/server: 403,
+ *   which says the caller may not, not that the request is malformed);
+ * - an extension not offered in `Tus-Extension` is 400 (@tus/server answers 501 Not Implemented, which RFC
+ *   9110 §15.6.2 keeps for a method the server does not know, and which TUS clients retry; the protocol
+ *   names no status for it): `Upload-Defer-Length` at creation, or `Upload-Length` on a PATCH
+ *   (creation-defer-length: our uploads declare their length up front); `Upload-Concat` (concatenation);
+ *   `Upload-Checksum` (checksum, whose §Checksum says 400 for an algorithm the server does not support:
+ *   here, every one). @tus/server ignores a checksum: it would store bytes the client asked to have verified.
+ */
+function protocolRefusal(req: IncomingMessage): ProtocolRefusal | undefined {
+  if (req.method === 'OPTIONS') return undefined;
+  const { headers } = req;
+  const resumable = { 'Tus-Resumable': TUS_VERSION };
+  if (headers['tus-resumable'] !== TUS_VERSION) {
+    return {
+      status: 412,
+      body: `Tus-Resumable: ${TUS_VERSION} is required: it is the one version this server speaks.\n`,
+      headers: { ...resumable, 'Tus-Version': TUS_VERSION },
+    };
+  }
+  const refused = (status: number, body: string): ProtocolRefusal => ({ status, body, headers: resumable });
+  const unsupported = (extension: string, header: string) =>
+    refused(
+      400,
+      `${header} is not supported: this server does not offer the ${extension} extension (see Tus-Extension).\n`,
+    );
+  if (req.method === 'PATCH') {
+    if (headers['content-type'] !== OFFSET_BYTES) {
+      return refused(415, `The bytes of a PATCH are sent as Content-Type: ${OFFSET_BYTES}.\n`);
+    }
+    if (headers['upload-offset'] === undefined) {
+      return refused(400, 'A PATCH names the offset its bytes start at in Upload-Offset.\n');
+    }
+    if (headers['upload-length'] !== undefined) {
+      return unsupported('creation-defer-length', 'Upload-Length on a PATCH');
+    }
+  }
+  if (req.method === 'POST' && headers['upload-defer-length'] !== undefined) {
+    return unsupported('creation-defer-length', 'Upload-Defer-Length');
+  }
+  if (req.method === 'POST' && headers['upload-concat'] !== undefined) {
+    return unsupported('concatenation', 'Upload-Concat');
+  }
+  if ((req.method === 'PATCH' || req.method === 'POST') && headers['upload-checksum'] !== undefined) {
+    return unsupported('checksum', 'Upload-Checksum');
+  }
+  return undefined;
 }
 
 function parsedMetadata(header: string | string[] | undefined): Record<string, string | null> {

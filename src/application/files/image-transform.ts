@@ -49,8 +49,11 @@ export type ImageTransformSettings = {
   readonly presets: ReadonlyMap<string, ImageTransformRequest>;
 };
 
-/** A query's parameters as the HTTP layer hands them over; a repeated parameter is an array. */
-export type AssetQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
+/**
+ * A query's parameters as the HTTP layer hands them over: a string, or an array or object when given twice
+ * or in a bracket form (`width[]=10`), which a parameter read here refuses.
+ */
+export type AssetQuery = Readonly<Record<string, unknown>>;
 
 const TRANSFORM_PARAMETERS = ['width', 'height', 'fit', 'format', 'quality', 'withoutEnlargement'] as const;
 
@@ -198,9 +201,12 @@ function accepts(accept: string | undefined, type: string): boolean {
 }
 
 function single(query: AssetQuery, name: string): string | undefined {
-  const value = query[name];
+  const value = Object.hasOwn(query, name) ? query[name] : undefined;
   if (value === undefined || typeof value === 'string') return value;
-  throw invalidQuery(`"${name}" is given more than once.`, { field: name, reason: 'INVALID_VALUE' });
+  throw invalidQuery(`"${name}" must be given once, as a single value.`, {
+    field: name,
+    reason: 'INVALID_VALUE',
+  });
 }
 
 function dimension(query: AssetQuery, name: 'width' | 'height', max: number): number | undefined {

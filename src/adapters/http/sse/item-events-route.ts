@@ -9,7 +9,7 @@ import { sharedWhilePending } from '../../shared-while-pending.ts';
 import type { Authenticated } from '../authenticated.ts';
 import { presentedToken } from '../bearer-token.ts';
 import type { RouteContext, RouteMiddleware } from '../http-state.ts';
-import { itemQuery } from '../item-query-string.ts';
+import { itemQuery, singleParameter } from '../item-query-string.ts';
 import { WriteRounds } from '../write-rounds.ts';
 import { EventStream } from './event-stream.ts';
 import type { SseSettings } from './sse-settings.ts';
@@ -85,10 +85,10 @@ function subscriptionQuery(ctx: RouteContext): RawItemQuery {
  */
 function lastEventId(ctx: RouteContext): string | undefined {
   const header = ctx.get('Last-Event-ID');
-  const parameter = ctx.query.last_event_id;
+  const parameter = singleParameter(ctx, 'last_event_id');
   const value = header === '' ? parameter : header;
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !isLogPosition(value)) {
+  if (!isLogPosition(value)) {
     throw invalidQuery('Last-Event-ID must be the id of an event this server sent.', {
       field: 'last_event_id',
       reason: 'INVALID_VALUE',

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type {
@@ -9,6 +9,8 @@ import type {
 import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
+import { urlToken } from '../bearer-token.ts';
+import { errorResponse } from '../error-response.ts';
 import { WriteRounds } from '../write-rounds.ts';
 import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
@@ -44,6 +46,8 @@ export type WebSocketOptions = {
   readonly path?: string;
   /** The shortest time between two rounds of writes (`realtime.writeInterval`, WriteRounds); unset: 0. */
   readonly writeIntervalMs?: number;
+  /** `auth.allowQueryToken`: whether the upgrade's URL may carry `?access_token=`; unset: true. */
+  readonly allowQueryToken?: boolean;
 };
 
 type Message = Readonly<Record<string, unknown>>;
@@ -87,16 +91,16 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
       socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
+    let token: string | null;
+    try {
+      token = urlToken(queryStringOf(request.url), options.allowQueryToken ?? true);
+    } catch (error) {
+      refuseUpgrade(socket, error);
+      return;
+    }
     wss.handleUpgrade(request, socket, head, (ws) => {
       count(perAddress, address, 1);
-      const connection = new Connection(
-        ws,
-        socket,
-        connectionOptions,
-        rounds,
-        perUser,
-        url.searchParams.get('access_token'),
-      );
+      const connection = new Connection(ws, socket, connectionOptions, rounds, perUser, token);
       connections.add(connection);
       ws.once('close', () => {
         count(perAddress, address, -1);
@@ -112,6 +116,26 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     for (const client of wss.clients) client.close(CLOSE.shutdown, 'Server shutting down');
     wss.close();
   };
+}
+
+/** The raw query string of a request line's target, as the HTTP routes read it (not re-encoded by URL). */
+function queryStringOf(target: string | undefined): string {
+  const question = target?.indexOf('?') ?? -1;
+  return question === -1 ? '' : target!.slice(question + 1);
+}
+
+/**
+ * An upgrade whose URL token the HTTP routes would refuse (given twice or in a bracket form, or while
+ * `auth.allowQueryToken` is off) is refused the same way, with the same 400 error body, before any socket
+ * exists: never run as the public caller.
+ */
+function refuseUpgrade(socket: Duplex, error: unknown) {
+  const { status, body } = errorResponse(error, '');
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
 }
 
 function count(counts: Map<string, number>, key: string, delta: number): number {
