@@ -185,7 +185,7 @@ limit('no borrowing while the instance runs burst requests in all', async () => 
   await box.all();
 });
 
-limit('a caller whose requests are slow on average does not borrow', async () => {
+limit('one slow request keeps its caller from borrowing for a minute', async () => {
   const box = borrowing({ concurrency: 2, burst: 8 });
   box.start('a', 'slow');
   await settle();
@@ -195,6 +195,16 @@ limit('a caller whose requests are slow on average does not borrow', async () =>
   await settle();
   assert.equal([...box.running].sort(), ['a1', 'a2'], 'one slow request closes borrowing');
   for (const name of ['a1', 'a2', 'a3']) await box.end(name);
+  box.advance(30_000);
+  for (const name of ['b1', 'b2', 'b3']) box.start('a', name);
+  await settle();
+  assert.equal([...box.running].sort(), ['b1', 'b2'], 'quick requests since do not reopen it');
+  for (const name of ['b1', 'b2', 'b3']) await box.end(name);
+  box.advance(31_000);
+  for (const name of ['c1', 'c2', 'c3']) box.start('a', name);
+  await settle();
+  assert.equal([...box.running].sort(), ['c1', 'c2', 'c3'], 'a minute later it borrows again');
+  for (const name of ['c1', 'c2', 'c3']) await box.end(name);
   await box.all();
 });
 

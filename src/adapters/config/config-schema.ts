@@ -476,7 +476,7 @@ export const configSchema = z
             quick: duration
               .default(ms('50ms'))
               .describe(
-                'A caller borrows turns (`limits.perCaller.burst`) only while its requests take less than this on average and none of those running has taken longer.',
+                'A caller borrows turns (`limits.perCaller.burst`) only once a request of it has finished, and while none of its requests has taken this long in the last minute, running ones included.',
               ),
             queue: integer
               .min(0)

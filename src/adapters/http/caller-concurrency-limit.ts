@@ -11,7 +11,7 @@ export type CallerConcurrencySettings = {
    * `concurrency` or less: no borrowing.
    */
   burst: number;
-  /** A caller's requests are quick while they take less than this on average and none has run longer. */
+  /** A caller's requests are quick while none has taken this long in the last minute, running ones included. */
   quickMs: number;
   /** Further requests of that caller that may wait for a turn; one more is refused at once. */
   queue: number;
@@ -25,20 +25,26 @@ type CallerTurns = {
   readonly waiting: Waiter[];
   /** When each running request started, oldest first. */
   readonly started: number[];
-  /** How long the caller's requests took, on average (recent ones weigh most); undefined before the first. */
-  averageMs: number | undefined;
+  /** What the caller's finished requests say of its cost; undefined before the first. */
+  record: CallerRecord | undefined;
 };
 
-/** How much the last request weighs in a caller's average: a slow one closes borrowing at once. */
-const LAST_WEIGHT = 0.25;
+/** `slowAt`: when a request of the caller last took `quickMs` or longer, if it ever did. */
+type CallerRecord = { readonly slowAt: number | undefined };
 
 /**
- * The averages of callers with nothing in flight, so a client that sends one request at a time and then a
- * burst is known to be quick: bounded in entries (callers are as many as addresses) and in age (what a
- * caller cost a minute ago says little about what it asks now).
+ * How long a slow request keeps its caller from borrowing. Long against the statement bound (5 s for a
+ * read), so a caller alternating quick requests and floods of slow ones borrows for one of its floods a
+ * minute at most, not for each.
+ */
+const SLOW_FOR_MS = 60_000;
+
+/**
+ * The records of callers with nothing in flight, so a client that sends one request at a time and then a
+ * burst is known to be quick, and one that was slow stays known as such: bounded in entries (callers are as
+ * many as addresses) and in age (as long as a slow request counts).
  */
 const REMEMBERED_CALLERS = 10_000;
-const REMEMBERED_FOR_MS = 60_000;
 
 /**
  * No caller may hold more than its share of the server: each caller (a key) runs `concurrency` requests at
@@ -50,25 +56,25 @@ const REMEMBERED_FOR_MS = 60_000;
  * in all, a caller whose requests are quick borrows more turns, so one busy client alone (a server with a
  * static token) is not held to `concurrency` on an idle instance. Borrowing never takes a guaranteed turn:
  * another caller always gets its `concurrency` at once, and with `burst` below the pool size it finds a free
- * connection. A slow request (longer than `quickMs`, running or on average) stops its caller borrowing, so
- * the statements that make others wait stay at `concurrency` per caller. Waiting callers borrow in turn.
+ * connection. A slow request (`quickMs` or longer, running or in the last minute) stops its caller
+ * borrowing, so the statements that make others wait stay at `concurrency` per caller. Waiting callers borrow in turn.
  *
  * In-process: the share is per instance (a budget across instances would live in PostgreSQL). Only callers
  * with requests in flight have an entry, so memory stays bounded by the requests being served, besides a
- * bounded memory of recent callers' averages.
+ * bounded memory of recent callers' records.
  */
 export class CallerConcurrencyLimit {
   private readonly callers = new Map<string, CallerTurns>();
   /** Callers with requests waiting, in the order they may next borrow a turn. */
   private readonly borrowers = new Set<CallerTurns>();
-  private readonly averages: LruMap<string, number>;
+  private readonly records: LruMap<string, CallerRecord>;
   private running = 0;
 
   constructor(
     private readonly settings: CallerConcurrencySettings,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.averages = new LruMap({ maxEntries: REMEMBERED_CALLERS, maxAgeMs: REMEMBERED_FOR_MS, now });
+    this.records = new LruMap({ maxEntries: REMEMBERED_CALLERS, maxAgeMs: SLOW_FOR_MS, now });
   }
 
   async run<T>(caller: string, work: () => Promise<T>): Promise<T> {
@@ -87,7 +93,7 @@ export class CallerConcurrencyLimit {
   private turn(caller: string): CallerTurns | Promise<CallerTurns> {
     let turns = this.callers.get(caller);
     if (!turns) {
-      turns = { running: 0, waiting: [], started: [], averageMs: this.averages.get(caller) };
+      turns = { running: 0, waiting: [], started: [], record: this.records.get(caller) };
       this.callers.set(caller, turns);
     }
     if (turns.running < this.settings.concurrency || (turns.waiting.length === 0 && this.mayBorrow(turns))) {
@@ -118,10 +124,10 @@ export class CallerConcurrencyLimit {
   }
 
   private done(caller: string, turns: CallerTurns, started: number): void {
-    const tookMs = this.now() - started;
+    const now = this.now();
     turns.started.splice(turns.started.indexOf(started), 1);
-    turns.averageMs =
-      turns.averageMs === undefined ? tookMs : turns.averageMs + LAST_WEIGHT * (tookMs - turns.averageMs);
+    if (now - started >= this.settings.quickMs) turns.record = { slowAt: now };
+    else turns.record ??= { slowAt: undefined };
     turns.running--;
     this.running--;
     if (turns.waiting.length > 0 && turns.running < this.settings.concurrency) this.admitNext(turns);
@@ -152,15 +158,18 @@ export class CallerConcurrencyLimit {
   private mayBorrow(turns: CallerTurns): boolean {
     const { burst, quickMs } = this.settings;
     if (turns.running >= burst || this.running >= burst) return false;
-    if (turns.averageMs === undefined || turns.averageMs >= quickMs) return false;
+    const { record } = turns;
+    if (record === undefined) return false;
+    const now = this.now();
+    if (record.slowAt !== undefined && now - record.slowAt < SLOW_FOR_MS) return false;
     const oldest = turns.started[0];
-    return oldest === undefined || this.now() - oldest < quickMs;
+    return oldest === undefined || now - oldest < quickMs;
   }
 
   private forget(caller: string, turns: CallerTurns): void {
     if (turns.running > 0 || turns.waiting.length > 0 || this.callers.get(caller) !== turns) return;
     this.callers.delete(caller);
-    if (turns.averageMs !== undefined) this.averages.set(caller, turns.averageMs);
+    if (turns.record !== undefined) this.records.set(caller, turns.record);
   }
 
   /** A turn frees up as soon as one of the caller's requests ends: a second is a fair guess. */
