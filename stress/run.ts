@@ -39,6 +39,7 @@ const P99_TARGET_MS = 50;
 const SETTINGS = [
   'DB_POOL_SIZE',
   'PER_CALLER_CONCURRENCY',
+  'PER_CALLER_BURST',
   'PER_CALLER_QUEUE',
   'PER_CALLER_QUEUE_TIMEOUT',
   'DB_STATEMENT_TIMEOUT_READ',
@@ -253,7 +254,7 @@ async function main(): Promise<boolean> {
     `- Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), shared by the server, PostgreSQL and this harness; load average ${loadavg()
       .map((load) => load.toFixed(1))
       .join(' / ')} at the end (above the core count, other work competed for the cores).`,
-    `- Table: \`cargos\`, ${ROWS.toLocaleString('en')} rows. Server settings: ${SETTINGS.map((name) => `${name}=${env[name] ?? 'default'}`).join(', ')} (defaults: pool 10; per caller 2 at once, 64 waiting, 2 s; reads cut at 5 s).`,
+    `- Table: \`cargos\`, ${ROWS.toLocaleString('en')} rows. Server settings: ${SETTINGS.map((name) => `${name}=${env[name] ?? 'default'}`).join(', ')} (defaults: pool 10; per caller 2 at once (up to 8 borrowed while quick), 64 waiting, 2 s; reads cut at 5 s).`,
     `- Flood: one static token, ${FLOOD} concurrent \`GET /items/cargos?${FLOOD_QUERY}\` for ${(floodMs / 1000).toFixed(1)} s: ${list(tally.statuses)}; latency p50 ${fmt(percentile(floodLatency, 50))} ms, p99 ${fmt(percentile(floodLatency, 99))} ms. Retry-After seen: ${tally.retryAfter.join('; ') || 'none'}.`,
     `- The other caller (one-item reads, ${THINK_MS} ms apart), alone: ${latencyLine(baseline)}.`,
     `- The other caller during the flood: ${latencyLine(during)}.`,
