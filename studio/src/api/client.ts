@@ -99,8 +99,9 @@ export class ApiClient {
     form: FormData,
     onProgress: (sent: number, total: number) => void,
   ): Promise<T> {
+    const sent = this.tokens.accessToken();
     let answer = await this.xhr(path, form, onProgress);
-    if (answer.status === 401 && this.tokens.accessToken() && (await this.tokens.renew())) {
+    if (answer.status === 401 && (await this.tokenAfterRefusal(sent))) {
       answer = await this.xhr(path, form, onProgress);
     }
     if (answer.status < 200 || answer.status >= 300) {
@@ -133,9 +134,11 @@ export class ApiClient {
 
   private async fetch(method: string, path: string, query: Query, body?: unknown): Promise<Response> {
     const url = withQuery(path, query);
+    let sent: string | null = null;
     const attempt = () => {
       const headers: Record<string, string> = { Accept: 'application/json' };
       const token = this.tokens.accessToken();
+      sent = token;
       if (token) headers.Authorization = `Bearer ${token}`;
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       return fetch(url, {
@@ -146,11 +149,22 @@ export class ApiClient {
       });
     };
     let response = await attempt();
-    if (response.status === 401 && this.tokens.accessToken() && (await this.tokens.renew())) {
+    if (response.status === 401 && (await this.tokenAfterRefusal(sent))) {
       response = await attempt();
     }
     if (!response.ok) throw await apiErrorOf(response);
     return response;
+  }
+
+  /**
+   * After a 401 to a request sent with `sent`: whether to send it again. A token renewed meanwhile (by
+   * another request's 401, the socket's, or the timer) is used as it is; only the token that was refused
+   * is renewed, so requests failing together ask for one new token, not one each.
+   */
+  private async tokenAfterRefusal(sent: string | null): Promise<boolean> {
+    const current = this.tokens.accessToken();
+    if (!current) return false;
+    return current !== sent || this.tokens.renew();
   }
 }
 
