@@ -1,36 +1,25 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import * as assert from 'uvu/assert';
 import { cargoRows } from '../support/cargos-schema.ts';
-import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { skippableSuite } from '../support/skippable-suite.ts';
+import { withChromium } from '../support/chromium.ts';
 import {
   keepScreenshot,
   logInToStudio,
   OPERATOR_FIELDS,
-  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
-  startStudioApp,
+  studioSuite,
   watchPage,
 } from '../support/studio-browser.ts';
 
-const governance = skippableSuite<StudioFixture>(
+const governance = studioSuite(
   'the studio governs: users, roles, the permission matrix and "view as role", in headless Chromium',
-  CHROMIUM_MISSING,
 );
 
 const NOT_DELETED = cargoRows.filter((row) => row.is_deleted !== true);
 
 /** Refusals the tests ask for on purpose: Chromium logs each failed fetch as a console error. */
 const EXPECTED_REFUSALS = (problem: string) => /status of (400|409)/.test(problem);
-
-governance.before(async (context) => {
-  Object.assign(context, await startStudioApp());
-});
-
-governance.after(async ({ app }) => {
-  await app?.close();
-});
 
 async function columns(page: Page): Promise<string[]> {
   const table = page.getByRole('table');

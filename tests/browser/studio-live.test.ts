@@ -1,24 +1,18 @@
 import type { Page, WebSocket, WebSocketRoute } from 'playwright-core';
 import * as assert from 'uvu/assert';
 import { cargoRows } from '../support/cargos-schema.ts';
-import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { skippableSuite } from '../support/skippable-suite.ts';
+import { withChromium } from '../support/chromium.ts';
 import {
   logInToStudio,
   OPERATOR_FIELDS,
-  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
   startStudioApp,
+  studioSuite,
   waitUntil,
   watchPage,
 } from '../support/studio-browser.ts';
 import type { TestApp } from '../support/test-app.ts';
-
-const studio = skippableSuite<StudioFixture>(
-  'the studio: the open table follows changes made by others, in headless Chromium',
-  CHROMIUM_MISSING,
-);
 
 /** Ids sort as text: the seed's four come first, then these 26, so the first page of 25 has more after it. */
 const generatedId = (n: number) => `0190a1b3-0000-7000-8000-${String(n).padStart(12, '0')}`;
@@ -35,13 +29,10 @@ const ON_FIRST_PAGE = '0190a1b2-0000-7000-8000-00000000000f';
 /** After every seeded id: past the first page's last row. */
 const PAST_FIRST_PAGE = '0190a1b4-0000-7000-8000-000000000001';
 
-studio.before(async (context) => {
-  Object.assign(context, await startStudioApp([...cargoRows, ...GENERATED]));
-});
-
-studio.after(async ({ app }) => {
-  await app?.close();
-});
+const studio = studioSuite(
+  'the studio: the open table follows changes made by others, in headless Chromium',
+  [...cargoRows, ...GENERATED],
+);
 
 /** Writes as another client would: over HTTP with the admin's own token, not through the page. */
 async function write(app: TestApp, token: string, method: string, path: string, body?: unknown) {

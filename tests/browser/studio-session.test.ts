@@ -1,29 +1,16 @@
 import type { Page, Route } from 'playwright-core';
 import * as assert from 'uvu/assert';
-import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { skippableSuite } from '../support/skippable-suite.ts';
+import { withChromium } from '../support/chromium.ts';
 import {
   logInToStudio,
-  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
-  startStudioApp,
+  studioSuite,
   watchPage,
 } from '../support/studio-browser.ts';
 import type { TestApp } from '../support/test-app.ts';
 
-const studio = skippableSuite<StudioFixture>(
-  'the studio: a session kept across reloads of its tab, in headless Chromium',
-  CHROMIUM_MISSING,
-);
-
-studio.before(async (context) => {
-  Object.assign(context, await startStudioApp());
-});
-
-studio.after(async ({ app }) => {
-  await app?.close();
-});
+const studio = studioSuite('the studio: a session kept across reloads of its tab, in headless Chromium');
 
 type Pair = { access_token: string; refresh_token: string };
 

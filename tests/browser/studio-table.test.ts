@@ -1,30 +1,17 @@
 import * as assert from 'uvu/assert';
 import { cargoRows } from '../support/cargos-schema.ts';
-import { CHROMIUM_MISSING, withChromium } from '../support/chromium.ts';
-import { skippableSuite } from '../support/skippable-suite.ts';
+import { withChromium } from '../support/chromium.ts';
 import {
   keepScreenshot,
   logInToStudio,
   OPERATOR_FIELDS,
-  type StudioFixture,
   seriousAccessibilityViolations,
   settled,
-  startStudioApp,
+  studioSuite,
   watchPage,
 } from '../support/studio-browser.ts';
 
-const studio = skippableSuite<StudioFixture>(
-  'the studio: logging in and reading a table, in headless Chromium',
-  CHROMIUM_MISSING,
-);
-
-studio.before(async (context) => {
-  Object.assign(context, await startStudioApp());
-});
-
-studio.after(async ({ app }) => {
-  await app?.close();
-});
+const studio = studioSuite('the studio: logging in and reading a table, in headless Chromium');
 
 studio(
   'the page is served under a strict CSP, its assets for good, and nothing from another origin',

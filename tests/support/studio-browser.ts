@@ -2,11 +2,14 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import { PACKAGE_ROOT } from '../../src/package-root.ts';
 import { cargoRows, cargosSchema } from './cargos-schema.ts';
+import { CHROMIUM_MISSING } from './chromium.ts';
 import { seedRows } from './seed-rows.ts';
+import { skippableSuite } from './skippable-suite.ts';
 import { type SeededUser, startTestApp, type TestApp } from './test-app.ts';
 
 /** Screenshots of each studio screen, kept after the run (CI keeps the folder as an artifact). */
@@ -106,6 +109,21 @@ export type StudioFixture = {
   operatorRole: string;
   operator: SeededUser;
 };
+
+/** A suite of browser tests sharing one app of `startStudioApp(rows)`, skipped when Chromium is missing. */
+export function studioSuite(
+  title: string,
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>> = cargoRows,
+): Test<StudioFixture> {
+  const studio = skippableSuite<StudioFixture>(title, CHROMIUM_MISSING);
+  studio.before(async (context) => {
+    Object.assign(context, await startStudioApp(rows));
+  });
+  studio.after(async ({ app }) => {
+    await app?.close();
+  });
+  return studio;
+}
 
 /**
  * An app with the seed's cargos (and `rows`, when given, instead), its first admin, and an Operator role

@@ -19,11 +19,11 @@ export type CallerConcurrencySettings = {
   queueTimeoutMs: number;
 };
 
-type Waiter = { readonly take: () => void; readonly timer: NodeJS.Timeout };
+/** `take` hands the waiting request the start of its turn. */
+type Waiter = { readonly take: (started: number) => void; readonly timer: NodeJS.Timeout };
 type CallerTurns = {
-  running: number;
   readonly waiting: Waiter[];
-  /** When each running request started, oldest first. */
+  /** When each of the caller's running turns began, oldest first: as many as it has running. */
   readonly started: number[];
   /** What the caller's finished requests say of its cost; undefined before the first. */
   record: CallerRecord | undefined;
@@ -68,6 +68,7 @@ export class CallerConcurrencyLimit {
   /** Callers with requests waiting, in the order they may next borrow a turn. */
   private readonly borrowers = new Set<CallerTurns>();
   private readonly records: LruMap<string, CallerRecord>;
+  /** Turns running on the instance, all callers together. */
   private running = 0;
 
   constructor(
@@ -80,32 +81,33 @@ export class CallerConcurrencyLimit {
   async run<T>(caller: string, work: () => Promise<T>): Promise<T> {
     const turn = this.turn(caller);
     // A turn given at once is not a promise: no await, no tick, on the path of every request.
-    const turns = turn instanceof Promise ? await turn : turn;
-    const started = this.now();
-    turns.started.push(started);
+    const started = typeof turn === 'number' ? turn : await turn;
     try {
       return await work();
     } finally {
-      this.done(caller, turns, started);
+      this.done(caller, started);
     }
   }
 
-  private turn(caller: string): CallerTurns | Promise<CallerTurns> {
+  /** When the turn began, once the caller has one. */
+  private turn(caller: string): number | Promise<number> {
     let turns = this.callers.get(caller);
     if (!turns) {
-      turns = { running: 0, waiting: [], started: [], record: this.records.get(caller) };
+      turns = { waiting: [], started: [], record: this.records.get(caller) };
       this.callers.set(caller, turns);
     }
-    if (turns.running < this.settings.concurrency || (turns.waiting.length === 0 && this.mayBorrow(turns))) {
-      this.take(turns);
-      return turns;
+    if (
+      turns.started.length < this.settings.concurrency ||
+      (turns.waiting.length === 0 && this.mayBorrow(turns))
+    ) {
+      return this.take(turns);
     }
     if (turns.waiting.length >= this.settings.queue) return Promise.reject(this.refusal());
     const { waiting } = turns;
     const waitingCaller = turns;
-    return new Promise<CallerTurns>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const waiter: Waiter = {
-        take: () => resolve(waitingCaller),
+        take: resolve,
         timer: setTimeout(() => {
           waiting.splice(waiting.indexOf(waiter), 1);
           if (waiting.length === 0) this.borrowers.delete(waitingCaller);
@@ -118,19 +120,22 @@ export class CallerConcurrencyLimit {
     });
   }
 
-  private take(turns: CallerTurns): void {
-    turns.running++;
+  private take(turns: CallerTurns): number {
+    const started = this.now();
+    turns.started.push(started);
     this.running++;
+    return started;
   }
 
-  private done(caller: string, turns: CallerTurns, started: number): void {
+  private done(caller: string, started: number): void {
+    // A caller with a turn running keeps its entry.
+    const turns = this.callers.get(caller)!;
     const now = this.now();
     turns.started.splice(turns.started.indexOf(started), 1);
     if (now - started >= this.settings.quickMs) turns.record = { slowAt: now };
     else turns.record ??= { slowAt: undefined };
-    turns.running--;
     this.running--;
-    if (turns.waiting.length > 0 && turns.running < this.settings.concurrency) this.admitNext(turns);
+    if (turns.waiting.length > 0 && turns.started.length < this.settings.concurrency) this.admitNext(turns);
     this.lend();
     this.forget(caller, turns);
   }
@@ -151,13 +156,12 @@ export class CallerConcurrencyLimit {
     this.borrowers.delete(turns);
     if (turns.waiting.length > 0) this.borrowers.add(turns);
     clearTimeout(next.timer);
-    this.take(turns);
-    next.take();
+    next.take(this.take(turns));
   }
 
   private mayBorrow(turns: CallerTurns): boolean {
     const { burst, quickMs } = this.settings;
-    if (turns.running >= burst || this.running >= burst) return false;
+    if (turns.started.length >= burst || this.running >= burst) return false;
     const { record } = turns;
     if (record === undefined) return false;
     const now = this.now();
@@ -167,7 +171,7 @@ export class CallerConcurrencyLimit {
   }
 
   private forget(caller: string, turns: CallerTurns): void {
-    if (turns.running > 0 || turns.waiting.length > 0 || this.callers.get(caller) !== turns) return;
+    if (turns.started.length > 0 || turns.waiting.length > 0) return;
     this.callers.delete(caller);
     if (turns.record !== undefined) this.records.set(caller, turns.record);
   }

@@ -3,6 +3,7 @@ import qs from 'qs';
 import { DomainError } from '../../domain/errors.ts';
 import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
+import { singleValue } from '../../domain/query/single-value.ts';
 import type { HttpContext } from './http-state.ts';
 
 /** The most `key=value` pairs a query string may hold (docs/api.md §4a), the flat reading's and qs's. */
@@ -83,19 +84,9 @@ export const QS_OPTIONS = {
   decoder: strictDecoder,
 } as const satisfies qs.IParseOptions;
 
-/**
- * One parameter the API reads as a single value (`download`, `mode`, `last_event_id`): a string, or
- * undefined when absent. Given twice or in a bracket form (`mode[]=batch`, `mode[a]=batch`) it is an array
- * or an object, which is refused rather than taken for "absent": ignoring it would answer another question.
- */
+/** One parameter the API reads as a single value (`download`, `mode`, `last_event_id`): `singleValue`. */
 export function singleParameter(ctx: HttpContext, name: string): string | undefined {
-  const query = itemQuery(ctx);
-  const value = Object.hasOwn(query, name) ? query[name] : undefined;
-  if (value === undefined || typeof value === 'string') return value;
-  throw invalidQuery(`"${name}" must be given once, as a single value.`, {
-    field: name,
-    reason: 'INVALID_VALUE',
-  });
+  return singleValue(itemQuery(ctx), name);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts';
+import { singleValue } from '../../domain/query/single-value.ts';
 
 /** How a resized image meets a box of `width` × `height` (sharp's and Directus's names). */
 export const IMAGE_FITS = ['cover', 'contain', 'inside', 'outside'] as const;
@@ -74,7 +75,7 @@ export function parseImageTransform(
       reason: 'UNSUPPORTED_PARAMETER',
     });
   }
-  const key = single(query, 'key');
+  const key = singleValue(query, 'key');
   const given = TRANSFORM_PARAMETERS.filter((name) => query[name] !== undefined);
   if (key !== undefined) {
     if (given.length > 0) {
@@ -200,17 +201,8 @@ function accepts(accept: string | undefined, type: string): boolean {
   });
 }
 
-function single(query: AssetQuery, name: string): string | undefined {
-  const value = Object.hasOwn(query, name) ? query[name] : undefined;
-  if (value === undefined || typeof value === 'string') return value;
-  throw invalidQuery(`"${name}" must be given once, as a single value.`, {
-    field: name,
-    reason: 'INVALID_VALUE',
-  });
-}
-
 function dimension(query: AssetQuery, name: 'width' | 'height', max: number): number | undefined {
-  const raw = single(query, name);
+  const raw = singleValue(query, name);
   if (raw === undefined) return undefined;
   const value = WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN;
   if (!(value <= max)) {
@@ -223,7 +215,7 @@ function dimension(query: AssetQuery, name: 'width' | 'height', max: number): nu
 }
 
 function quality(query: AssetQuery): number | undefined {
-  const raw = single(query, 'quality');
+  const raw = singleValue(query, 'quality');
   if (raw === undefined) return undefined;
   const value = WHOLE_NUMBER.test(raw) ? Number(raw) : Number.NaN;
   if (!(value <= 100)) {
@@ -236,7 +228,7 @@ function quality(query: AssetQuery): number | undefined {
 }
 
 function oneOf<T extends string>(query: AssetQuery, name: string, values: readonly T[]): T | undefined {
-  const raw = single(query, name);
+  const raw = singleValue(query, name);
   if (raw === undefined) return undefined;
   if ((values as readonly string[]).includes(raw)) return raw as T;
   throw invalidQuery(`"${name}" must be one of ${values.join(', ')}, not ${describeInput(raw)}.`, {
@@ -246,7 +238,7 @@ function oneOf<T extends string>(query: AssetQuery, name: string, values: readon
 }
 
 function flag(query: AssetQuery, name: string): boolean | undefined {
-  const raw = single(query, name);
+  const raw = singleValue(query, name);
   if (raw === undefined) return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   throw invalidQuery(`"${name}" must be true or false, not ${describeInput(raw)}.`, {
