@@ -47,7 +47,7 @@ export function bindDynamicValues(
 
   const column = fieldOf(collection, node.field);
   if (!column) return MATCH_NONE;
-  const field = operandField(column);
+  const field = operandField(column, node.operator);
   const bind = (value: OperandValue) => (isDynamicValue(value) ? resolve(value, field, context) : value);
 
   if ('value' in node) {

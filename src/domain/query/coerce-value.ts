@@ -3,8 +3,9 @@ import { DomainError } from '../errors.ts';
 import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { normalizeDecimal } from './decimal-text.ts';
-import type { ScalarValue } from './filter.ts';
+import type { ComparisonOperator, ScalarValue } from './filter.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
+import { isTextOperator } from './operator-support.ts';
 import { canonicalDate, canonicalDateTime, canonicalTime, canonicalTimestamp } from './temporal-text.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -43,9 +44,14 @@ export function coerceValue(field: FieldSchema, raw: unknown): ScalarValue {
   return value;
 }
 
-/** The field an operand is coerced against: an array's operands are its elements. */
-export function operandField(field: FieldSchema): FieldSchema {
-  return field.type === 'array' ? elementField(field) : field;
+/**
+ * The field an operand is coerced against: an array's operands are its elements; a text operator's operand
+ * on an enum is a pattern matched against the label's text (`_starts_with: "ha"`), not a label itself.
+ */
+export function operandField(field: FieldSchema, operator: ComparisonOperator): FieldSchema {
+  if (field.type === 'array') return elementField(field);
+  if (field.choices !== undefined && isTextOperator(operator)) return { ...field, choices: undefined };
+  return field;
 }
 
 /** An id from a URL, coerced to the key's type; null for a malformed key (which answers 404, like a missing one). */

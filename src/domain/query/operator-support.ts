@@ -43,6 +43,11 @@ export function supportsOperator(type: FieldType, operator: ComparisonOperator):
   return true;
 }
 
+/** `_contains`, `_starts_with` and the other substring tests on text (not the array tests of the same name). */
+export function isTextOperator(operator: ComparisonOperator): boolean {
+  return TEXT_OPERATORS.has(operator);
+}
+
 /** Sorting follows the same rule as ordering: a json, array or unknown column has no order we promise. */
 export function isSortable(type: FieldType): boolean {
   return type !== 'json' && type !== 'array' && type !== 'unknown';

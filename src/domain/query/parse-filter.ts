@@ -317,7 +317,7 @@ function operand(field: FieldSchema, operator: ComparisonOperator, raw: unknown)
     const dynamic = parseDynamicValue(raw);
     if (dynamic) return dynamic;
   }
-  return coerceValue(operandField(field), raw);
+  return coerceValue(operandField(field, operator), raw);
 }
 
 function isRecord(raw: unknown): raw is Record<string, unknown> {

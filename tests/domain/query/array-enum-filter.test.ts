@@ -65,6 +65,26 @@ test('a bad element, an unknown label or an operator arrays lack is INVALID_QUER
   assert.not.ok(isSortable('array'));
 });
 
+test('text operators on an enum take any text: a pattern is matched against the label, it is no label', () => {
+  for (const operator of ['_contains', '_ncontains', '_icontains', '_starts_with', '_nends_with']) {
+    assert.equal(parse({ mood: { [operator]: 'AP' } }), {
+      kind: 'condition',
+      field: 'mood',
+      operator,
+      value: 'AP',
+    });
+  }
+  refused(() => parse({ mood: { _contains: 'a\u0000' } }), 'INVALID_QUERY', 'INVALID_VALUE');
+  refused(() => parse({ moods: { _contains: 'ha' } }), 'INVALID_QUERY', 'INVALID_VALUE');
+  const context = { user: '0190a000-0000-7000-8000-000000000001', role: null, now: new Date(0) };
+  assert.equal(bindDynamicValues(parse({ mood: { _contains: '$CURRENT_USER' } }), context, tagged), {
+    kind: 'condition',
+    field: 'mood',
+    operator: '_contains',
+    value: context.user,
+  });
+});
+
 test('dynamic values on arrays bind as elements; an element that cannot be one matches nothing', () => {
   const context = { user: '0190a000-0000-7000-8000-000000000001', role: null, now: new Date(0) };
   const keys = parse({ keys: { _contains: '$CURRENT_USER' } });
