@@ -2,6 +2,7 @@ import { characterCount } from '../character-count.ts';
 import { DomainError, failedValidation } from '../errors.ts';
 import { coerceValue } from '../query/coerce-value.ts';
 import type { ScalarValue } from '../query/filter.ts';
+import { fitsNumericColumn } from '../query/numeric-precision.ts';
 import type { FieldSchema } from '../schema/collection-schema.ts';
 
 /**
@@ -30,6 +31,12 @@ export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | nul
     characterCount(value, field.maxLength) > field.maxLength
   ) {
     throw failedValidation(field.name, `Field "${field.name}" is longer than ${field.maxLength} characters.`);
+  }
+  if (field.type === 'decimal' && typeof value === 'string' && !fitsNumericColumn(field.dbType, value)) {
+    throw failedValidation(
+      field.name,
+      `Value ${value} of field "${field.name}" is too large for ${field.dbType}.`,
+    );
   }
   return value;
 }

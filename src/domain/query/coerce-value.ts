@@ -5,6 +5,7 @@ import { canonicalJson } from './canonical-json.ts';
 import { normalizeDecimal } from './decimal-text.ts';
 import type { ComparisonOperator, ScalarValue } from './filter.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
+import { fitsNumericColumn } from './numeric-precision.ts';
 import { isTextOperator } from './operator-support.ts';
 import { canonicalDate, canonicalDateTime, canonicalTime, canonicalTimestamp } from './temporal-text.ts';
 
@@ -127,6 +128,13 @@ function arrayValue(field: FieldSchema, raw: unknown): string | null {
       element.maxLength !== null &&
       typeof value === 'string' &&
       characterCount(value, element.maxLength) > element.maxLength
+    ) {
+      return null;
+    }
+    if (
+      element.type === 'decimal' &&
+      typeof value === 'string' &&
+      !fitsNumericColumn(element.dbType, value)
     ) {
       return null;
     }

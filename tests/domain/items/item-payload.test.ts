@@ -131,6 +131,17 @@ test('maxLength counts characters (code points) as PostgreSQL does', () => {
   assert.is(parse({ description: 'x'.repeat(100_000) }).description, 'x'.repeat(100_000));
 });
 
+test('numeric(p,s) takes what PostgreSQL stores: rounded to s places, at most p − s whole digits', () => {
+  // cargos.price is numeric(12,2): ten whole digits.
+  assert.equal(parse({ price: '9999999999.994' }), { price: '9999999999.994' });
+  assert.equal(parse({ price: -9999999999.99 }), { price: '-9999999999.99' });
+  assert.equal(parse({ price: '0.001' }), { price: '0.001' });
+  for (const price of ['10000000000', '9999999999.995', '-9999999999.995', 1e10, '1e12']) {
+    const error = expectError(() => parse({ price }), 'FAILED_VALIDATION', 'price');
+    assert.match(error.message, 'price');
+  }
+});
+
 test('json fields take any JSON value, stored as canonical JSON text', () => {
   assert.equal(parse({ manifest: { b: [1, 'two', null], a: true } }), {
     manifest: '{"a":true,"b":[1,"two",null]}',

@@ -109,6 +109,7 @@ test('writes take JSON arrays of valid elements (nulls allowed) and declared lab
     ['counts', [1.5]],
     ['counts', { 0: 1 }],
     ['codes', ['abcd']],
+    ['prices', [1, '123456789']],
     ['flags', ['yes']],
     ['keys', ['not-a-uuid']],
     ['moods', ['angry']],
