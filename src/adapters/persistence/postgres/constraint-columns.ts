@@ -66,3 +66,20 @@ export async function referencedKey(
   const first = rows[0];
   return first ? { schema: first.schema, table: first.table, columns: rows.map((row) => row.name) } : null;
 }
+
+/**
+ * The columns of a table the database fills whatever a write says: identities `generated always` and
+ * generated columns. A write naming one fails with 428C9, whose report names no column.
+ */
+export async function generatedAlwaysColumns(
+  db: Kysely<unknown>,
+  schema: string,
+  table: string,
+): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select a.attname::text as name
+    from pg_attribute a
+    where a.attrelid = to_regclass(format('%I.%I', ${schema}::text, ${table}::text)) and a.attnum > 0
+      and not a.attisdropped and (a.attidentity = 'a' or a.attgenerated <> '')
+    order by a.attnum`.execute(db);
+  return rows.map((row) => row.name);
+}

@@ -6,10 +6,16 @@ import type { Referrers } from '../../../domain/items/still-referenced.ts';
 import { invalidQuery } from '../../../domain/query/invalid-query.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
 import { unavailableError } from '../database-unreachable.ts';
-import { constraintColumns, indexColumns, referencedKey } from './constraint-columns.ts';
+import {
+  constraintColumns,
+  generatedAlwaysColumns,
+  indexColumns,
+  referencedKey,
+} from './constraint-columns.ts';
 import { WATCH_STALE_STATE, watchStale } from './item-events-watch-sql.ts';
 import {
   checkViolation,
+  databaseFilledField,
   invalidFieldValue,
   missingReference,
   notNullViolation,
@@ -68,7 +74,7 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
  * - 23514 check, 23503 foreign key (23001 for `restrict`) → FAILED_VALIDATION, naming the column when the constraint has one;
  *   rows still referring to a deleted or changed one carry the key's tables and columns (StillReferenced)
  *   for the handler's check that the caller may read them;
- * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION;
+ * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION naming the column written;
  * - 42P01/42703 → StaleSchemaError, as on reads;
  * - DG001 (a watched table whose columns changed by hand) → SERVICE_UNAVAILABLE `WATCH_STALE`;
  * - an unreachable database → SERVICE_UNAVAILABLE, before any lookup (each would wait for a connection).
@@ -113,7 +119,9 @@ export async function translateWriteError(
       );
     }
     case '428C9':
-      return invalidFieldValue(report.column);
+      return databaseFilledField(
+        report.column ?? (context && (await generatedFieldWritten(db, where, context))),
+      );
     case '42P01':
     case '42703':
       return new StaleSchemaError();
@@ -137,6 +145,24 @@ async function lookUp(
   } catch {
     return [];
   }
+}
+
+/** The first field the write gave a value that only the database may fill; undefined when none is found. */
+async function generatedFieldWritten(
+  db: Kysely<unknown>,
+  where: { schema: string; table: string | undefined },
+  { collection, values }: WriteErrorContext,
+): Promise<string | undefined> {
+  if (where.table === undefined) return undefined;
+  let generated: string[];
+  try {
+    generated = await generatedAlwaysColumns(db, where.schema, where.table);
+  } catch {
+    return undefined;
+  }
+  return collection.fields.find(
+    (field) => generated.includes(field.name) && values.some((row) => Object.hasOwn(row, field.name)),
+  )?.name;
 }
 
 /** PostgreSQL does not say which value was too long; the schema and the written values do. */

@@ -25,6 +25,15 @@ export const valueTooLong = (field: string | undefined) =>
 export const invalidFieldValue = (field: string | undefined) =>
   refusal(field, field ? `Invalid value for "${field}".` : 'A value does not fit its field.');
 
+/** A value for an identity `generated always` or a generated column (SQLSTATE 428C9). */
+export const databaseFilledField = (field: string | undefined) =>
+  refusal(
+    field,
+    field
+      ? `Field "${field}" is filled by the database and cannot be written.`
+      : 'A value does not fit its field.',
+  );
+
 export const checkViolation = (field: string | undefined) =>
   refusal(field, field ? `The value of "${field}" fails a check.` : 'The item fails a check.');
 
