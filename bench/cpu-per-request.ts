@@ -7,7 +7,13 @@
 // env: DATABASE_URL (the server, default 127.0.0.1:5432), PROBE_ROWS (10000), PROBE_REQUESTS (4000 per case),
 // PROBE_ROUNDS (3), PROBE_CASES (comma-separated), PROBE_KEEP_DB=1 (reuse the seeded database next time),
 // PROBE_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
-import { mkdtempSync } from 'node:fs';
+// PROBE_INSTRUCTIONS=1 runs each server under valgrind's callgrind and counts the instructions per request (every
+// thread, GC and JIT compilation included) instead of CPU time: slow (a minute per case and build at 3000
+// requests), and blind to cache misses, but nearly the same figure whatever else the box is doing (±2 % between
+// rounds at PROBE_REQUESTS=3000; ±20 % at 1000), so changes can be compared while other work runs. RSS under
+// valgrind means nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -34,6 +40,7 @@ const ROWS = Number(env.PROBE_ROWS ?? 10_000);
 const REQUESTS = Number(env.PROBE_REQUESTS ?? 4000);
 const ROUNDS = Number(env.PROBE_ROUNDS ?? 3);
 const NODE_ARGS = env.PROBE_NODE_ARGS ? env.PROBE_NODE_ARGS.split(' ') : [];
+const INSTRUCTIONS = env.PROBE_INSTRUCTIONS === '1';
 const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
 const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
 const DB = `datagate_cpu_probe_${ROWS}`;
@@ -99,12 +106,24 @@ function figureOf(figures: Figures, name: string) {
 async function measureBuild(cli: string, staticToken: string, figures: Figures, label: string) {
   const port = await freePort();
   const [path, flags] = cli.split('|');
-  const server = start([...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'], {
-    env: await serverEnv(port),
-    logFile: join(dir, `${label}.log`),
-  });
+  const nodeArgs = [...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'];
+  const server = INSTRUCTIONS
+    ? start(
+        [
+          ...CALLGRIND,
+          `--callgrind-out-file=${join(dir, `${label}.callgrind`)}`,
+          process.execPath,
+          ...nodeArgs,
+        ],
+        {
+          env: await serverEnv(port),
+          logFile: join(dir, `${label}.log`),
+          command: 'valgrind',
+        },
+      )
+    : start(nodeArgs, { env: await serverEnv(port), logFile: join(dir, `${label}.log`) });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/server/health`, server);
+  await waitFor(`${base}/server/health`, server, INSTRUCTIONS ? 600_000 : 60_000);
   const rssIdle = rssMb(server.pid) ?? Number.NaN;
   figureOf(figures, 'idle_rss').rss.push(rssIdle);
   const role = await withClient(
@@ -137,14 +156,14 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
       connections: 16,
       headers: { authorization: `Bearer ${probe.who === 'static' ? staticToken : jwt}` },
     };
-    await autocannon({ ...options, amount: Math.max(500, REQUESTS / 4) });
+    await autocannon({ ...options, amount: INSTRUCTIONS ? 3000 : Math.max(500, REQUESTS / 4) });
     let rssMax = 0;
     const sampler = setInterval(() => {
       rssMax = Math.max(rssMax, rssMb(server.pid) ?? 0);
     }, 50);
-    const before = cpuTimeMs(server.pid) ?? Number.NaN;
+    const before = INSTRUCTIONS ? startCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
     const result = await autocannon({ ...options, amount: REQUESTS });
-    const after = cpuTimeMs(server.pid) ?? Number.NaN;
+    const after = INSTRUCTIONS ? stopCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
     clearInterval(sampler);
     if (result.non2xx + result.errors > 0)
       log(`${label} ${probe.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -153,6 +172,37 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
     entry.rss.push(rssMax);
   }
   await stop(server, 15_000);
+}
+
+/** Counting starts at the measured requests: start-up and warm-up run uninstrumented (still under valgrind). */
+const VGDB_PREFIX = `--vgdb-prefix=${join(dir, 'vgdb')}`;
+const CALLGRIND = ['--tool=callgrind', '--instr-atstart=no', VGDB_PREFIX];
+// valgrind names its control pipes after $USER and $HOST, and the server's HOST is its listening address.
+const control = (pid: number, order: string) =>
+  execFileSync('callgrind_control', [VGDB_PREFIX, order, String(pid)], {
+    env: { ...env, HOST: '127.0.0.1' },
+  });
+
+function startCounting(pid: number): number {
+  control(pid, '--zero');
+  control(pid, '--instr=on');
+  return 0;
+}
+
+/** Millions of instructions since `startCounting`, from the dump callgrind writes on request. */
+function stopCounting(pid: number): number {
+  control(pid, '--instr=off');
+  const dumps = () =>
+    readdirSync(dir)
+      .filter((name) => name.includes('.callgrind'))
+      .sort();
+  const seen = new Set(dumps());
+  control(pid, '--dump');
+  const fresh = dumps().find((name) => !seen.has(name));
+  if (!fresh) throw new Error('callgrind wrote no dump');
+  const total = /^totals: (\d+)/m.exec(readFileSync(join(dir, fresh), 'utf8'));
+  if (!total) throw new Error(`no total in ${fresh}`);
+  return Number(total[1]) / 1e6;
 }
 
 const median = (values: number[]) => {
@@ -171,7 +221,8 @@ try {
     }
   }
   const names = ['idle_rss', ...CASES.map((c) => c.name)];
-  console.log(`| case | ${builds.map((b) => `${b} CPU ms/req (runs) | peak RSS MB`).join(' | ')} |`);
+  const unit = INSTRUCTIONS ? 'M instructions/req' : 'CPU ms/req';
+  console.log(`| case | ${builds.map((b) => `${b} ${unit} (runs) | peak RSS MB`).join(' | ')} |`);
   console.log(`|---|${builds.map(() => '---|---|').join('')}`);
   for (const name of names) {
     const cells = results.map((figures) => {

@@ -19,10 +19,16 @@ export class ChildProcesses {
     });
   }
 
-  /** A long-running Node child whose output goes straight to a file (the harness spends no CPU on it). */
-  readonly start = (args: string[], options: { env: NodeJS.ProcessEnv; logFile: string }): ChildProcess => {
+  /**
+   * A long-running Node child whose output goes straight to a file (the harness spends no CPU on it); `command`
+   * runs Node under another program (valgrind), `args` then naming Node first.
+   */
+  readonly start = (
+    args: string[],
+    options: { env: NodeJS.ProcessEnv; logFile: string; command?: string },
+  ): ChildProcess => {
     const out = openSync(options.logFile, 'w');
-    const child = spawn(process.execPath, args, {
+    const child = spawn(options.command ?? process.execPath, args, {
       cwd: this.root,
       env: options.env,
       stdio: ['ignore', out, out],
