@@ -315,6 +315,9 @@ const adminRows: Row[] = [
     body: { collection: 'dg_bad_type', fields: [{ field: 'id', type: 'money' }] },
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'fields.0.type',
+    expectedMessage:
+      '"fields.0.type" must be one of "uuid", "string", "text", "integer", "bigInteger", "float", "decimal", "boolean", "timestamp", "dateTime", "date", "time" or "json".',
   },
   {
     name: 'the "unknown" pseudo-type cannot be created → 400 INVALID_PAYLOAD',
@@ -475,6 +478,31 @@ const adminRows: Row[] = [
     body: { field: 'other', type: 'money' },
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'type',
+    expectedMessage:
+      '"type" must be one of "uuid", "string", "text", "integer", "bigInteger", "float", "decimal", "boolean", "timestamp", "dateTime", "date", "time" or "json".',
+  },
+  {
+    name: 'adding a column whose options are of the wrong type → 400 INVALID_PAYLOAD saying what they must be',
+    method: 'POST',
+    path: `/fields/${NAME}`,
+    as: 'admin',
+    body: { field: 'other', type: 'string', schema: { is_nullable: 'yes' } },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'schema.is_nullable',
+    expectedMessage: '"schema.is_nullable" must be true or false.',
+  },
+  {
+    name: 'adding a column of length 0 → 400 INVALID_PAYLOAD saying the least it may be',
+    method: 'POST',
+    path: `/fields/${NAME}`,
+    as: 'admin',
+    body: { field: 'other', type: 'string', schema: { max_length: 0 } },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'schema.max_length',
+    expectedMessage: '"schema.max_length" must be at least 1.',
   },
   {
     name: 'adding a second primary key → 400',

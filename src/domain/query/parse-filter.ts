@@ -89,7 +89,11 @@ class FilterParser {
         reason: 'MAX_DEPTH',
       });
     }
-    if (!isRecord(raw)) throw invalidQuery('A filter must be an object.', { reason: 'INVALID_VALUE' });
+    if (!isRecord(raw)) {
+      throw invalidQuery(`A filter must be a JSON object, not ${describeInput(raw)}.`, {
+        reason: 'INVALID_VALUE',
+      });
+    }
     const keys = Object.keys(raw);
     if (keys.length === 0) {
       this.count();
