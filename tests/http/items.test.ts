@@ -256,6 +256,23 @@ for (const [target, items] of suitePerBackend<Context>(
   });
 
   items(
+    'the bracket form has no null: "null" is text on a text field and refused elsewhere, pointing to _null',
+    async ({ app, admin }) => {
+      const onText = await list(app, admin, '?filter[description][_eq]=null');
+      assert.is(onText.status, 200, onText.text);
+      assert.equal(onText.body, []);
+      const onFloat = await list(app, admin, '?filter[temperature][_eq]=null');
+      assert.is(onFloat.status, 400, onFloat.text);
+      const error = (onFloat.body as { errors: Array<{ message: string; extensions: { field: string } }> })
+        .errors[0]!;
+      assert.is(error.extensions.field, 'temperature');
+      assert.match(error.message, 'filter[temperature][_null]=true');
+      const nulls = await list(app, admin, '?filter[temperature][_null]=true&fields=id');
+      assert.equal(ids(nulls.body), [ID.unmeasured]);
+    },
+  );
+
+  items(
     'unknown collections: 403 for users, 401 for anonymous, 404 for admins; system tables never',
     async ({ app, operator, admin }) => {
       assert.is((await app.request('GET', '/items/ghosts', { token: operator })).status, 403);
