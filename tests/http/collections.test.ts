@@ -175,6 +175,16 @@ const adminRows: Row[] = [
     },
   },
   {
+    name: 'GET /collections takes no query parameters: fields and limit are ignored, as in Directus',
+    everywhere: true,
+    method: 'GET',
+    path: '/collections?fields=collection&limit=1&sort=-collection',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) =>
+      assertEveryTypeView((body as CollectionView[]).find((view) => view.collection === NAME)),
+  },
+  {
     name: 'GET /collections/:name → the same view',
     everywhere: true,
     method: 'GET',
@@ -431,6 +441,22 @@ const adminRows: Row[] = [
     everywhere: true,
     method: 'GET',
     path: `/fields/${NAME}`,
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => {
+      const fields = body as FieldView[];
+      assert.equal(
+        fields.map((field) => field.field),
+        [...FIELD_NAMES, 'extra'],
+      );
+      for (const [index, { expected }] of COLUMNS.entries()) assertFieldView(fields[index], expected);
+    },
+  },
+  {
+    name: 'GET /fields/:c takes no query parameters: fields and limit are ignored, as in Directus',
+    everywhere: true,
+    method: 'GET',
+    path: `/fields/${NAME}?fields=field&limit=1`,
     as: 'admin',
     expectedStatus: 200,
     expectedBody: (body) => {
