@@ -73,7 +73,9 @@ function unionOf(alternatives: ReadonlyArray<ReadonlyArray<core.$ZodIssue>>): st
   });
   if (expected.some((words) => words === undefined)) return 'of one of the accepted shapes';
   const words = [...new Set(expected as string[])];
-  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  if (words.length === 1) return words[0]!;
+  // The last comma keeps "true or false" whole: "a string, a number, true or false, or null".
+  return `${words.slice(0, -1).join(', ')}${words.length > 2 ? ',' : ''} or ${words.at(-1)}`;
 }
 
 function bound(side: 'at least' | 'at most', origin: string, limit: number | bigint): string {
