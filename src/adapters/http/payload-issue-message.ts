@@ -63,7 +63,7 @@ function oneOf(values: ReadonlyArray<unknown>): string {
   return `one of ${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
 }
 
-/** A union of plain types (`string | number | null`) reads as its list; any other union, as its name. */
+/** A union of plain types (`string | number | null`) reads as its list; any other, as "one of the accepted shapes". */
 function unionOf(alternatives: ReadonlyArray<ReadonlyArray<core.$ZodIssue>>): string {
   const expected = alternatives.map((issues) => {
     const [only] = issues;
