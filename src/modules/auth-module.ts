@@ -4,6 +4,7 @@ import type { AppConfig } from '../adapters/config/config-schema.ts';
 import { requestOrigin } from '../adapters/http/authenticated.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { tokenPairAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { mustBe } from '../adapters/http/payload-issue-message.ts';
 import { LoginHandler } from '../application/auth/login.ts';
 import { LogoutHandler } from '../application/auth/logout.ts';
 import { RefreshSessionHandler } from '../application/auth/refresh-session.ts';
@@ -15,7 +16,7 @@ import { TYPES } from './service-identifiers.ts';
 
 // docs/api.md §3: "json" is the only mode until cookie mode exists. Other unknown keys (e.g. the `otp`
 // that @directus/sdk sends) are stripped, not refused, hence plain `z.object`.
-const mode = z.literal('json', { error: 'Only mode "json" is supported.' }).optional();
+const mode = z.literal('json', { error: mustBe('"json", the only mode supported so far') }).optional();
 const loginBody = z.object({ email: z.string(), password: z.string(), mode });
 const refreshBody = z.object({ refresh_token: z.string(), mode });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { collectionAnswer, fieldAnswer } from '../adapters/http/openapi/answer-schemas.ts';
+import { mustBe } from '../adapters/http/payload-issue-message.ts';
 import { ClearSchemaCacheHandler } from '../application/collections/clear-schema-cache.ts';
 import { CreateCollectionHandler } from '../application/collections/create-collection.ts';
 import { CreateFieldHandler } from '../application/collections/create-field.ts';
@@ -53,7 +54,7 @@ const updateCollectionBody = z.strictObject({
   meta: z
     .strictObject({
       accountability: z
-        .enum(['all', 'activity'])
+        .enum(['all', 'activity'], { error: mustBe('"all", "activity" or null') })
         .nullable()
         .optional()
         .describe('What writes record (docs/api.md §14): `all`, `activity`, or null for nothing.'),

@@ -4,6 +4,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
+import { mustBe } from '../adapters/http/payload-issue-message.ts';
 import { uuidText } from '../adapters/http/uuid.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
@@ -17,14 +18,15 @@ import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
-const jsonObject = z.record(z.string(), z.unknown()).nullable().optional();
+const jsonObject = z
+  .record(z.string(), z.unknown(), { error: mustBe('a JSON object or null') })
+  .nullable()
+  .optional();
 
 // Only the wire shape is checked here (INVALID_PAYLOAD). Whether the action is one, the role exists and
 // the filters fit the collection are domain rules, answered FAILED_VALIDATION by the handlers.
 const createPermissionBody = z.strictObject({
-  role: uuidText('Must be a role id (UUID) or null.')
-    .nullable()
-    .describe('A role id, or null for the public role.'),
+  role: uuidText('a role id (UUID) or null').nullable().describe('A role id, or null for the public role.'),
   collection: z.string(),
   action: z.string().describe('`create`, `read`, `update` or `delete`.'),
   permissions: jsonObject,

@@ -34,7 +34,7 @@ const userId = z.uuid().describe("The user's id.");
 const createUserBody = z.strictObject({
   email: z.string(),
   password: z.string().describe(`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`),
-  role: uuidText('Must be a role id (UUID) or null.')
+  role: uuidText('a role id (UUID) or null')
     .nullable()
     .describe('A role id, or null for a user with only the public permissions.'),
   status: z.enum(USER_STATUSES).optional(),

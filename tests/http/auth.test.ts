@@ -115,6 +115,7 @@ const loginRows: Scenario[] = [
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
     expectedField: 'password',
+    expectedMessage: '"password" is required.',
   },
   {
     name: 'missing email → 400 INVALID_PAYLOAD naming it',
@@ -126,13 +127,14 @@ const loginRows: Scenario[] = [
     expectedField: 'email',
   },
   {
-    name: 'email of the wrong type → 400 INVALID_PAYLOAD',
+    name: 'email of the wrong type → 400 INVALID_PAYLOAD naming it and the type it must have',
     method: 'POST',
     path: '/auth/login',
     body: { email: 42, password: 'whatever-1' },
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
     expectedField: 'email',
+    expectedMessage: '"email" must be a string.',
   },
   {
     name: 'mode "cookie" → 400 INVALID_PAYLOAD until cookie mode exists',
@@ -142,6 +144,7 @@ const loginRows: Scenario[] = [
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
     expectedField: 'mode',
+    expectedMessage: '"mode" must be "json", the only mode supported so far.',
   },
   {
     name: 'an array instead of an object → 400 INVALID_PAYLOAD',
@@ -150,6 +153,7 @@ const loginRows: Scenario[] = [
     body: [{ email: 'someone@example.com', password: 'whatever-1' }],
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
+    expectedMessage: 'Request body must be a JSON object.',
   },
   {
     name: 'no body at all → 400 INVALID_PAYLOAD',

@@ -175,6 +175,16 @@ const adminRows: Row[] = [
     },
   },
   {
+    name: 'GET /collections takes no query parameters: fields and limit are ignored, as in Directus',
+    everywhere: true,
+    method: 'GET',
+    path: '/collections?fields=collection&limit=1&sort=-collection',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) =>
+      assertEveryTypeView((body as CollectionView[]).find((view) => view.collection === NAME)),
+  },
+  {
     name: 'GET /collections/:name → the same view',
     everywhere: true,
     method: 'GET',
@@ -315,6 +325,9 @@ const adminRows: Row[] = [
     body: { collection: 'dg_bad_type', fields: [{ field: 'id', type: 'money' }] },
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'fields.0.type',
+    expectedMessage:
+      '"fields.0.type" must be one of "uuid", "string", "text", "integer", "bigInteger", "float", "decimal", "boolean", "timestamp", "dateTime", "date", "time" or "json".',
   },
   {
     name: 'the "unknown" pseudo-type cannot be created → 400 INVALID_PAYLOAD',
@@ -440,6 +453,22 @@ const adminRows: Row[] = [
     },
   },
   {
+    name: 'GET /fields/:c takes no query parameters: fields and limit are ignored, as in Directus',
+    everywhere: true,
+    method: 'GET',
+    path: `/fields/${NAME}?fields=field&limit=1`,
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => {
+      const fields = body as FieldView[];
+      assert.equal(
+        fields.map((field) => field.field),
+        [...FIELD_NAMES, 'extra'],
+      );
+      for (const [index, { expected }] of COLUMNS.entries()) assertFieldView(fields[index], expected);
+    },
+  },
+  {
     name: 'GET /fields/:c/:f → that column',
     everywhere: true,
     method: 'GET',
@@ -475,6 +504,31 @@ const adminRows: Row[] = [
     body: { field: 'other', type: 'money' },
     expectedStatus: 400,
     expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'type',
+    expectedMessage:
+      '"type" must be one of "uuid", "string", "text", "integer", "bigInteger", "float", "decimal", "boolean", "timestamp", "dateTime", "date", "time" or "json".',
+  },
+  {
+    name: 'adding a column whose options are of the wrong type → 400 INVALID_PAYLOAD saying what they must be',
+    method: 'POST',
+    path: `/fields/${NAME}`,
+    as: 'admin',
+    body: { field: 'other', type: 'string', schema: { is_nullable: 'yes' } },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'schema.is_nullable',
+    expectedMessage: '"schema.is_nullable" must be true or false.',
+  },
+  {
+    name: 'adding a column of length 0 → 400 INVALID_PAYLOAD saying the least it may be',
+    method: 'POST',
+    path: `/fields/${NAME}`,
+    as: 'admin',
+    body: { field: 'other', type: 'string', schema: { max_length: 0 } },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'schema.max_length',
+    expectedMessage: '"schema.max_length" must be at least 1.',
   },
   {
     name: 'adding a second primary key → 400',

@@ -225,6 +225,53 @@ for (const [target, items] of suitePerBackend<Context>(
     }
   });
 
+  items('a refused query or body says what was wrong in its own words', async ({ app, operator }) => {
+    const refusals: Array<[method: string, path: string, body: unknown, code: string, message: string]> = [
+      [
+        'GET',
+        `?filter=${encodeURIComponent('[1]')}`,
+        undefined,
+        'INVALID_QUERY',
+        'A filter must be a JSON object, not an array.',
+      ],
+      ['GET', '?filter=5', undefined, 'INVALID_QUERY', 'A filter must be a JSON object, not 5.'],
+      ['SEARCH', '', { query: [1] }, 'INVALID_PAYLOAD', '"query" must be a JSON object.'],
+      ['SEARCH', '', [{ query: {} }], 'INVALID_PAYLOAD', 'Request body must be a JSON object.'],
+      [
+        'SEARCH',
+        '',
+        { query: { filter: [] } },
+        'INVALID_QUERY',
+        '"filter" must be a JSON object, given once.',
+      ],
+    ];
+    for (const [method, query, body, code, message] of refusals) {
+      const response = await app.request(method, `/items/cargos${query}`, { token: operator, body });
+      assert.is(response.status, 400, `${method} ${query} ${JSON.stringify(body)}`);
+      const error = (response.body as { errors: Array<{ message: string; extensions: { code: string } }> })
+        .errors[0]!;
+      assert.is(error.extensions.code, code);
+      assert.is(error.message, message);
+    }
+  });
+
+  items(
+    'the bracket form has no null: "null" is text on a text field and refused elsewhere, pointing to _null',
+    async ({ app, admin }) => {
+      const onText = await list(app, admin, '?filter[description][_eq]=null');
+      assert.is(onText.status, 200, onText.text);
+      assert.equal(onText.body, []);
+      const onFloat = await list(app, admin, '?filter[temperature][_eq]=null');
+      assert.is(onFloat.status, 400, onFloat.text);
+      const error = (onFloat.body as { errors: Array<{ message: string; extensions: { field: string } }> })
+        .errors[0]!;
+      assert.is(error.extensions.field, 'temperature');
+      assert.match(error.message, 'filter[temperature][_null]=true');
+      const nulls = await list(app, admin, '?filter[temperature][_null]=true&fields=id');
+      assert.equal(ids(nulls.body), [ID.unmeasured]);
+    },
+  );
+
   items(
     'unknown collections: 403 for users, 401 for anonymous, 404 for admins; system tables never',
     async ({ app, operator, admin }) => {

@@ -68,6 +68,17 @@ const rows: Scenario[] = [
     expectedField: 'policy',
   },
   {
+    name: 'a rule that is no object → 400 INVALID_PAYLOAD saying what it must be',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, permissions: 5 },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'permissions',
+    expectedMessage: '"permissions" must be a JSON object or null.',
+  },
+  {
     name: 'create without role (null must be explicit) → 400 INVALID_PAYLOAD',
     method: 'POST',
     path: '/permissions',

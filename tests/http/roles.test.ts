@@ -22,6 +22,17 @@ roles.after(({ app }) => app.close());
 
 const rows: Scenario[] = [
   {
+    name: 'admin_access of the wrong type → 400 INVALID_PAYLOAD saying what it must be',
+    method: 'POST',
+    path: '/roles',
+    as: 'admin',
+    body: { name: 'Typo', admin_access: 'yes' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'admin_access',
+    expectedMessage: '"admin_access" must be true or false.',
+  },
+  {
     name: 'anonymous list → 401 UNAUTHENTICATED',
     method: 'GET',
     path: '/roles',

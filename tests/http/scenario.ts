@@ -15,6 +15,8 @@ export type Scenario = {
   /** `errors[0].extensions.code` of an error answer. */
   expectedCode?: string;
   expectedField?: string;
+  /** `errors[0].message`, word for word: messages are the product's own, not a library's. */
+  expectedMessage?: string;
   /** Header values the answer must carry (a RegExp is matched, a string compared exactly). */
   expectedHeaders?: Record<string, string | RegExp>;
   /** Further checks on the parsed body. */
@@ -56,6 +58,7 @@ export async function runScenario(
   });
   if (row.expectedCode !== undefined) {
     assertError(response, row.expectedStatus, row.expectedCode, row.expectedField);
+    if (row.expectedMessage !== undefined) assert.is(firstError(response).message, row.expectedMessage);
   } else {
     assert.is(response.status, row.expectedStatus, `status (body: ${response.text})`);
   }

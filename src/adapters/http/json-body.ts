@@ -6,6 +6,7 @@ import { findTextFlaw, jsonMayHoldFlawedText } from '../../domain/well-formed-te
 import { flawedTextError, MAX_JSON_DEPTH, nestingDepth, PROTO_KEY } from '../json-text-checks.ts';
 import { requestTooLarge, unsupportedMediaType } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
+import { payloadIssueMessage } from './payload-issue-message.ts';
 
 /** Reads the request body as JSON and checks it against the route's wire shape. */
 export type JsonBodyReader = <S extends ZodType>(ctx: HttpContext, schema: S) => Promise<z.output<S>>;
@@ -35,7 +36,7 @@ export function jsonBodyReader(limit: string | number): JsonBodyReader {
     }
     const body = parseJsonBytes(ctx.request.rawBody ?? '');
     ctx.request.body = body;
-    const result = schema.safeParse(body);
+    const result = schema.safeParse(body, { error: payloadIssueMessage });
     if (!result.success) throw payloadError(result.error);
     return result.data;
   };
@@ -128,14 +129,9 @@ function errorType(error: unknown): unknown {
   return error instanceof Error && 'type' in error ? error.type : undefined;
 }
 
+/** The first issue, in words of our own (payload-issue-message.ts) or of the route's schema (`mustBe`). */
 function payloadError(error: ZodError): Error {
   const issue = error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const field = [...issue.path, issue.keys[0]].join('.');
-    return invalidPayload(`Unknown field "${field}".`, field);
-  }
-  const field = issue.path.join('.');
-  return field
-    ? invalidPayload(`Invalid "${field}": ${issue.message}`, field)
-    : invalidPayload(issue.message);
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+  return invalidPayload(issue.message, path.join('.') || undefined);
 }

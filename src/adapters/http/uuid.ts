@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mustBe } from './payload-issue-message.ts';
 
 /** Any 8-4-4-4-12 hex UUID; the version is not checked, since ids may come from other systems. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -11,7 +12,11 @@ export function canonicalUuid(id: string): string {
   return id.toLowerCase();
 }
 
-/** A UUID in a payload, taken in any case and handed on canonical; `message` when it is not one. */
-export function uuidText(message: string) {
-  return z.string().regex(UUID_PATTERN, message).overwrite(canonicalUuid);
+/**
+ * A UUID in a payload, taken in any case and handed on canonical; when it is not one, the refusal says it
+ * must be `expected` ("a role id (UUID) or null").
+ */
+export function uuidText(expected: string) {
+  const error = mustBe(expected);
+  return z.string({ error }).regex(UUID_PATTERN, { error }).overwrite(canonicalUuid);
 }

@@ -89,7 +89,11 @@ class FilterParser {
         reason: 'MAX_DEPTH',
       });
     }
-    if (!isRecord(raw)) throw invalidQuery('A filter must be an object.', { reason: 'INVALID_VALUE' });
+    if (!isRecord(raw)) {
+      throw invalidQuery(`A filter must be a JSON object, not ${describeInput(raw)}.`, {
+        reason: 'INVALID_VALUE',
+      });
+    }
     const keys = Object.keys(raw);
     if (keys.length === 0) {
       this.count();
@@ -317,7 +321,26 @@ function operand(field: FieldSchema, operator: ComparisonOperator, raw: unknown)
     const dynamic = parseDynamicValue(raw);
     if (dynamic) return dynamic;
   }
-  return coerceValue(operandField(field, operator), raw);
+  try {
+    return coerceValue(operandField(field, operator), raw);
+  } catch (error) {
+    if (typeof raw === 'string' && NULL_TEXT.test(raw)) throw nullAsText(field, raw);
+    throw error;
+  }
+}
+
+/**
+ * Directus reads the text `null` as null in any filter; here it stays text (docs/api.md §4, "Values";
+ * docs/decisions/0058), so a caller who meant null is told the way to say it.
+ */
+const NULL_TEXT = /^null$/i;
+
+function nullAsText(field: FieldSchema, raw: string) {
+  return invalidQuery(
+    `Invalid value "${raw}" for field "${field.name}" (${field.type}): the text "${raw}" is no null; ` +
+      `test for null with _null or _nnull (filter[${field.name}][_null]=true).`,
+    { field: field.name, reason: 'INVALID_VALUE' },
+  );
 }
 
 function isRecord(raw: unknown): raw is Record<string, unknown> {

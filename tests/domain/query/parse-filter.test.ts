@@ -24,6 +24,17 @@ function refused(
   }
 }
 
+/** The INVALID_QUERY error `raw` is refused with, for checks on its wording. */
+function refusal(raw: unknown): DomainError {
+  try {
+    parse(raw);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'INVALID_QUERY') return error;
+    throw error;
+  }
+  throw new Error(`${JSON.stringify(raw)} was not refused`);
+}
+
 const cond = (field: string, operator: string, extra: object = {}) => ({
   kind: 'condition',
   field,
@@ -100,6 +111,26 @@ test('_eq null is _null and _neq null is _nnull, on every type', () => {
   assert.equal(parse({ temperature: { _eq: null } }), cond('temperature', '_null'));
   assert.equal(parse({ temperature: { _neq: null } }), cond('temperature', '_nnull'));
   assert.equal(parse({ tags: { _eq: null } }), cond('tags', '_null'));
+});
+
+test('the text "null" is text, never null: a text field compares it, any other type refuses it pointing to _null', () => {
+  assert.equal(parse({ description: { _eq: 'null' } }), cond('description', '_eq', { value: 'null' }));
+  assert.equal(parse({ code: { _neq: 'NULL' } }), cond('code', '_neq', { value: 'NULL' }));
+  for (const [field, type, operator, raw] of [
+    ['crate_count', 'integer', '_eq', 'null'],
+    ['temperature', 'float', '_neq', 'NULL'],
+    ['id', 'uuid', '_in', 'null'],
+    ['shipped_on', 'date', '_gt', 'Null'],
+  ] as const) {
+    const error = refusal({ [field]: { [operator]: raw } });
+    assert.is(error.extensions.field, field);
+    assert.is(error.extensions.reason, 'INVALID_VALUE');
+    assert.is(
+      error.message,
+      `Invalid value "${raw}" for field "${field}" (${type}): the text "${raw}" is no null; ` +
+        `test for null with _null or _nnull (filter[${field}][_null]=true).`,
+    );
+  }
 });
 
 test('_null/_nnull/_empty/_nempty take true or false, as booleans or strings', () => {

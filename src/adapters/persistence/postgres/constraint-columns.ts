@@ -83,3 +83,21 @@ export async function generatedAlwaysColumns(
     order by a.attnum`.execute(db);
   return rows.map((row) => row.name);
 }
+
+/**
+ * The columns of a table whose type is a domain. A domain's check (23514) reports the domain, not the
+ * column that holds it. (A domain over a domain, or an array of one, is a type the API does not write.)
+ */
+export async function domainColumns(
+  db: Kysely<unknown>,
+  table: { schema: string; name: string },
+  domain: { schema: string; name: string },
+): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select a.attname::text as name
+    from pg_attribute a
+    where a.attrelid = to_regclass(format('%I.%I', ${table.schema}::text, ${table.name}::text)) and a.attnum > 0
+      and not a.attisdropped
+      and a.atttypid = to_regtype(format('%I.%I', ${domain.schema}::text, ${domain.name}::text))
+    order by a.attnum`.execute(db);
+  return rows.map((row) => row.name);
+}

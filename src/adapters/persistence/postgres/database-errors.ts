@@ -8,6 +8,7 @@ import type { CollectionSchema } from '../../../domain/schema/collection-schema.
 import { unavailableError } from '../database-unreachable.ts';
 import {
   constraintColumns,
+  domainColumns,
   generatedAlwaysColumns,
   indexColumns,
   referencedKey,
@@ -62,7 +63,13 @@ export type WriteErrorContext = {
 };
 
 /** The fields pg and PGlite both copy from the server's error report. */
-type ErrorReport = { schema?: string; table?: string; column?: string; constraint?: string };
+type ErrorReport = {
+  schema?: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+  dataType?: string;
+};
 
 /**
  * A write's database error as the contract error a client gets (docs/api.md §2), never a 500 for bad data:
@@ -71,7 +78,8 @@ type ErrorReport = { schema?: string; table?: string; column?: string; constrain
  * - 23502 not-null → FAILED_VALIDATION naming the column; 22001 too long → FAILED_VALIDATION naming the
  *   string field whose written value exceeds its length; other class 22 (out of range, invalid text,
  *   datetime overflow) → FAILED_VALIDATION;
- * - 23514 check, 23503 foreign key (23001 for `restrict`) → FAILED_VALIDATION, naming the column when the constraint has one;
+ * - 23514 check, 23503 foreign key (23001 for `restrict`) → FAILED_VALIDATION, naming the column when the constraint has one
+ *   (for a domain's check, the one written column of that domain);
  *   rows still referring to a deleted or changed one carry the key's tables and columns (StillReferenced)
  *   for the handler's check that the caller may read them;
  * - 428C9 (a value for a `generated always` column) → FAILED_VALIDATION naming the column written;
@@ -106,6 +114,10 @@ export async function translateWriteError(
     case '22001':
       return valueTooLong(context && tooLongField(context));
     case '23514': {
+      // A domain's check reports the domain (its schema and name) and no table.
+      if (report.dataType !== undefined && report.table === undefined) {
+        return checkViolation(await domainFieldWritten(db, { ...where, schema }, report, context));
+      }
       const columns = await lookUp(constraintColumns, db, where);
       return checkViolation(columns.length === 1 ? columns[0] : undefined);
     }
@@ -145,6 +157,31 @@ async function lookUp(
   } catch {
     return [];
   }
+}
+
+/**
+ * The field holding the domain whose check failed: the one column of that domain the write gave a value;
+ * undefined when none or several could have failed.
+ */
+async function domainFieldWritten(
+  db: Kysely<unknown>,
+  where: { schema: string; table: string | undefined },
+  report: ErrorReport,
+  context: WriteErrorContext | undefined,
+): Promise<string | undefined> {
+  if (where.table === undefined || report.dataType === undefined) return undefined;
+  let columns: string[];
+  try {
+    columns = await domainColumns(
+      db,
+      { schema: where.schema, name: where.table },
+      { schema: report.schema ?? where.schema, name: report.dataType },
+    );
+  } catch {
+    return undefined;
+  }
+  const written = columns.filter((column) => context?.values.some((row) => Object.hasOwn(row, column)));
+  return written.length === 1 ? written[0] : undefined;
 }
 
 /** The first field the write gave a value that only the database may fill; undefined when none is found. */

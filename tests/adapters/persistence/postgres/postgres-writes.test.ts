@@ -74,6 +74,38 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     assert.is(await countOf(db, 'stock'), 0);
   });
 
+  test("a domain's check names the column of that domain the write gave a value, when only one", async ({
+    db,
+    catalog,
+    store,
+  }) => {
+    await sql`create domain ${inSchema('positive')} as int check (value > 0)`.execute(db);
+    await sql`create table ${inSchema('parcels')} (id int primary key, weight ${inSchema('positive')},
+      height ${inSchema('positive')}, other int)`.execute(db);
+    const parcels = await collection(catalog, 'parcels');
+    assert.equal(
+      parcels.fields.map((field) => field.type),
+      ['integer', 'integer', 'integer', 'integer'],
+      'every column is one the API writes',
+    );
+    await refusal(store, (w) => w.insert(parcels, [{ id: 1, weight: 0 }]), 'FAILED_VALIDATION', 'weight');
+    await store.write((w) => w.insert(parcels, [{ id: 1, weight: 1 }]));
+    await refusal(
+      store,
+      (w) => w.update(parcels, [1], { height: -1, other: 2 }),
+      'FAILED_VALIDATION',
+      'height',
+    );
+    // Two written columns of the domain: either may have failed, so neither is named.
+    await refusal(
+      store,
+      (w) => w.insert(parcels, [{ id: 2, weight: 1, height: 0 }]),
+      'FAILED_VALIDATION',
+      undefined,
+    );
+    assert.is(await countOf(db, 'parcels'), 1);
+  });
+
   test('foreign keys: a dangling reference names its column; deleting a referenced row names none', async ({
     db,
     catalog,
