@@ -165,6 +165,22 @@ hub('a field the caller may not read is refused at subscribe, as a list refuses 
   await refusedWith(f.subscribe(CALLER.carol), 'FORBIDDEN');
 });
 
+hub('an aggregate or groupBy is refused at subscribe, never answered with the rows instead', async () => {
+  const f = await hubFixture();
+  await f.grant({ fields: ['id', 'label'] });
+  for (const query of [
+    { aggregate: { count: ['*'] } },
+    { groupBy: ['label'] },
+    { groupBy: 'label', aggregate: { count: '*' } },
+    // A field the caller may not read gets the same answer: the refusal names the parameter, nothing else.
+    { aggregate: { max: ['notes'] } },
+  ]) {
+    await refusedWith(f.subscribe(CALLER.ada, query), 'INVALID_QUERY').catch((error: Error) => {
+      throw new Error(`${JSON.stringify(query)}: ${error.message}`);
+    });
+  }
+});
+
 hub(
   'a rule change applies at the next recheck: events stop and the subscription ends FORBIDDEN',
   async () => {

@@ -316,15 +316,19 @@ class Connection {
       this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
       return;
     }
-    const query =
-      typeof message.query === 'object' && message.query !== null ? (message.query as Message) : {};
+    // A query that is not an object is malformed, not absent: read as none, it would answer every row.
+    const { query = {} } = message;
+    if (typeof query !== 'object' || query === null || Array.isArray(query)) {
+      this.error('subscribe', 'INVALID_PAYLOAD', '"query" is an object of list parameters.', uid);
+      return;
+    }
     this.subscriptions.set(key, null);
     const collection = message.collection;
     const withUid = uid === undefined ? {} : { uid };
     const member = uidMember(uid);
     try {
       const subscription = await this.options.subscriptions.subscribe(
-        { collection, query, caller: () => this.currentCaller() },
+        { collection, query: query as Message, caller: () => this.currentCaller() },
         {
           send: (event) => this.sendRaw(subscriptionMessage(event, member)),
           end: (end) => this.ended(key, end, uid),
