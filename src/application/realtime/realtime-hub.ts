@@ -129,6 +129,9 @@ export class RealtimeHub implements ItemSubscriptions {
     if (caller === null) throw new DomainError('UNAUTHENTICATED', 'Authentication is required.');
     const collection = collectionFor(this.catalog, caller, request.collection);
     const parsedIn = this.catalog.current();
+    // The right to read first, as a list checks it: a caller who may not read the collection hears the same
+    // refusal whatever the query, so that neither the collection's existence nor its fields' names leak.
+    await this.rules.for(caller, collection, this.clock.now());
     refuseAggregates(request.query);
     // Flat fields and filters only: parsed without the relations, a path is an unknown field whatever it
     // names, so that a refusal tells nothing of collections the caller may not read (docs/api.md §12).
