@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** An error answer given before Koa runs, in the contract's shape and with every answer's security headers. */
@@ -61,12 +61,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  */
 export function answeredMissingHost(request: IncomingMessage, response: ServerResponse): boolean {
   if (request.httpVersion !== '1.1' || request.headers.host !== undefined) return false;
-  const { status, headers, body } = earlyAnswer(
-    400,
-    'Bad Request',
-    'INVALID_PAYLOAD',
-    'An HTTP/1.1 request needs a Host header.',
-  );
-  response.writeHead(status, headers).end(body);
+  answerEarly(response, 400, 'INVALID_PAYLOAD', 'An HTTP/1.1 request needs a Host header.');
   return true;
+}
+
+/** Refuses a request before the app sees it, on its response, in the contract's shape; the connection closes. */
+export function answerEarly(response: ServerResponse, status: number, code: string, message: string): void {
+  const { headers, body } = earlyAnswer(status, STATUS_CODES[status] ?? '', code, message);
+  response.writeHead(status, headers).end(body);
 }

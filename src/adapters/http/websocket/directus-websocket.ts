@@ -1,4 +1,5 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type {
@@ -11,6 +12,7 @@ import { DomainError } from '../../../domain/errors.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
 import { errorResponse } from '../error-response.ts';
+import { serveIgnoringUpgrade } from '../upgrade-ignored.ts';
 import { WriteRounds } from '../write-rounds.ts';
 import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
@@ -85,7 +87,10 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
       : null;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== path) return;
+    if (url.pathname !== path || request.headers.upgrade?.toLowerCase() !== 'websocket') {
+      serveIgnoringUpgrade(server, request, socket as Socket, head);
+      return;
+    }
     const address = request.socket.remoteAddress ?? '';
     if ((perAddress.get(address) ?? 0) >= options.limits.connectionsPerAddress) {
       socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
