@@ -2,31 +2,44 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-/** An error answer given before Koa runs, in the contract's shape and with every answer's security headers. */
-type EarlyAnswer = {
-  readonly status: number;
-  readonly reason: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-};
+/** The contract's error body (docs/api.md §2). */
+type ErrorBody = { errors: Array<{ message: string; extensions: Record<string, unknown> }> };
 
-function earlyAnswer(status: number, reason: string, code: string, message: string): EarlyAnswer {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+/**
+ * The headers of an error answered before Koa runs: the contract's JSON with every answer's security
+ * headers, on a connection that closes.
+ */
+function earlyHeaders(text: string, extra: Readonly<Record<string, string>>): Record<string, string> {
   return {
-    status,
-    reason,
-    body,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'X-Request-Id': randomUUID(),
-      'Cache-Control': 'no-store',
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      Connection: 'close',
-    },
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    'X-Request-Id': randomUUID(),
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    ...extra,
+    Connection: 'close',
   };
+}
+
+const bodyOf = (code: string, message: string): ErrorBody => ({
+  errors: [{ message, extensions: { code } }],
+});
+
+/**
+ * An error written as raw HTTP/1.1 on a socket no response owns (one Node's parser refused, an upgrade
+ * refused), then the socket is ended. `headers` adds to the usual ones (`Retry-After`…).
+ */
+export function answerRawError(
+  socket: Duplex,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: ErrorBody,
+): void {
+  const text = JSON.stringify(body);
+  const head = Object.entries(earlyHeaders(text, headers)).map(([name, value]) => `${name}: ${value}`);
+  socket.end([`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, ...head, '', text].join('\r\n'));
 }
 
 /**
@@ -39,19 +52,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
-  const { status, reason, headers, body } =
+  const [status, code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? earlyAnswer(
-          431,
-          'Request Header Fields Too Large',
-          'REQUEST_TOO_LARGE',
-          'Request headers are too large.',
-        )
+      ? [431, 'REQUEST_TOO_LARGE', 'Request headers are too large.']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? earlyAnswer(408, 'Request Timeout', 'INVALID_PAYLOAD', 'The request took too long to arrive.')
-        : earlyAnswer(400, 'Bad Request', 'INVALID_PAYLOAD', 'Malformed HTTP request.');
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  socket.end([`HTTP/1.1 ${status} ${reason}`, ...head, '', body].join('\r\n'));
+        ? [408, 'INVALID_PAYLOAD', 'The request took too long to arrive.']
+        : [400, 'INVALID_PAYLOAD', 'Malformed HTTP request.'];
+  answerRawError(socket, status, {}, bodyOf(code, message));
 }
 
 /**
@@ -67,6 +74,6 @@ export function answeredMissingHost(request: IncomingMessage, response: ServerRe
 
 /** Refuses a request before the app sees it, on its response, in the contract's shape; the connection closes. */
 export function answerEarly(response: ServerResponse, status: number, code: string, message: string): void {
-  const { headers, body } = earlyAnswer(status, STATUS_CODES[status] ?? '', code, message);
-  response.writeHead(status, headers).end(body);
+  const text = JSON.stringify(bodyOf(code, message));
+  response.writeHead(status, earlyHeaders(text, {})).end(text);
 }

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
@@ -11,6 +11,7 @@ import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
+import { answerRawError } from '../client-error-answer.ts';
 import { errorResponse } from '../error-response.ts';
 import { serveIgnoringUpgrade } from '../upgrade-ignored.ts';
 import { WriteRounds } from '../write-rounds.ts';
@@ -93,7 +94,16 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     }
     const address = request.socket.remoteAddress ?? '';
     if ((perAddress.get(address) ?? 0) >= options.limits.connectionsPerAddress) {
-      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      refuseUpgrade(
+        socket,
+        new DomainError(
+          'TOO_MANY_REQUESTS',
+          'Too many WebSocket connections from this address; close one first.',
+          {
+            reason: 'TOO_MANY_CONNECTIONS',
+          },
+        ),
+      );
       return;
     }
     let token: string | null;
@@ -135,12 +145,8 @@ function queryStringOf(target: string | undefined): string {
  * exists: never run as the public caller.
  */
 function refuseUpgrade(socket: Duplex, error: unknown) {
-  const { status, body } = errorResponse(error, '');
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-  );
+  const { status, headers, body } = errorResponse(error, '');
+  answerRawError(socket, status, headers, body);
 }
 
 function count(counts: Map<string, number>, key: string, delta: number): number {
