@@ -97,7 +97,10 @@ async function rawExchange(url: string, request: string): Promise<string | null>
   return result;
 }
 
-/** Any request but a WebSocket handshake on /websocket, asking to upgrade, as `curl --http2` does on http:. */
+/**
+ * Requests asking to upgrade: anything but a WebSocket handshake on /websocket (`Upgrade: h2c`, as `curl --http2`
+ * sends on http:) is answered as the plain request it also is; a malformed handshake is refused.
+ */
 const UPGRADES: Array<{ name: string; request: string; status: number; body: RegExp }> = [
   {
     name: 'Upgrade: h2c on a route',
@@ -127,8 +130,32 @@ const UPGRADES: Array<{ name: string; request: string; status: number; body: Reg
   },
 ];
 
+const HANDSHAKE = (headers: string) =>
+  `GET /websocket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${headers}\r\n`;
+UPGRADES.push(
+  {
+    name: 'a WebSocket handshake without Sec-WebSocket-Key',
+    request: HANDSHAKE('Sec-WebSocket-Version: 13\r\n'),
+    status: 400,
+    body: /"code":"INVALID_PAYLOAD"/,
+  },
+  {
+    name: 'a WebSocket handshake of another version',
+    request: HANDSHAKE('Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\n'),
+    status: 400,
+    body: /"code":"INVALID_PAYLOAD"/,
+  },
+  {
+    name: 'a WebSocket handshake by POST',
+    request:
+      'POST /websocket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nContent-Length: 0\r\n\r\n',
+    status: 404,
+    body: /"code":"NOT_FOUND"/,
+  },
+);
+
 for (const { name, request, status, body } of UPGRADES) {
-  test(`${name}: answered as the plain request it also is, never left hanging`, async ({ scenario }) => {
+  test(`${name} → ${status} in the contract's shape, never left hanging`, async ({ scenario }) => {
     const answer = await rawExchange(scenario.app.url, request);
     assert.ok(answer !== null, 'no answer within 3 s');
     const [head = '', text = ''] = answer.split('\r\n\r\n');

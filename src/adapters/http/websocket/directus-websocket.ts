@@ -8,7 +8,7 @@ import type {
   SubscriptionEnd,
 } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
-import { DomainError } from '../../../domain/errors.ts';
+import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
 import { answerRawError } from '../client-error-answer.ts';
@@ -88,8 +88,17 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
       : null;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== path || request.headers.upgrade?.toLowerCase() !== 'websocket') {
+    if (
+      url.pathname !== path ||
+      request.method !== 'GET' ||
+      request.headers.upgrade?.toLowerCase() !== 'websocket'
+    ) {
       serveIgnoringUpgrade(server, request, socket as Socket, head);
+      return;
+    }
+    const malformed = malformedHandshake(request);
+    if (malformed) {
+      refuseUpgrade(socket, malformed);
       return;
     }
     const address = request.socket.remoteAddress ?? '';
@@ -137,6 +146,22 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
 function queryStringOf(target: string | undefined): string {
   const question = target?.indexOf('?') ?? -1;
   return question === -1 ? '' : target!.slice(question + 1);
+}
+
+/**
+ * What `ws` would refuse in a handshake, refused first in the contract's error shape (`ws` answers such a
+ * handshake with an HTML page): a key that is not 16 bytes in base64, a protocol version other than 13 or 8.
+ */
+function malformedHandshake(request: IncomingMessage): DomainError | null {
+  const key = request.headers['sec-websocket-key'];
+  if (key === undefined || !/^[+/0-9A-Za-z]{22}==$/.test(key)) {
+    return invalidPayload('A WebSocket handshake needs a Sec-WebSocket-Key of 16 bytes in base64.');
+  }
+  const version = request.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    return invalidPayload('This server speaks WebSocket version 13 (Sec-WebSocket-Version: 13).');
+  }
+  return null;
 }
 
 /**
