@@ -59,4 +59,18 @@ test('headers over the size limit → 431 REQUEST_TOO_LARGE in the contract shap
     assertContractAnswer(await rawExchange(port, Buffer.from(request)), 431, 'REQUEST_TOO_LARGE');
   }));
 
+test('an HTTP/1.1 request without Host → 400 in the contract shape, never reaching the app', () =>
+  withServer(async (port) => {
+    const answer = await rawExchange(port, Buffer.from('GET /server/ping HTTP/1.1\r\n\r\n'));
+    assertContractAnswer(answer, 400, 'INVALID_PAYLOAD');
+    assert.not.ok(answer.includes('reached the app'), answer);
+  }));
+
+test('an HTTP/1.0 request needs no Host', () =>
+  withServer(async (port) => {
+    const answer = await rawExchange(port, Buffer.from('GET /server/ping HTTP/1.0\r\n\r\n'));
+    assert.match(answer, /^HTTP\/1.1 200 /);
+    assert.ok(answer.endsWith('reached the app'), answer);
+  }));
+
 test.run();

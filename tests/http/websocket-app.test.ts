@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
@@ -79,5 +80,89 @@ test('REST writes reach a subscriber as create, update and delete, shaped by its
     socket.close();
   }
 });
+
+/** Sends raw bytes and returns the raw answer once the server closes; null when it has not within 3 s. */
+async function rawExchange(url: string, request: string): Promise<string | null> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let answer = '';
+  socket.on('data', (chunk) => {
+    answer += chunk.toString('latin1');
+  });
+  socket.write(request);
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
+  const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000));
+  const result = await Promise.race([closed, late]);
+  socket.destroy();
+  return result;
+}
+
+/**
+ * Requests asking to upgrade: anything but a WebSocket handshake on /websocket (`Upgrade: h2c`, as `curl --http2`
+ * sends on http:) is answered as the plain request it also is; a malformed handshake is refused.
+ */
+const UPGRADES: Array<{ name: string; request: string; status: number; body: RegExp }> = [
+  {
+    name: 'Upgrade: h2c on a route',
+    request:
+      'GET /server/ping HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n',
+    status: 200,
+    body: /^pong$/,
+  },
+  {
+    name: 'a WebSocket handshake on another path',
+    request:
+      'GET /nope HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    status: 404,
+    body: /"code":"NOT_FOUND"/,
+  },
+  {
+    name: 'Upgrade: h2c on /websocket',
+    request: 'GET /websocket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n',
+    status: 404,
+    body: /"code":"NOT_FOUND"/,
+  },
+  {
+    name: 'Upgrade: h2c with a body',
+    request: `POST /auth/login HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 48\r\n\r\n${JSON.stringify({ email: 'nobody@example.com', password: 'x' }).padEnd(48)}`,
+    status: 401,
+    body: /"code":"INVALID_CREDENTIALS"/,
+  },
+];
+
+const HANDSHAKE = (headers: string) =>
+  `GET /websocket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${headers}\r\n`;
+UPGRADES.push(
+  {
+    name: 'a WebSocket handshake without Sec-WebSocket-Key',
+    request: HANDSHAKE('Sec-WebSocket-Version: 13\r\n'),
+    status: 400,
+    body: /"code":"INVALID_PAYLOAD"/,
+  },
+  {
+    name: 'a WebSocket handshake of another version',
+    request: HANDSHAKE('Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\n'),
+    status: 400,
+    body: /"code":"INVALID_PAYLOAD"/,
+  },
+  {
+    name: 'a WebSocket handshake by POST',
+    request:
+      'POST /websocket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nContent-Length: 0\r\n\r\n',
+    status: 404,
+    body: /"code":"NOT_FOUND"/,
+  },
+);
+
+for (const { name, request, status, body } of UPGRADES) {
+  test(`${name} → ${status} in the contract's shape, never left hanging`, async ({ scenario }) => {
+    const answer = await rawExchange(scenario.app.url, request);
+    assert.ok(answer !== null, 'no answer within 3 s');
+    const [head = '', text = ''] = answer.split('\r\n\r\n');
+    assert.match(head, new RegExp(`^HTTP/1.1 ${status} `), head);
+    assert.match(head, /X-Content-Type-Options: nosniff/i, head);
+    assert.match(text, body);
+  });
+}
 
 test.run();

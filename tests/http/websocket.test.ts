@@ -116,6 +116,23 @@ ws(
   },
 );
 
+ws('an address past its connections is refused 429 at the upgrade, in the contract error shape', async () => {
+  const f = await websocketFixture({ publicCaller: CALLER.anonymous });
+  try {
+    const open = [];
+    for (let index = 0; index < 10; index++) open.push(await f.connect());
+    const answer = await f.refused('');
+    assert.is(answer.status, 429);
+    assert.is(
+      (answer.body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+      'TOO_MANY_REQUESTS',
+    );
+    for (const socket of open) socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
 ws('messages sent as the socket opens wait for its credential (URL token or public caller)', async () => {
   const f = await websocketFixture({ authDelayMs: 50, publicCaller: CALLER.anonymous });
   await f.grant({ role: null });
@@ -212,6 +229,50 @@ ws('subscriptions per connection and malformed messages are refused with errors'
     await f.close();
   }
 });
+
+ws(
+  'a subscribe whose query is not an object, or asks for an aggregate, is refused, never answered with rows',
+  async () => {
+    const f = await websocketFixture();
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      const cases: Array<[query: unknown, code: string]> = [
+        ['fields=id', 'INVALID_PAYLOAD'],
+        [['id'], 'INVALID_PAYLOAD'],
+        [7, 'INVALID_PAYLOAD'],
+        [null, 'INVALID_PAYLOAD'],
+        [{ aggregate: { count: ['*'] } }, 'INVALID_QUERY'],
+        [{ groupBy: ['id'], aggregate: { count: ['*'] } }, 'INVALID_QUERY'],
+      ];
+      for (const [index, [query, code]] of cases.entries()) {
+        const uid = `q${index}`;
+        socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid, query }));
+        const answer = await f.next(socket, (m) => m.uid === uid);
+        assert.equal(
+          answer,
+          {
+            type: 'subscribe',
+            status: 'error',
+            error: { code, message: (answer.error as { message?: string } | undefined)?.message },
+            uid,
+          },
+          JSON.stringify(query),
+        );
+      }
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'ok', query: { fields: ['id'] } }),
+      );
+      assert.is(
+        (await f.next(socket, (m) => m.uid === 'ok')).event,
+        'init',
+        'the refused uids were not kept',
+      );
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
 
 ws(
   'a uid is a string or a number, echoed as given; another uid or a non-string type is a malformed message',

@@ -42,6 +42,8 @@ const PUBLIC_PATHS = [
   '/server/specs/oas',
 ];
 const USER_PATHS = ['/users/me'];
+/** The files' paths: only for a caller with a permission on the files collection (docs/api.md §15). */
+const FILE_PATHS = ['/files', '/files/{id}', '/assets/{id}', '/assets/{id}/{filename}'];
 const ADMIN_PATHS = [
   '/users',
   '/users/{id}',
@@ -207,6 +209,7 @@ for (const [target, oas] of suitePerBackend<Context>(
     assert.equal(propertiesOf(document, 'cargos.Item'), OPERATOR_READS);
     assert.equal(propertiesOf(document, 'cargos.Create'), OPERATOR_CREATES);
     assert.is(document.components.schemas['cargos.Update'], undefined);
+    for (const path of FILE_PATHS) assert.not.ok(document.paths[path], `${path}: no files permission`);
     const text = JSON.stringify(document);
     for (const hidden of ['is_deleted', 'serial_number', 'secrets'])
       assert.not.ok(text.includes(hidden), hidden);
@@ -222,6 +225,34 @@ for (const [target, oas] of suitePerBackend<Context>(
     assert.equal(methodsOf(document, '/items/secrets'), ['get']);
     assert.equal(propertiesOf(document, 'secrets.Item'), ['label']);
     assert.not.ok(JSON.stringify(document).includes('cargos'));
+    for (const path of FILE_PATHS) assert.not.ok(document.paths[path], `${path}: no files permission`);
+  });
+
+  oas("the files' operations follow the caller's permissions on the files collection", async (context) => {
+    const admin = await documentFor(context.app, context.admin);
+    assert.equal(methodsOf(admin, '/files'), ['delete', 'get', 'patch', 'post']);
+    assert.equal(methodsOf(admin, '/files/{id}'), ['delete', 'get', 'patch']);
+    for (const path of ['/assets/{id}', '/assets/{id}/{filename}'])
+      assert.equal(methodsOf(admin, path), ['get']);
+    const granted = await context.app.request('POST', '/permissions', {
+      token: context.admin,
+      body: { role: null, collection: 'datagate_files', action: 'read', fields: ['id', 'title'] },
+    });
+    assert.is(granted.status, 200, granted.text);
+    try {
+      const reader = await documentFor(context.app);
+      await assertValidOpenApi(reader);
+      assert.equal(methodsOf(reader, '/files'), ['get']);
+      assert.equal(methodsOf(reader, '/files/{id}'), ['get']);
+      for (const path of ['/assets/{id}', '/assets/{id}/{filename}'])
+        assert.equal(methodsOf(reader, path), ['get']);
+      const operator = await documentFor(context.app, context.operator);
+      for (const path of FILE_PATHS)
+        assert.not.ok(operator.paths[path], `${path}: the public's, not the role's`);
+    } finally {
+      const id = (granted.body as { id: string }).id;
+      await context.app.request('DELETE', `/permissions/${id}`, { token: context.admin });
+    }
   });
 
   oas('the document follows the live schema: a field added through the API appears', async (context) => {

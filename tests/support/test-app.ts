@@ -6,7 +6,7 @@ import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { Argon2PasswordHasher, TEST_ARGON2_COST } from '../../src/adapters/crypto/argon2-password-hasher.ts';
-import { answerClientError } from '../../src/adapters/http/client-error-answer.ts';
+import { answerClientError, answeredMissingHost } from '../../src/adapters/http/client-error-answer.ts';
 import type { HttpApp } from '../../src/adapters/http/create-http-app.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
@@ -107,8 +107,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.captureLogs) container.rebind<Logger>(TYPES.Logger).toConstantValue(collectingLogger(logs));
   options.rebind?.(container);
 
-  const server = createServer(container.get<HttpApp>(TYPES.HttpApp).callback());
-  // As the production server (graceful-server.ts): what Node's parser refuses is answered in the contract's shape.
+  const callback = container.get<HttpApp>(TYPES.HttpApp).callback();
+  // As the production server (graceful-server.ts): what Node's parser refuses, and an HTTP/1.1 request
+  // without Host, are answered in the contract's shape.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    if (!answeredMissingHost(request, response)) void callback(request, response);
+  });
   server.on('clientError', answerClientError);
   // As main.ts does: the Directus WebSocket (docs/api.md §12) on the API's own server.
   const detachRealtime = container.get<RealtimeAttach>(REALTIME_ATTACH)(server);

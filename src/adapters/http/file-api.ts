@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ApiPart } from './openapi/api-operation.ts';
+import type { PermissionAction } from '../../domain/permissions/permission.ts';
+import type { ApiContext, ApiOperation, ApiPart } from './openapi/api-operation.ts';
 
 const fileRow = z
   .object({
@@ -69,11 +70,14 @@ const keys = z
   .union([z.array(z.string()), z.object({ keys: z.array(z.string()) })])
   .describe('The ids of the files.');
 
-/** The OpenAPI part of /files and /assets (docs/api.md §15). */
-export function filesApi(): ApiPart {
-  return {
-    tags: [{ name: 'files', description: 'Files: their rows, governed like items, and their bytes.' }],
-    operations: [
+/**
+ * The OpenAPI part of /files and /assets (docs/api.md §15): each operation only to a caller whose permissions
+ * on the files collection allow its action, as the items' operations are (reading the bytes is reading the row).
+ */
+export function filesApi({ description }: ApiContext): ApiPart {
+  const operations: Array<[PermissionAction, ApiOperation]> = [
+    [
+      'read',
       {
         audience: 'anyone',
         tag: 'files',
@@ -85,6 +89,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 200, description: 'The files.', body: z.array(fileRow), form: 'list' }],
         errors: [400, 401, 403],
       },
+    ],
+    [
+      'create',
       {
         audience: 'anyone',
         tag: 'files',
@@ -98,6 +105,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 200, description: 'The file, or the files when several.', body: fileRow }],
         errors: [400, 401, 403, 413, 415],
       },
+    ],
+    [
+      'update',
       {
         audience: 'anyone',
         tag: 'files',
@@ -109,6 +119,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 200, description: 'The files.', body: z.array(fileRow) }],
         errors: [400, 401, 403, 404],
       },
+    ],
+    [
+      'delete',
       {
         audience: 'anyone',
         tag: 'files',
@@ -121,6 +134,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 204, description: 'Deleted.' }],
         errors: [400, 401, 403, 404],
       },
+    ],
+    [
+      'read',
       {
         audience: 'anyone',
         tag: 'files',
@@ -132,6 +148,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 200, description: 'The file.', body: fileRow }],
         errors: [400, 401, 403, 404],
       },
+    ],
+    [
+      'update',
       {
         audience: 'anyone',
         tag: 'files',
@@ -146,6 +165,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 200, description: 'The file.', body: fileRow }],
         errors: [400, 401, 403, 404, 413, 415],
       },
+    ],
+    [
+      'delete',
       {
         audience: 'anyone',
         tag: 'files',
@@ -158,6 +180,9 @@ export function filesApi(): ApiPart {
         answers: [{ status: 204, description: 'Deleted.' }],
         errors: [401, 403, 404],
       },
+    ],
+    [
+      'read',
       {
         audience: 'anyone',
         tag: 'files',
@@ -176,6 +201,9 @@ export function filesApi(): ApiPart {
         ],
         errors: [400, 401, 403, 404, 416],
       },
+    ],
+    [
+      'read',
       {
         audience: 'anyone',
         tag: 'files',
@@ -194,5 +222,9 @@ export function filesApi(): ApiPart {
         errors: [400, 401, 403, 404, 416],
       },
     ],
+  ];
+  return {
+    tags: [{ name: 'files', description: 'Files: their rows, governed like items, and their bytes.' }],
+    operations: operations.filter(([action]) => description.files[action]).map(([, operation]) => operation),
   };
 }

@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { answerClientError } from './client-error-answer.ts';
+import { answerClientError, answeredMissingHost } from './client-error-answer.ts';
 
 /** An HTTP server that can be stopped without dropping the requests it is answering. */
 export type GracefulServer = {
@@ -15,7 +15,8 @@ export type GracefulServer = {
 export function createGracefulServer(listener: RequestListener): GracefulServer {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
-  const server = createServer((request, response) => {
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    if (answeredMissingHost(request, response)) return;
     inFlight.add(response);
     response.once('close', () => inFlight.delete(response));
     if (draining) closeAfter(response);

@@ -37,9 +37,10 @@ export class CreateItemsHandler {
     const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const many = Array.isArray(command.body);
     const raws: unknown[] = many ? (command.body as unknown[]) : [command.body];
-    requireBatchSize(raws.length, this.batchMax);
     const now = this.clock.now();
     const rules = await newItemRules(this.grants, caller, collection, now);
+    // After the right to create: to a caller without it, the limit must not tell that the collection exists.
+    requireBatchSize(raws.length, this.batchMax);
     const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
     const drafts = raws.map((raw) => newItemDraft(rules, parseItemPayload(raw, collection, 'create')));
     const written = await writeNewItems(

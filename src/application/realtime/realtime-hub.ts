@@ -6,8 +6,9 @@ import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
+import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
-import { parseItemQuery, type QueryLimits } from '../../domain/query/parse-item-query.ts';
+import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { ListItemsHandler } from '../items/list-items.ts';
@@ -27,6 +28,22 @@ import type {
   SubscriptionEvent,
   SubscriptionSink,
 } from './item-subscriptions.ts';
+
+/**
+ * The list parameters that ask for something other than items. A subscription delivers items, so it cannot
+ * answer them; ignored, its `init` would be the rows where the same query on a list answers an aggregate.
+ */
+const AGGREGATE_PARAMETERS = ['aggregate', 'groupBy'] as const;
+
+function refuseAggregates(query: RawItemQuery): void {
+  for (const name of AGGREGATE_PARAMETERS) {
+    if (Object.hasOwn(query, name)) {
+      throw invalidQuery(`"${name}" is not supported in a subscription, which delivers items.`, {
+        reason: 'UNSUPPORTED_PARAMETER',
+      });
+    }
+  }
+}
 
 /** How often rights are re-asked even when no change was heard (REALTIME-SPEC: within one second). */
 export const RECHECK_INTERVAL_MS = 1_000;
@@ -112,6 +129,10 @@ export class RealtimeHub implements ItemSubscriptions {
     if (caller === null) throw new DomainError('UNAUTHENTICATED', 'Authentication is required.');
     const collection = collectionFor(this.catalog, caller, request.collection);
     const parsedIn = this.catalog.current();
+    // The right to read first, as a list checks it: a caller who may not read the collection hears the same
+    // refusal whatever the query, so that neither the collection's existence nor its fields' names leak.
+    await this.rules.for(caller, collection, this.clock.now());
+    refuseAggregates(request.query);
     // Flat fields and filters only: parsed without the relations, a path is an unknown field whatever it
     // names, so that a refusal tells nothing of collections the caller may not read (docs/api.md §12).
     const query = parseItemQuery(request.query, collection, this.limits);

@@ -6,6 +6,7 @@ import { presetsOf, type WriteGrants } from '../../domain/permissions/write-gran
 import type { QueryLimits } from '../../domain/query/parse-item-query.ts';
 import {
   type CollectionSchema,
+  FILES_COLLECTION,
   type FieldSchema,
   isSystemCollection,
   type SchemaSnapshot,
@@ -70,6 +71,15 @@ export type ApiDescription = {
   realtime: boolean;
   /** Every collection the caller may perform at least one action on, by name. */
   collections: DescribedCollection[];
+  /** What the caller may do with the files collection: the files' operations it may use (docs/api.md §15). */
+  files: Readonly<Record<PermissionAction, boolean>>;
+};
+
+const NO_ACTIONS: Readonly<Record<PermissionAction, boolean>> = {
+  read: false,
+  create: false,
+  update: false,
+  delete: false,
 };
 
 export type ApiSettings = {
@@ -106,6 +116,8 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       const described = await this.describe(caller, snapshot, collection, now);
       if (described) collections.push(described);
     }
+    const filesCollection = snapshot.collections.get(FILES_COLLECTION);
+    const files = filesCollection ? await this.actions(caller, filesCollection, now) : NO_ACTIONS;
     const { version, license, limits, batchMax, realtime } = this.settings;
     return {
       version,
@@ -115,6 +127,20 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       limits: { ...limits, batchMax },
       realtime,
       collections,
+      files,
+    };
+  }
+
+  private async actions(
+    caller: Accountability,
+    collection: CollectionSchema,
+    now: Date,
+  ): Promise<Record<PermissionAction, boolean>> {
+    return {
+      read: (await this.readRules.optional(caller, collection, now)) !== null,
+      create: granted(await this.writeRules.optional(caller, collection, 'create', now)),
+      update: granted(await this.writeRules.optional(caller, collection, 'update', now)),
+      delete: granted(await this.writeRules.optional(caller, collection, 'delete', now)),
     };
   }
 

@@ -278,6 +278,9 @@ for (const { who, code } of WITHOUT_PERMISSION) {
     await fixture.grant('read', { role: null });
     await fixture.grant('read');
     await refusedUnchanged(fixture, () => fixture.create(CALLER[who], { label: 'Figs' }), code);
+    // The batch limit is no oracle: over it, the refusal is the same, as for a collection that does not exist.
+    const oversized = Array.from({ length: BATCH_MAX + 1 }, () => ({ label: 'Figs' }));
+    await refusedUnchanged(fixture, () => fixture.create(CALLER[who], oversized), code);
   });
 }
 

@@ -166,6 +166,47 @@ hub('a field the caller may not read is refused at subscribe, as a list refuses 
 });
 
 hub(
+  'a caller who may not read the collection is refused FORBIDDEN whatever the query, as for a missing one',
+  async () => {
+    const f = await hubFixture();
+    for (const query of [
+      {},
+      { fields: ['no_such_field'] },
+      { filter: { no_such_field: { _eq: 1 } } },
+      { sort: ['no_such_field'] },
+      { limit: 'many' },
+      { aggregate: { count: ['*'] } },
+    ]) {
+      for (const collection of [PARCELS, 'no_such_collection']) {
+        const subscribing = f.hub.subscribe(
+          { collection, query, caller: async () => CALLER.carol },
+          recordingSink(),
+        );
+        await refusedWith(subscribing, 'FORBIDDEN').catch((error: Error) => {
+          throw new Error(`${collection} ${JSON.stringify(query)}: ${error.message}`);
+        });
+      }
+    }
+  },
+);
+
+hub('an aggregate or groupBy is refused at subscribe, never answered with the rows instead', async () => {
+  const f = await hubFixture();
+  await f.grant({ fields: ['id', 'label'] });
+  for (const query of [
+    { aggregate: { count: ['*'] } },
+    { groupBy: ['label'] },
+    { groupBy: 'label', aggregate: { count: '*' } },
+    // A field the caller may not read gets the same answer: the refusal names the parameter, nothing else.
+    { aggregate: { max: ['notes'] } },
+  ]) {
+    await refusedWith(f.subscribe(CALLER.ada, query), 'INVALID_QUERY').catch((error: Error) => {
+      throw new Error(`${JSON.stringify(query)}: ${error.message}`);
+    });
+  }
+});
+
+hub(
   'a rule change applies at the next recheck: events stop and the subscription ends FORBIDDEN',
   async () => {
     const f = await hubFixture();

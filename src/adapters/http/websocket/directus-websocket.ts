@@ -1,4 +1,5 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type {
@@ -7,10 +8,12 @@ import type {
   SubscriptionEnd,
 } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
-import { DomainError } from '../../../domain/errors.ts';
+import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
+import { answerRawError } from '../client-error-answer.ts';
 import { errorResponse } from '../error-response.ts';
+import { serveIgnoringUpgrade } from '../upgrade-ignored.ts';
 import { WriteRounds } from '../write-rounds.ts';
 import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
@@ -85,10 +88,31 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
       : null;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== path) return;
+    if (
+      url.pathname !== path ||
+      request.method !== 'GET' ||
+      request.headers.upgrade?.toLowerCase() !== 'websocket'
+    ) {
+      serveIgnoringUpgrade(server, request, socket as Socket, head);
+      return;
+    }
+    const malformed = malformedHandshake(request);
+    if (malformed) {
+      refuseUpgrade(socket, malformed);
+      return;
+    }
     const address = request.socket.remoteAddress ?? '';
     if ((perAddress.get(address) ?? 0) >= options.limits.connectionsPerAddress) {
-      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      refuseUpgrade(
+        socket,
+        new DomainError(
+          'TOO_MANY_REQUESTS',
+          'Too many WebSocket connections from this address; close one first.',
+          {
+            reason: 'TOO_MANY_CONNECTIONS',
+          },
+        ),
+      );
       return;
     }
     let token: string | null;
@@ -125,17 +149,29 @@ function queryStringOf(target: string | undefined): string {
 }
 
 /**
+ * What `ws` would refuse in a handshake, refused first in the contract's error shape (`ws` answers such a
+ * handshake with an HTML page): a key that is not 16 bytes in base64, a protocol version other than 13 or 8.
+ */
+function malformedHandshake(request: IncomingMessage): DomainError | null {
+  const key = request.headers['sec-websocket-key'];
+  if (key === undefined || !/^[+/0-9A-Za-z]{22}==$/.test(key)) {
+    return invalidPayload('A WebSocket handshake needs a Sec-WebSocket-Key of 16 bytes in base64.');
+  }
+  const version = request.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    return invalidPayload('This server speaks WebSocket version 13 (Sec-WebSocket-Version: 13).');
+  }
+  return null;
+}
+
+/**
  * An upgrade whose URL token the HTTP routes would refuse (given twice or in a bracket form, or while
  * `auth.allowQueryToken` is off) is refused the same way, with the same 400 error body, before any socket
  * exists: never run as the public caller.
  */
 function refuseUpgrade(socket: Duplex, error: unknown) {
-  const { status, body } = errorResponse(error, '');
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-  );
+  const { status, headers, body } = errorResponse(error, '');
+  answerRawError(socket, status, headers, body);
 }
 
 function count(counts: Map<string, number>, key: string, delta: number): number {
@@ -316,15 +352,19 @@ class Connection {
       this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
       return;
     }
-    const query =
-      typeof message.query === 'object' && message.query !== null ? (message.query as Message) : {};
+    // A query that is not an object is malformed, not absent: read as none, it would answer every row.
+    const { query = {} } = message;
+    if (typeof query !== 'object' || query === null || Array.isArray(query)) {
+      this.error('subscribe', 'INVALID_PAYLOAD', '"query" is an object of list parameters.', uid);
+      return;
+    }
     this.subscriptions.set(key, null);
     const collection = message.collection;
     const withUid = uid === undefined ? {} : { uid };
     const member = uidMember(uid);
     try {
       const subscription = await this.options.subscriptions.subscribe(
-        { collection, query, caller: () => this.currentCaller() },
+        { collection, query: query as Message, caller: () => this.currentCaller() },
         {
           send: (event) => this.sendRaw(subscriptionMessage(event, member)),
           end: (end) => this.ended(key, end, uid),
