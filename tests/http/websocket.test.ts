@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
-import { tokenExpired, userSuspended } from '../../src/domain/errors.ts';
+import { invalidToken, tokenExpired, userSuspended } from '../../src/domain/errors.ts';
 import { CALLER, PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
 import { websocketFixture } from '../support/websocket-fixture.ts';
 
@@ -211,6 +211,31 @@ ws('a suspended user ends UNAUTHENTICATED, an expired token TOKEN_EXPIRED', asyn
     }
   }
 });
+
+ws(
+  'an auth message with an expired token is TOKEN_EXPIRED, any other refused token AUTH_FAILED (as Directus)',
+  async () => {
+    for (const [refusal, code] of [
+      [tokenExpired(), 'TOKEN_EXPIRED'],
+      [invalidToken(), 'AUTH_FAILED'],
+      [userSuspended(), 'AUTH_FAILED'],
+    ] as const) {
+      const f = await websocketFixture();
+      try {
+        const socket = await f.connect('');
+        f.tokens.set('stale-token', refusal);
+        socket.send(JSON.stringify({ type: 'auth', access_token: 'stale-token', uid: 'a' }));
+        const answer = await f.next(socket, (m) => m.type === 'auth');
+        assert.is(answer.status, 'error');
+        assert.is((answer.error as { code: string }).code, code);
+        assert.is(answer.uid, 'a');
+        socket.close();
+      } finally {
+        await f.close();
+      }
+    }
+  },
+);
 
 ws('subscriptions per connection and malformed messages are refused with errors', async () => {
   const f = await websocketFixture();

@@ -17,6 +17,9 @@ import { serveIgnoringUpgrade } from '../upgrade-ignored.ts';
 import { WriteRounds } from '../write-rounds.ts';
 import { subscriptionMessage, uidMember } from './subscription-message.ts';
 
+/** Why an `auth` message's token was not taken (docs/api.md §12). */
+type AuthRefusal = 'TOKEN_EXPIRED' | 'AUTH_FAILED';
+
 /** The close codes of /websocket (docs/api.md §12). */
 export const CLOSE = {
   normal: 1000,
@@ -231,7 +234,8 @@ class Connection {
   /** The URL token's caller (a bad token closes the socket), or the public caller and the auth timeout. */
   private async credential(): Promise<void> {
     if (this.urlToken !== null) {
-      if (!(await this.authenticate(this.urlToken))) this.ws.close(CLOSE.authFailed, 'Authentication failed');
+      if ((await this.authenticate(this.urlToken)) !== null)
+        this.ws.close(CLOSE.authFailed, 'Authentication failed');
       return;
     }
     // Without a credential the connection acts as the public caller, but one that neither authenticates nor
@@ -312,14 +316,23 @@ class Connection {
       );
       return;
     }
-    if (await this.authenticate(token))
-      this.send({ type: 'auth', status: 'ok', ...(uid === undefined ? {} : { uid }) });
-    else this.error('auth', 'AUTH_FAILED', 'The token is not valid.', uid);
+    const refusal = await this.authenticate(token);
+    if (refusal === null) this.send({ type: 'auth', status: 'ok', ...(uid === undefined ? {} : { uid }) });
+    else if (refusal === 'TOKEN_EXPIRED') this.error('auth', refusal, 'The token has expired.', uid);
+    else this.error('auth', refusal, 'The token is not valid.', uid);
   }
 
-  private async authenticate(token: string): Promise<boolean> {
-    const caller = await this.options.authenticate(token).catch(() => null);
-    if (caller === null) return false;
+  /**
+   * Null once the token is this connection's credential, else why not: an expired token is TOKEN_EXPIRED, as
+   * Directus answers (the client may refresh and send `auth` again), any other refusal AUTH_FAILED.
+   */
+  private async authenticate(token: string): Promise<AuthRefusal | null> {
+    let refusal: AuthRefusal = 'AUTH_FAILED';
+    const caller = await this.options.authenticate(token).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'TOKEN_EXPIRED') refusal = 'TOKEN_EXPIRED';
+      return null;
+    });
+    if (caller === null) return refusal;
     if (caller.user !== this.user) {
       if (
         caller.user !== null &&
@@ -327,7 +340,7 @@ class Connection {
       ) {
         count(this.perUser, caller.user, -1);
         this.ws.close(CLOSE.tooMany, 'Too many connections for this user');
-        return false;
+        return 'AUTH_FAILED';
       }
       if (this.user !== null) count(this.perUser, this.user, -1);
       this.user = caller.user;
@@ -335,7 +348,7 @@ class Connection {
     this.token = token;
     this.caller = caller;
     if (this.authTimer) clearTimeout(this.authTimer);
-    return true;
+    return null;
   }
 
   private async subscribe(message: Message, uid: Uid | undefined): Promise<void> {
