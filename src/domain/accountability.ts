@@ -1,3 +1,5 @@
+import type { DatabaseWork } from './database-work.ts';
+
 /**
  * Who is calling, resolved once per request and passed explicitly to every handler.
  * `user: null` is the public (anonymous) caller, whose rights are the public permissions, or an admin's
@@ -16,6 +18,8 @@ export type Accountability = {
    * as that role's users do, with no user of its own, and may change nothing.
    */
   readonly preview?: { readonly issuer: string };
+  /** The request's database work, which handlers hand to the stores; absent outside HTTP. */
+  readonly work?: DatabaseWork;
 };
 
 /**

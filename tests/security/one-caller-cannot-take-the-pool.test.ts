@@ -236,6 +236,7 @@ function serverConfig(url: string) {
     DB_POOL_SIZE: '1',
     DB_CONNECT_TIMEOUT: '3s',
     DB_STATEMENT_TIMEOUT_READ: '300ms',
+    DB_STATEMENT_TIMEOUT_ADMIN: '400ms',
   };
   return resolveSecret(loadConfig({ env }), env);
 }
@@ -323,19 +324,52 @@ pool(
   'a read whose statement runs past the read timeout is cut: 422 QUERY_TOO_EXPENSIVE, connection freed',
   async ({ arena, database }) => {
     // A lock held elsewhere makes the read wait as long as the lock is held: a statement that cannot finish.
+    // Each way a read reaches PostgreSQL: a list, a prepared get, an aggregate (unprepared), and a list of a
+    // system table (in a transaction bounded by SET LOCAL).
+    const reads = [
+      ['cargos', '/items/cargos?search=fish'],
+      ['cargos', `/items/cargos/${CARGO.fish}`],
+      ['cargos', '/items/cargos?aggregate[count]=*'],
+      ['datagate_activity', '/activity?limit=5'],
+    ] as const;
+    for (const [table, path] of reads) {
+      const locker = new pg.Client({ connectionString: testDatabaseUrl(database) });
+      await locker.connect();
+      try {
+        await locker.query('begin');
+        await locker.query(`lock table ${table} in access exclusive mode`);
+        const cut = await get(arena.app, path, arena.operator);
+        expectError(cut, 422, 'QUERY_TOO_EXPENSIVE', `${path}: a read past database.statementTimeout.read`);
+        await locker.query('rollback');
+      } finally {
+        await locker.end();
+      }
+      const served = await get(arena.app, path, arena.operator);
+      assert.is(served.status, 200, `${path}: the pool's one connection is free again (${served.text})`);
+    }
+  },
+);
+
+pool(
+  "a write past its kind's timeout is cut: 422 QUERY_TOO_EXPENSIVE, nothing written (an admin's: .admin)",
+  async ({ arena, database }) => {
     const locker = new pg.Client({ connectionString: testDatabaseUrl(database) });
     await locker.connect();
+    const path = `/items/cargos/${CARGO.fish}`;
     try {
       await locker.query('begin');
       await locker.query('lock table cargos in access exclusive mode');
-      const cut = await get(arena.app, '/items/cargos?search=fish', arena.operator);
-      expectError(cut, 422, 'QUERY_TOO_EXPENSIVE', 'a read past database.statementTimeout.read');
+      const cut = await arena.app.request('PATCH', path, {
+        token: arena.admin,
+        body: { description: 'Thawed' },
+      });
+      expectError(cut, 422, 'QUERY_TOO_EXPENSIVE', 'a write past database.statementTimeout.admin');
       await locker.query('rollback');
     } finally {
       await locker.end();
     }
-    const served = await get(arena.app, '/items/cargos?search=fish', arena.operator);
-    assert.is(served.status, 200, `the pool's one connection is free again (${served.text})`);
+    const read = await get(arena.app, path, arena.admin);
+    assert.is((read.body as { description: string }).description, 'Frozen fish', read.text);
   },
 );
 

@@ -245,7 +245,7 @@ export const configSchema = z
         queryTimeout: duration
           .default(ms('30s'))
           .describe(
-            'PostgreSQL `statement_timeout` of the statements sent outside a request (start-up, migrations, the CLI); a statement cut by it is 503.',
+            'PostgreSQL `statement_timeout` of the statements sent outside a request (start-up, migrations, the CLI), and of those of fixed shape within one (a user or session looked up by key); a statement cut by it is 503.',
           ),
         poolSize: integer
           .min(1)

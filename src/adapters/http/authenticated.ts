@@ -1,7 +1,7 @@
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
 import type { Accountability, RequestOrigin } from '../../domain/accountability.ts';
+import type { DatabaseWorkKind } from '../../domain/database-work.ts';
 import { previewRefused } from '../../domain/errors.ts';
-import { type DatabaseWorkKind, runAsDatabaseWork } from '../database-work.ts';
 import { presentedToken } from './bearer-token.ts';
 import type { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import type { RouteContext, RouteMiddleware } from './http-state.ts';
@@ -14,8 +14,9 @@ export type CallerRoute = (ctx: RouteContext, caller: Accountability) => Promise
  * tokens at all (/auth/*, /server/health) simply are not wrapped.
  *
  * Being where the caller becomes known, it is also where the caller's share is kept: the route runs
- * within the caller's concurrency limit, and its statements within the statement timeout of its kind;
- * and where a role preview, which reads only, is refused every other method.
+ * within the caller's concurrency limit, and the caller carries the request's database work (its
+ * statements' timeout, its reads' replica), which handlers hand to the stores; and where a role preview,
+ * which reads only, is refused every other method.
  */
 export type Authenticated = (route: CallerRoute) => RouteMiddleware;
 
@@ -26,17 +27,17 @@ export function authenticatedRoutes(
 ): Authenticated {
   return (route) => async (ctx) => {
     const resolved = await resolver.execute(null, { token: presentedToken(ctx, allowQueryToken) });
-    const caller: Accountability = { ...resolved, origin: requestOrigin(ctx) };
-    ctx.state.caller = caller;
+    const readsOnly = READING_METHODS.has(ctx.method);
     // The one gate of every route that acts for a caller, so no write route can forget it (docs/api.md §6).
-    if (caller.preview && !READING_METHODS.has(ctx.method)) throw previewRefused();
-    const key = callerKey(caller, ctx);
-    await limit.run(key, () =>
-      runAsDatabaseWork(workKind(caller, ctx.method), () => route(ctx, caller), {
-        caller: key,
-        readsOnly: READING_METHODS.has(ctx.method),
-      }),
-    );
+    if (resolved.preview && !readsOnly) throw previewRefused();
+    const key = callerKey(resolved, ctx);
+    const caller: Accountability = {
+      ...resolved,
+      origin: requestOrigin(ctx),
+      work: { kind: workKind(resolved, readsOnly), caller: key, readsOnly },
+    };
+    ctx.state.caller = caller;
+    await limit.run(key, () => route(ctx, caller));
   };
 }
 
@@ -59,7 +60,7 @@ function callerKey(caller: Accountability, ctx: RouteContext): string {
   return user === null ? `address ${ctx.ip}` : `user ${user}`;
 }
 
-function workKind(caller: Accountability, method: string): DatabaseWorkKind {
+function workKind(caller: Accountability, readsOnly: boolean): DatabaseWorkKind {
   if (caller.admin) return 'admin';
-  return READING_METHODS.has(method) ? 'read' : 'write';
+  return readsOnly ? 'read' : 'write';
 }

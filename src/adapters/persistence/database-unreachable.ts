@@ -5,7 +5,6 @@ import {
   serviceBusy,
   serviceUnavailable,
 } from '../../domain/errors.ts';
-import { currentDatabaseWork } from '../database-work.ts';
 
 /** Socket-level failures: the server is not there, went away, or the network between is broken. */
 const NETWORK_CODES: ReadonlyMap<string, string> = new Map([
@@ -74,23 +73,23 @@ export function unreachableReason(error: unknown): string | undefined {
 /**
  * The persistence boundary's translation of "the database did not serve this", the driver's error kept as
  * `cause` for logs only:
- * - a statement of a request cut by its `statement_timeout` → QUERY_TOO_EXPENSIVE (422): ask for less;
+ * - a statement run as a request's work (`duringRequest`: under its kind's bound, src/domain/database-work.ts)
+ *   cut by its `statement_timeout` → QUERY_TOO_EXPENSIVE (422): ask for less;
  * - every pool connection busy beyond the bounded wait → SERVICE_BUSY (503, `Retry-After`);
  * - the database cannot be reached → SERVICE_UNAVAILABLE (503).
  * Undefined for anything else, a domain error already translated included. Use as
- * `throw unavailableError(error) ?? error`. Outside a request (start-up, migrations, the CLI) a statement
- * timeout stays SERVICE_UNAVAILABLE, which start-up retries.
+ * `throw unavailableError(error) ?? error`. Any other statement timeout (start-up, migrations, the CLI, a
+ * statement of fixed shape under the pool's own bound) is SERVICE_UNAVAILABLE, which start-up retries.
  */
-export function unavailableError(error: unknown): DomainError | undefined {
+export function unavailableError(error: unknown, duringRequest = false): DomainError | undefined {
   if (error instanceof DomainError) return undefined;
-  const translated = translate(error);
+  const translated = translate(error, duringRequest);
   if (translated) translated.cause = error;
   return translated;
 }
 
-function translate(error: unknown): DomainError | undefined {
-  if (currentDatabaseWork() !== undefined && firstInChain(error, isStatementTimeout))
-    return queryTooExpensive();
+function translate(error: unknown, duringRequest: boolean): DomainError | undefined {
+  if (duringRequest && firstInChain(error, isStatementTimeout)) return queryTooExpensive();
   if (firstInChain(error, (current) => POOL_WAIT_TIMED_OUT.test(current.message) || undefined)) {
     return serviceBusy(BUSY_RETRY_AFTER_S);
   }

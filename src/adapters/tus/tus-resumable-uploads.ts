@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS, type Locker, Metadata, Server, type Upload } from '@tus/server';
 import { requireUser } from '../../application/access.ts';
@@ -60,22 +59,45 @@ type TusRequest = {
 /**
  * @tus/server writes its error answers (and those `onResponseError` maps) with nothing but the status and a
  * text body; an answer in the API's shape also needs its headers (`Content-Type`, `Retry-After`…), which
- * the request's `errorHeaders` hold.
+ * the request's `errorHeaders` hold. `write` is told only the request's cancellation context, which
+ * @tus/server makes (`createContext`) before anything else while it serves a request: `serve` names the
+ * request it is about to be made for.
  */
 class ApiErrorsTusServer extends Server {
-  constructor(
-    options: ConstructorParameters<typeof Server>[0],
-    private readonly errorHeaders: () => Readonly<Record<string, string>> | undefined,
-  ) {
-    super(options);
+  private readonly requests = new WeakMap<object, TusRequest>();
+  private serving: TusRequest | undefined;
+
+  serve(request: TusRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.serving = request;
+    try {
+      return this.handle(req, res);
+    } finally {
+      this.serving = undefined;
+    }
+  }
+
+  protected override createContext(): ReturnType<Server['createContext']> {
+    const context = super.createContext();
+    if (this.serving) this.requests.set(context, this.serving);
+    this.serving = undefined;
+    return context;
   }
 
   override write(
     ...[context, headers, status, body]: Parameters<Server['write']>
   ): ReturnType<Server['write']> {
-    for (const [name, value] of Object.entries(this.errorHeaders() ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(this.requests.get(context)?.errorHeaders ?? {}))
+      headers.set(name, value);
     return super.write(context, headers, status, body);
   }
+}
+
+/**
+ * The request a hook of @tus/server runs for: its hooks get the fetch Request it made of Node's, which keeps
+ * Node's as `runtime.node.req` (srvx's Node adapter).
+ */
+function nodeRequestOf(req: Request): IncomingMessage | undefined {
+  return (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 }
 
 /**
@@ -87,35 +109,33 @@ class ApiErrorsTusServer extends Server {
  * parts are removed, and the PATCH answers 200 with the file's row.
  */
 export class TusResumableUploads {
-  private readonly server: Server;
-  private readonly requests = new AsyncLocalStorage<TusRequest>();
+  private readonly server: ApiErrorsTusServer;
+  /** The requests being served, for @tus/server's hooks (`requestOf`). */
+  private readonly requests = new WeakMap<IncomingMessage, TusRequest>();
   private nextSweep = 0;
 
   constructor(private readonly options: TusResumableUploadsOptions) {
-    this.server = new ApiErrorsTusServer(
-      {
-        path: options.path,
-        datastore: options.store,
-        locker: options.locker,
-        maxSize: options.maxUploadSize,
-        relativeLocation: true,
-        // The id the owner was checked for (`accept`), never another reading of the URL: the last segment of
-        // the whole URL, query string included, would name no upload, and no valid storage key either.
-        getFileIdFromRequest: (req) => uploadIdOf(req.url),
-        // CORS is the app's (`http.cors`), set before the route runs; @tus/server would allow every origin.
-        allowedOrigins: () => false,
-        onUploadCreate: async (_req, upload) => ({
-          metadata: { ...upload.metadata, [OWNER_METADATA]: this.current().caller.user },
-        }),
-        onUploadFinish: async (req, upload) => this.finish(req.method, upload),
-        onResponseError: (_req, error) => {
-          // @tus/server's own answer to a lock held past the timeout is a 500; it is the caller's to retry.
-          if (error === ERRORS.ERR_LOCK_TIMEOUT) return this.failed(uploadLocked());
-          return 'status_code' in error ? undefined : this.failed(error);
-        },
+    this.server = new ApiErrorsTusServer({
+      path: options.path,
+      datastore: options.store,
+      locker: options.locker,
+      maxSize: options.maxUploadSize,
+      relativeLocation: true,
+      // The id the owner was checked for (`accept`), never another reading of the URL: the last segment of
+      // the whole URL, query string included, would name no upload, and no valid storage key either.
+      getFileIdFromRequest: (req) => uploadIdOf(req.url),
+      // CORS is the app's (`http.cors`), set before the route runs; @tus/server would allow every origin.
+      allowedOrigins: () => false,
+      onUploadCreate: async (req, upload) => ({
+        metadata: { ...upload.metadata, [OWNER_METADATA]: this.requestOf(req).caller.user },
+      }),
+      onUploadFinish: async (req, upload) => this.finish(req.method, upload, this.requestOf(req)),
+      onResponseError: (req, error) => {
+        // @tus/server's own answer to a lock held past the timeout is a 500; it is the caller's to retry.
+        if (error === ERRORS.ERR_LOCK_TIMEOUT) return this.failed(uploadLocked(), this.requestOf(req));
+        return 'status_code' in error ? undefined : this.failed(error, this.requestOf(req));
       },
-      () => this.requests.getStore()?.errorHeaders,
-    );
+    });
   }
 
   /**
@@ -131,22 +151,22 @@ export class TusResumableUploads {
   }
 
   /** Serves an accepted request to the end, answer included. */
-  handle(
+  async handle(
     caller: Accountability,
     requestId: string,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
-    return this.requests.run({ caller, requestId }, async () => {
-      const refusal = protocolRefusal(req);
-      if (refusal) {
-        res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8', ...refusal.headers });
-        res.end(refusal.body);
-        return;
-      }
-      if (req.method === 'HEAD' && (await this.finishReceived(uploadIdOf(req.url), res))) return;
-      await this.server.handle(req, res);
-    });
+    const refusal = protocolRefusal(req);
+    if (refusal) {
+      res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8', ...refusal.headers });
+      res.end(refusal.body);
+      return;
+    }
+    const request: TusRequest = { caller, requestId };
+    this.requests.set(req, request);
+    if (req.method === 'HEAD' && (await this.finishReceived(uploadIdOf(req.url), res, request))) return;
+    await this.server.serve(request, req, res);
   }
 
   /**
@@ -156,12 +176,16 @@ export class TusResumableUploads {
    * exist by then. Answers the HEAD itself, as @tus/server would for a finished upload, since the upload is
    * gone once committed; false when the upload is not in that state (@tus/server answers as usual).
    */
-  private async finishReceived(id: string | undefined, res: ServerResponse): Promise<boolean> {
+  private async finishReceived(
+    id: string | undefined,
+    res: ServerResponse,
+    request: TusRequest,
+  ): Promise<boolean> {
     const stored = id === undefined ? undefined : await this.options.store.find(id);
     const size = stored?.upload.size;
     if (!stored || stored.expired || size === undefined || stored.upload.offset !== size) return false;
     try {
-      await this.finish('HEAD', stored.upload);
+      await this.finish('HEAD', stored.upload, request);
     } catch (error) {
       // The error's status and headers (`Retry-After`…); a HEAD answer has no body.
       const { status_code = 500, headers = {} } = error as Partial<TusAnswer>;
@@ -202,14 +226,14 @@ export class TusResumableUploads {
    * creation that brings every byte (`Upload-Length: 0`, or creation-with-upload) answers 201, so that
    * @tus/server still gives the `Location` a client requires of a creation.
    */
-  private async finish(method: string, upload: Upload): Promise<Finished> {
+  private async finish(method: string, upload: Upload, request: TusRequest): Promise<Finished> {
     const lock = this.options.locker.newLock(upload.id);
     await lock.lock(new AbortController().signal, () => {});
     let finished: Finished;
     try {
       const stored = await this.options.store.find(upload.id);
       if (stored?.upload.offset !== upload.size) throw ERRORS.FILE_NOT_FOUND;
-      finished = await this.commit(upload);
+      finished = await this.commit(upload, request);
     } finally {
       await lock.unlock();
     }
@@ -219,8 +243,8 @@ export class TusResumableUploads {
     return method === 'POST' ? { ...finished, status_code: 201 } : finished;
   }
 
-  private async commit(upload: Upload): Promise<Finished> {
-    const { caller } = this.current();
+  private async commit(upload: Upload, request: TusRequest): Promise<Finished> {
+    const { caller } = request;
     try {
       const result = await this.options.complete(caller, {
         ...headOf(upload.metadata ?? {}),
@@ -236,13 +260,12 @@ export class TusResumableUploads {
       // A refusal of the finished bytes (their type, a rule on them) stands however often they are sent. An
       // answer that says to try again keeps them, for the HEAD that commits them (`finishReceived`).
       if (error instanceof DomainError && !saysTryAgain(error)) await this.options.store.remove(upload.id);
-      throw this.failed(error);
+      throw this.failed(error, request);
     }
   }
 
   /** The answer in the API's shape to `error`, its headers kept for the answer @tus/server will write. */
-  private failed(error: unknown): TusAnswer {
-    const request = this.current();
+  private failed(error: unknown, request: TusRequest): TusAnswer {
     const answer = this.options.failed(error, request.requestId);
     request.errorHeaders = answer.headers;
     return answer;
@@ -256,8 +279,9 @@ export class TusResumableUploads {
     await this.options.store.deleteExpired();
   }
 
-  private current(): TusRequest {
-    const request = this.requests.getStore();
+  private requestOf(req: Request): TusRequest {
+    const node = nodeRequestOf(req);
+    const request = node && this.requests.get(node);
     if (!request) throw new Error('A TUS hook ran outside a request');
     return request;
   }

@@ -67,6 +67,7 @@ export class QueryHistoryHandler {
         limit: 1,
         offset: 0,
         count: { total: false, filtered: false },
+        work: caller.work,
       },
       visibility,
     );

@@ -82,7 +82,13 @@ export class ReadAssetHandler {
     const key = coerceKey(fieldOf(files, files.primaryKey!)!, id);
     if (key === null) throw notFound();
     const select: SelectedField[] = ASSET_FIELDS.map((field) => ({ field, visibleWhen: null }));
-    const json = await this.items.get({ collection: files, select, visible: rule.rows, id: key });
+    const json = await this.items.get({
+      collection: files,
+      work: caller.work,
+      select,
+      visible: rule.rows,
+      id: key,
+    });
     if (json === null) throw notFound();
     const row = JSON.parse(json) as AssetRow;
     const stored = row.filename_disk === null ? undefined : await this.storage.stat(row.filename_disk);

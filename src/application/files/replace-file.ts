@@ -58,6 +58,7 @@ export class ReplaceFileHandler {
       id !== null &&
       (await this.items.get({
         collection: files,
+        work: caller.work,
         select: [{ field: 'id', visibleWhen: null }],
         visible: rule.rows,
         id,

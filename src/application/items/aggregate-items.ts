@@ -69,6 +69,7 @@ export class AggregateItemsHandler {
     }
     return this.items.aggregate({
       collection,
+      work: caller.work,
       aggregates: query.aggregates,
       groupBy: query.groupBy,
       visible: rule.rows,

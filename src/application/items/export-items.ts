@@ -82,7 +82,7 @@ export class ExportItemsHandler {
         ? null
         : keysetOf(query.sort, collection);
       // After the plan, so that a refusal holds nothing; every page, the first included, reads in it.
-      const snapshot = await this.items.snapshot();
+      const snapshot = await this.items.snapshot(caller.work);
       try {
         const pages = new ExportPages(snapshot, planned, keyset, this.settings);
         const first = await pages.next();

@@ -50,6 +50,7 @@ export class GetItemHandler {
     if (id === null) throw notFound();
     const item = await this.items.get({
       collection,
+      work: caller.work,
       select,
       visible: rule.rows,
       id,

@@ -115,6 +115,7 @@ export class ListItemsHandler {
         : null;
     const list: ItemListRequest = {
       collection,
+      work: caller.work,
       select,
       visible: rule.rows,
       filter,

@@ -1,4 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
+import type { DatabaseWork } from '../../domain/database-work.ts';
 import type { AggregateOrder, AggregateTerm, GroupTerm } from '../../domain/query/aggregate-query.ts';
 import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
@@ -56,6 +57,8 @@ export type SortKey = SortField & {
  */
 export type ItemListRequest = {
   readonly collection: CollectionSchema;
+  /** The request's database work (`caller.work`); absent, the read is not a request's. */
+  readonly work?: DatabaseWork;
   readonly select: ReadonlyArray<SelectedField>;
   /** Rows the caller may see (permission rule); null = all. `total_count` counts these. */
   readonly visible: BoundFilterNode | null;
@@ -102,6 +105,8 @@ export type ItemListResult = {
 
 export type ItemGetRequest = {
   readonly collection: CollectionSchema;
+  /** The request's database work (`caller.work`); absent, the read is not a request's. */
+  readonly work?: DatabaseWork;
   readonly select: ReadonlyArray<SelectedField>;
   readonly visible: BoundFilterNode | null;
   /** Primary key value, coerced to the key's type. */
@@ -113,6 +118,8 @@ export type ItemGetRequest = {
 /** Several items by primary key, as a write reads back what it wrote. */
 export type ItemKeysRequest = {
   readonly collection: CollectionSchema;
+  /** The request's database work (`caller.work`); absent, the read is not a request's. */
+  readonly work?: DatabaseWork;
   readonly select: ReadonlyArray<SelectedField>;
   readonly visible: BoundFilterNode | null;
   /** Primary key values, coerced to the key's type; a key may repeat. */
@@ -189,7 +196,7 @@ export interface ItemStore {
    * Runs `work` in one transaction: committed when it resolves, rolled back (nothing written) when it
    * throws, and the error passed on. Each item it creates, updates or deletes records activity (and a
    * revision) in the same transaction where the store records them (docs/api.md §14), attributed to
-   * `author` (absent: the system, no user).
+   * `author` (absent: the system, no user), whose `work` bounds the transaction's statements.
    */
   write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T>;
   /**
@@ -197,9 +204,10 @@ export interface ItemStore {
    * pages, docs/decisions/0034). On a PostgreSQL server it is one `REPEATABLE READ READ ONLY` transaction
    * holding a pool connection (on a replica when the request's reads are routed to one) until `close()`.
    * Where holding one would stall everyone else (PGlite's single connection) or there is none to hold
-   * (in memory), each read sees the items as they are when it runs (`liveSnapshot`).
+   * (in memory), each read sees the items as they are when it runs (`liveSnapshot`). `work` is the
+   * request's, as on a read.
    */
-  snapshot(): Promise<ItemSnapshot>;
+  snapshot(work?: DatabaseWork): Promise<ItemSnapshot>;
   /**
    * The groups of the visible rows matching `filter`, each with its aggregates, as a JSON array text of
    * objects (docs/api.md §4b): the groupBy keys, then each function once — a number under its name for
@@ -224,6 +232,8 @@ export function liveSnapshot(store: Pick<ItemStore, 'list'>): ItemSnapshot {
 /** One aggregate read, fully decided by the application as a list is. */
 export type ItemAggregateRequest = {
   readonly collection: CollectionSchema;
+  /** The request's database work (`caller.work`); absent, the read is not a request's. */
+  readonly work?: DatabaseWork;
   readonly aggregates: ReadonlyArray<AggregateTerm>;
   readonly groupBy: ReadonlyArray<GroupTerm>;
   /** Rows the caller may see (permission rule); null = all. */

@@ -1,3 +1,4 @@
+import type { DatabaseWork } from '../../domain/database-work.ts';
 import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import type { SortField } from '../../domain/query/item-query.ts';
 
@@ -14,6 +15,8 @@ export type SystemQuery = {
   readonly limit: number | null;
   readonly offset: number;
   readonly count: { readonly total: boolean; readonly filtered: boolean };
+  /** The request's database work (`caller.work`), which bounds the statement; absent, not a request's. */
+  readonly work?: DatabaseWork;
 };
 
 /** One page of records, with the counts the query asked for. */

@@ -67,6 +67,7 @@ export function parseSystemListQuery(
       limit: query.limit,
       offset: query.offset,
       count: { total: meta.totalCount, filtered: meta.filterCount },
+      work: caller.work,
     },
   };
 }

@@ -151,10 +151,16 @@ export async function openMikroOrmPersistence(
         ],
         { limitMs: CLOSE_PART_MS, warn: options.warn ?? warnOnStderr },
       );
-    const persistence = assemble(orm, collections, health, options, lock, () => closeParts([]), {
-      wakeUps,
-      reader,
-    });
+    const persistence = assemble(
+      orm,
+      collections,
+      health,
+      options,
+      lock,
+      () => closeParts([]),
+      { wakeUps, reader },
+      () => servingPool,
+    );
     const poolUsage = () =>
       servingPool && {
         size: servingPool.totalCount,
@@ -219,8 +225,9 @@ function assemble(
   migrationLock: MigrationLock,
   close: () => Promise<void>,
   log: { wakeUps: ItemEventWakeUps; reader?: Kysely<unknown> },
+  servingPool: () => pg.Pool | undefined = () => undefined,
 ): MikroOrmPersistence {
-  const database = new SystemDatabase(orm, options.schema);
+  const database = new SystemDatabase(orm, options.schema, servingPool);
   const itemEvents =
     options.itemEvents === false
       ? undefined

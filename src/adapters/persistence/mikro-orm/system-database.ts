@@ -1,10 +1,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
+import type { DatabaseWork } from '../../../domain/database-work.ts';
 import { recordNotUnique } from '../../../domain/errors.ts';
 import { systemTablesMissingError, unavailableError } from '../database-unreachable.ts';
 import { type ActivityTables, activityTables, insertActivitySql } from '../postgres/activity-recording.ts';
+import { boundedByWork } from '../statement-timeout-per-work.ts';
 import type { SystemTables } from './system-tables.ts';
 
 /** Unique constraint name → the field the domain error names. */
@@ -19,9 +22,11 @@ export type UniqueFields = Readonly<Record<string, string>>;
 export class SystemDatabase {
   private readonly activity: ActivityTables;
 
+  /** `pool`: the server pool under `orm`, whose per-work statement timeouts bound a request's list (`read`). */
   constructor(
     private readonly orm: MikroORM,
     private readonly schema?: string,
+    private readonly pool: () => pg.Pool | undefined = () => undefined,
   ) {
     this.activity = activityTables(schema);
   }
@@ -31,6 +36,21 @@ export class SystemDatabase {
       return await work(this.kysely());
     } catch (error) {
       throw this.translate(error, uniqueFields);
+    }
+  }
+
+  /**
+   * A request's read whose shape the caller chose (a list with its filter and sort), bounded by the request's
+   * statement timeout: cut by it, QUERY_TOO_EXPENSIVE.
+   */
+  async read<T>(
+    request: DatabaseWork | undefined,
+    read: (db: Kysely<SystemTables>) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await boundedByWork(this.kysely(), this.pool(), request, read);
+    } catch (error) {
+      throw this.translate(error, {}, request !== undefined);
     }
   }
 
@@ -62,8 +82,8 @@ export class SystemDatabase {
     return this.schema ? db.withSchema(this.schema) : db;
   }
 
-  private translate(error: unknown, uniqueFields: UniqueFields): unknown {
-    const unavailable = unavailableError(error) ?? systemTablesMissingError(error);
+  private translate(error: unknown, uniqueFields: UniqueFields, duringRequest = false): unknown {
+    const unavailable = unavailableError(error, duringRequest) ?? systemTablesMissingError(error);
     if (unavailable) return unavailable;
     if (!isDatabaseError(error)) return error;
     const converted = this.orm.em.getPlatform().getExceptionConverter().convertException(error);

@@ -47,7 +47,7 @@ export async function runSystemQuery<Row>(
     ),
     ...listOrder.map((column) => sql.ref(column)),
   ]);
-  const row = await database.run((db) => {
+  const row = await database.read(query.work, (db) => {
     const matching = () => db.selectFrom(source(db).as('t0')).where(where);
     let page = matching().selectAll().orderBy(order).offset(query.offset);
     if (query.limit !== null) page = page.limit(query.limit);

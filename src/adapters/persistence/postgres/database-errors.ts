@@ -42,10 +42,11 @@ const STALE_SCHEMA_STATES = new Set(['42P01', '42703', '42883', '42804']);
  * coercion should have caught. It is still the caller's mistake, so 400 INVALID_QUERY rather than a 500;
  * the message names no SQL. An undefined table or column (42P01, 42703), or an operator or cast that no
  * longer applies to a column whose type changed (42883, 42804), means the catalog is stale. An
- * unreachable database is SERVICE_UNAVAILABLE. Anything else is passed on as it is.
+ * unreachable database is SERVICE_UNAVAILABLE; a statement timeout, QUERY_TOO_EXPENSIVE `duringRequest`
+ * (unavailableError). Anything else is passed on as it is.
  */
-export function translateReadError(error: unknown): unknown {
-  const unavailable = unavailableError(error);
+export function translateReadError(error: unknown, duringRequest = false): unknown {
+  const unavailable = unavailableError(error, duringRequest);
   if (unavailable) return unavailable;
   if (sqlStateOf(error)?.startsWith('22')) {
     return invalidQuery('A value in the query does not fit its field.', { reason: 'INVALID_VALUE' });
@@ -87,14 +88,16 @@ type ErrorReport = {
  * - DG001 (a watched table whose columns changed by hand) → SERVICE_UNAVAILABLE `WATCH_STALE`;
  * - an unreachable database → SERVICE_UNAVAILABLE, before any lookup (each would wait for a connection).
  * Anything else passes unchanged. `db` answers the catalog lookups, so the transaction must have ended.
+ * A statement timeout is QUERY_TOO_EXPENSIVE `duringRequest`, as on reads.
  */
 export async function translateWriteError(
   error: unknown,
   context: WriteErrorContext | undefined,
   db: Kysely<unknown>,
   schema: string,
+  duringRequest = false,
 ): Promise<unknown> {
-  const unavailable = unavailableError(error);
+  const unavailable = unavailableError(error, duringRequest);
   if (unavailable) return unavailable;
   const state = sqlStateOf(error);
   if (state === undefined) return error;

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type pg from 'pg';
 import {
   ACTIVITY_COLLECTION,
   REVISIONS_COLLECTION,
@@ -12,6 +13,7 @@ import type {
 import type { SystemPage, SystemQuery } from '../../../application/ports/system-query.ts';
 import type { SystemRecord } from '../../../application/system-queries/select-fields.ts';
 import type { CollectionSchema } from '../../../domain/schema/collection-schema.ts';
+import { boundedByWork } from '../statement-timeout-per-work.ts';
 import {
   type ActivityTables,
   activityTables,
@@ -46,6 +48,8 @@ export class PostgresActivityLog implements ActivityLog {
     private readonly db: Kysely<unknown>,
     private readonly schema = 'public',
     systemSchema?: string,
+    /** The server pool under `db`, whose per-work statement timeouts bound a request's page. */
+    private readonly pool: () => pg.Pool | undefined = () => undefined,
   ) {
     this.tables = activityTables(systemSchema);
   }
@@ -131,9 +135,9 @@ export class PostgresActivityLog implements ActivityLog {
       ${sql.join(counts, sql``)}`;
     let row: PageRow;
     try {
-      row = (await statement.execute(this.db)).rows[0]!;
+      row = (await boundedByWork(this.db, this.pool(), query.work, (db) => statement.execute(db))).rows[0]!;
     } catch (error) {
-      throw translateReadError(error);
+      throw translateReadError(error, query.work !== undefined);
     }
     return {
       records: JSON.parse(row.rows) as SystemRecord[],

@@ -41,7 +41,10 @@ export function createPostgresCollections(
     recordEvents?: { systemSchema?: string };
     recordActivity?: { systemSchema?: string };
     systemSchema?: string;
-    /** The server pool under `orm`, for the item store's prepared reads (PostgresItemStoreOptions). */
+    /**
+     * The server pool under `orm`: the item store's prepared reads (PostgresItemStoreOptions) and the statement
+     * timeouts per work of the item store and the schema editor run on it.
+     */
     readPool?: () => pg.Pool | undefined;
   } = {},
 ): PostgresCollections {
@@ -51,11 +54,16 @@ export function createPostgresCollections(
   return {
     catalog,
     editor: new WatchKeepingSchemaEditor(
-      new PostgresSchemaEditor(db, catalog, options.recordActivity?.systemSchema),
+      new PostgresSchemaEditor(db, catalog, options.recordActivity?.systemSchema, options.readPool),
       watch,
     ),
     watch,
-    activity: new PostgresActivityLog(db, catalog.schema, options.recordActivity?.systemSchema),
+    activity: new PostgresActivityLog(
+      db,
+      catalog.schema,
+      options.recordActivity?.systemSchema,
+      options.readPool,
+    ),
     store: new PostgresItemStore(db, options.schema, {
       ...itemStoreOptions(orm),
       ...(options.readPool ? { readPool: options.readPool } : {}),

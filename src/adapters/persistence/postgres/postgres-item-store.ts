@@ -13,6 +13,8 @@ import type {
 } from '../../../application/ports/item-store.ts';
 import { liveSnapshot } from '../../../application/ports/item-store.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
+import type { DatabaseWork } from '../../../domain/database-work.ts';
+import { connectFor, setLocalTimeout } from '../statement-timeout-per-work.ts';
 import { type ActivityTables, activityTables } from './activity-recording.ts';
 import { canonicalValueOf } from './canonical-value-sql.ts';
 import { CompiledShapes, compiler, type ShapeStatement } from './compiled-shapes.ts';
@@ -99,7 +101,7 @@ export class PostgresItemStore implements ItemStore {
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
-    const row = (await this.query<ListRow>(this.shapes.list(request, this.schema)))[0]!;
+    const row = (await this.query<ListRow>(this.shapes.list(request, this.schema), request.work))[0]!;
     assertWithinBudget(row.bytes, request.maxBytes);
     return {
       json: row.items!,
@@ -116,12 +118,12 @@ export class PostgresItemStore implements ItemStore {
     try {
       return await countEstimates(this.db, request, this.schema);
     } catch (error) {
-      throw translateReadError(error);
+      throw translateReadError(error, request.work !== undefined);
     }
   }
 
   async get(request: ItemGetRequest): Promise<string | null> {
-    const row = (await this.query<ItemRow>(this.shapes.get(request, this.schema)))[0];
+    const row = (await this.query<ItemRow>(this.shapes.get(request, this.schema), request.work))[0];
     if (row === undefined) return null;
     assertWithinBudget(row.bytes, request.maxBytes);
     return row.item;
@@ -130,7 +132,7 @@ export class PostgresItemStore implements ItemStore {
   async getMany(request: ItemKeysRequest): Promise<string[]> {
     if (request.keys.length === 0) return [];
     return itemsWithinBudget(
-      await this.query<ItemRow>(this.shapes.getMany(request, this.schema)),
+      await this.query<ItemRow>(this.shapes.getMany(request, this.schema), request.work),
       request.maxBytes,
     );
   }
@@ -138,7 +140,9 @@ export class PostgresItemStore implements ItemStore {
   /** One statement, unprepared: aggregate shapes vary too much to be worth a prepared statement each. */
   async aggregate(request: ItemAggregateRequest): Promise<string> {
     const { sql: text, parameters } = itemAggregateQuery(request, this.schema).compile(compiler);
-    const row = (await this.query<AggregateRow>({ name: null, text, values: [...parameters] }))[0]!;
+    const row = (
+      await this.query<AggregateRow>({ name: null, text, values: [...parameters] }, request.work)
+    )[0]!;
     assertWithinBudget(row.bytes, request.maxBytes);
     return row.items!;
   }
@@ -154,17 +158,21 @@ export class PostgresItemStore implements ItemStore {
    */
   async write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T> {
     const activity = this.activityTables && { tables: this.activityTables, ...(author ? { author } : {}) };
+    const request = author?.work;
+    const bound = request && setLocalTimeout(this.readPool(), request.kind);
     try {
       return await this.db.transaction().execute(async (trx) => {
+        if (bound) await trx.executeQuery(CompiledQuery.raw(bound));
         const writer = new PostgresItemWriter(trx, this.schema, this.eventsTable, activity);
         const result = await work(writer);
         writer.rethrowFailure();
         return result;
       });
     } catch (error) {
+      const duringRequest = request !== undefined;
       throw error instanceof FailedStatement
-        ? await translateWriteError(error.cause, error.context, this.db, this.schema)
-        : await translateWriteError(error, undefined, this.db, this.schema);
+        ? await translateWriteError(error.cause, error.context, this.db, this.schema, duringRequest)
+        : await translateWriteError(error, undefined, this.db, this.schema, duringRequest);
     }
   }
 
@@ -173,16 +181,26 @@ export class PostgresItemStore implements ItemStore {
    * the rows as they were at its first read (when PostgreSQL takes a repeatable-read snapshot). It holds a
    * pool connection until `close()`, which rolls it back: it wrote nothing.
    */
-  async snapshot(): Promise<ItemSnapshot> {
+  async snapshot(work?: DatabaseWork): Promise<ItemSnapshot> {
     if (!this.holdsSnapshots) return liveSnapshot(this);
+    const bound = work && setLocalTimeout(this.readPool(), work.kind);
     const trx = await this.db
       .startTransaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
       .execute()
       .catch((error: unknown) => {
-        throw translateReadError(error);
+        throw translateReadError(error, work !== undefined);
       });
+    if (bound) {
+      await trx.executeQuery(CompiledQuery.raw(bound)).catch(async (error: unknown) => {
+        await trx
+          .rollback()
+          .execute()
+          .catch(() => {});
+        throw translateReadError(error, true);
+      });
+    }
     const reads = new PostgresItemStore(trx, this.schema, {
       preparedPerConnection: this.preparedPerConnection,
     });
@@ -204,26 +222,39 @@ export class PostgresItemStore implements ItemStore {
    * PostgreSQL refuses because its table changed under it is run once more unprepared, which cannot fail
    * that way (prepared-statement-query.ts).
    */
-  private async query<R>(statement: ShapeStatement): Promise<R[]> {
+  private async query<R>(statement: ShapeStatement, work: DatabaseWork | undefined): Promise<R[]> {
     try {
       if (statement.name === null || this.preparedPerConnection === 0)
-        return await this.unprepared<R>(statement);
+        return await this.unprepared<R>(statement, work);
       try {
-        return await this.prepared<R>(statement.name, statement);
+        return await this.prepared<R>(statement.name, statement, work);
       } catch (error) {
         if (!isPlanResultChanged(error)) throw error;
-        return await this.unprepared<R>(statement);
+        return await this.unprepared<R>(statement, work);
       }
     } catch (error) {
-      throw translateReadError(error);
+      throw translateReadError(error, work !== undefined);
     }
   }
 
-  private async unprepared<R>(statement: ShapeStatement): Promise<R[]> {
-    return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
+  /** On pg's pool, bounded by the work's statement timeout; else (PGlite, a snapshot's transaction) Kysely's. */
+  private async unprepared<R>(statement: ShapeStatement, work: DatabaseWork | undefined): Promise<R[]> {
+    const pool = this.readPool();
+    if (pool === undefined)
+      return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
+    const client = await connectFor(pool, work?.kind);
+    try {
+      return (await client.query({ text: statement.text, values: [...statement.values] })).rows as R[];
+    } finally {
+      client.release();
+    }
   }
 
-  private async prepared<R>(name: string, statement: ShapeStatement): Promise<R[]> {
+  private async prepared<R>(
+    name: string,
+    statement: ShapeStatement,
+    work: DatabaseWork | undefined,
+  ): Promise<R[]> {
     const query = new PreparedStatementQuery(
       name,
       statement.text,
@@ -236,7 +267,7 @@ export class PostgresItemStore implements ItemStore {
       const plain = CompiledQuery.raw(statement.text, statement.values);
       return (await this.db.executeQuery<R>({ ...plain, sql: query as unknown as string })).rows;
     }
-    const client = await pool.connect();
+    const client = await connectFor(pool, work?.kind);
     try {
       return (await client.query(query)).rows as R[];
     } finally {

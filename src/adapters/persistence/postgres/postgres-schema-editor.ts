@@ -1,4 +1,5 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type pg from 'pg';
 import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { NewRelation, RelationChange, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import {
@@ -23,6 +24,7 @@ import { checkNewRelation, checkOneField } from '../../../domain/schema/new-rela
 import type { Relation } from '../../../domain/schema/relation.ts';
 import { manyToOneOf } from '../../../domain/schema/relations-of.ts';
 import { unavailableError } from '../database-unreachable.ts';
+import { setLocalTimeout } from '../statement-timeout-per-work.ts';
 import { type ActivityTables, activityTables, insertActivitySql } from './activity-recording.ts';
 import { collectionComment } from './collection-comment.ts';
 import { columnTypeOf } from './column-types.ts';
@@ -39,11 +41,16 @@ import { chosenOneFieldOf, relationComment } from './relation-comment.ts';
 export class PostgresSchemaEditor implements SchemaEditor {
   private readonly activityTables: ActivityTables;
 
-  /** `systemSchema`: where the activity table is (unset, the search path's). */
+  /**
+   * `systemSchema`: where the activity table is (unset, the search path's). `pool`: the server pool under `db`,
+   * whose per-work statement timeouts bound each change by `database.statementTimeout.admin` (only an admin
+   * changes the schema); without it, the pool's own timeout.
+   */
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly catalog: PostgresSchemaCatalog,
     systemSchema?: string,
+    private readonly pool: () => pg.Pool | undefined = () => undefined,
   ) {
     this.activityTables = activityTables(systemSchema);
   }
@@ -249,13 +256,15 @@ export class PostgresSchemaEditor implements SchemaEditor {
     translate: (error: unknown) => unknown,
     activity?: ActivityEntry,
   ): Promise<void> {
+    const bound = setLocalTimeout(this.pool(), 'admin');
     try {
       await this.db.transaction().execute(async (trx) => {
+        if (bound) await trx.executeQuery(CompiledQuery.raw(bound));
         await work(trx);
         if (activity) await insertActivitySql(this.activityTables, [activity]).execute(trx);
       });
     } catch (error) {
-      throw unavailableError(error) ?? translate(error);
+      throw unavailableError(error, bound !== undefined) ?? translate(error);
     } finally {
       // Also after a failure: a concurrent change may be what failed this one.
       await this.catalog.refresh();

@@ -11,8 +11,8 @@ import type {
 } from '../../../application/ports/item-store.ts';
 import { StaleSchemaError } from '../../../application/ports/item-store.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
+import type { DatabaseWork } from '../../../domain/database-work.ts';
 import { DomainError } from '../../../domain/errors.ts';
-import { currentDatabaseCaller } from '../../database-work.ts';
 import { LruMap } from '../../lru-map.ts';
 import { committedPosition, type ReplicaSet, type WalPosition } from './replica-set.ts';
 
@@ -31,9 +31,9 @@ export type ReplicaRoutingOptions = {
 const RECOVERY_CONFLICT = '40001';
 
 /**
- * An ItemStore over a primary and its read replicas. A request that only reads (GET, per the HTTP edge)
- * reads from a replica in service; everything else — writes, the reads inside them, and work outside a
- * request — stays on the primary.
+ * An ItemStore over a primary and its read replicas. A request that only reads (GET, per the HTTP edge: its
+ * `work.readsOnly`) reads from a replica in service; everything else — writes, the reads inside them, and
+ * work outside a request — stays on the primary.
  *
  * Read-your-writes: after a caller's write commits, the primary's log position is kept for the caller, and
  * their reads go only to a replica whose last probe found it replayed past it (else to the primary), for
@@ -63,19 +63,19 @@ export class ReplicaRoutingItemStore implements ItemStore {
   }
 
   list(request: ItemListRequest): Promise<ItemListResult> {
-    return this.read((store) => store.list(request));
+    return this.read(request.work, (store) => store.list(request));
   }
 
   get(request: ItemGetRequest): Promise<string | null> {
-    return this.read((store) => store.get(request));
+    return this.read(request.work, (store) => store.get(request));
   }
 
   getMany(request: ItemKeysRequest): Promise<string[]> {
-    return this.read((store) => store.getMany(request));
+    return this.read(request.work, (store) => store.getMany(request));
   }
 
   aggregate(request: ItemAggregateRequest): Promise<string> {
-    return this.read((store) => store.aggregate(request));
+    return this.read(request.work, (store) => store.aggregate(request));
   }
 
   /**
@@ -85,7 +85,7 @@ export class ReplicaRoutingItemStore implements ItemStore {
    */
   async write<T>(work: (writer: ItemWriter) => Promise<T>, author?: Accountability): Promise<T> {
     const result = await this.primary.write(work, author);
-    const caller = currentDatabaseCaller()?.caller;
+    const caller = author?.work?.caller;
     if (caller !== undefined) {
       this.writers.set(caller, await committedPosition(this.primaryDb).catch(() => null));
     }
@@ -96,11 +96,11 @@ export class ReplicaRoutingItemStore implements ItemStore {
    * On a replica in service when the request only reads, as a read would be; on the primary when none
    * can open it. Its reads stay where it was opened: a snapshot cannot move.
    */
-  async snapshot(): Promise<ItemSnapshot> {
-    const index = this.replicaFor();
+  async snapshot(work?: DatabaseWork): Promise<ItemSnapshot> {
+    const index = this.replicaFor(work);
     if (index !== undefined) {
       try {
-        const snapshot = await this.replicas[index]!.snapshot();
+        const snapshot = await this.replicas[index]!.snapshot(work);
         this.served[index + 1]!++;
         return snapshot;
       } catch (error) {
@@ -109,7 +109,7 @@ export class ReplicaRoutingItemStore implements ItemStore {
           this.replicaSet.markDown(index);
       }
     }
-    const snapshot = await this.primary.snapshot();
+    const snapshot = await this.primary.snapshot(work);
     this.served[0]!++;
     return snapshot;
   }
@@ -119,8 +119,8 @@ export class ReplicaRoutingItemStore implements ItemStore {
     return [...this.served];
   }
 
-  private async read<T>(run: (store: ItemStore) => Promise<T>): Promise<T> {
-    const index = this.replicaFor();
+  private async read<T>(work: DatabaseWork | undefined, run: (store: ItemStore) => Promise<T>): Promise<T> {
+    const index = this.replicaFor(work);
     if (index === undefined) return this.onPrimary(run);
     try {
       const result = await run(this.replicas[index]!);
@@ -140,10 +140,9 @@ export class ReplicaRoutingItemStore implements ItemStore {
     return result;
   }
 
-  private replicaFor(): number | undefined {
-    const request = currentDatabaseCaller();
-    if (!request?.readsOnly) return undefined;
-    return this.replicaSet.pick(this.writers.get(request.caller));
+  private replicaFor(work: DatabaseWork | undefined): number | undefined {
+    if (!work?.readsOnly) return undefined;
+    return this.replicaSet.pick(this.writers.get(work.caller));
   }
 }
 
