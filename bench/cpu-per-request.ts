@@ -9,9 +9,9 @@
 // PROBE_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
 // PROBE_INSTRUCTIONS=1 runs each server under valgrind's callgrind and counts the instructions per request (every
 // thread, GC and JIT compilation included) instead of CPU time: slow (a minute per case and build at 3000
-// requests), and blind to cache misses, but nearly the same figure whatever else the box is doing (±2 % between
-// rounds at PROBE_REQUESTS=3000; ±20 % at 1000), so changes can be compared while other work runs. RSS under
-// valgrind means nothing.
+// requests) and blind to cache misses, but far less moved by other work on the box than CPU time (rounds
+// within ±2 % on a quiet box, ±15 % beside a test run; ±20 % at 1000 requests), so builds can be compared
+// while other work runs. RSS under valgrind means nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
