@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
+import type { ApiOperation } from '../adapters/http/openapi/api-operation.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { ActivityRetention } from '../application/activity/activity-retention.ts';
 import { QueryHistoryHandler } from '../application/activity/query-history.ts';
@@ -105,8 +106,10 @@ export const activityModule = new ContainerModule((options) => {
           ),
         );
       },
-      api: () => {
+      api: ({ description }) => {
         const query = systemQueryParameters(limits);
+        // A revert reads the revision (the item's read permission) and writes it back (its update one).
+        const mayRevert = description.collections.some(({ actions }) => actions.read && actions.update);
         const common = { tag: 'activity', audience: 'user' } as const;
         const list = (path: string, operationId: string, summary: string, body: z.ZodType) => ({
           ...common,
@@ -136,6 +139,32 @@ export const activityModule = new ContainerModule((options) => {
           answers: [{ status: 200, description: 'The record.', body }],
           errors: [400, 401, 403, 404] as Array<400 | 401 | 403 | 404>,
         });
+        const history: ApiOperation[] = [
+          list('/activity', 'listActivity', 'List activity', activityAnswer),
+          one('/activity/:record', 'readActivity', 'Read an activity entry', activityAnswer),
+          list('/revisions', 'listRevisions', 'List revisions', revisionAnswer),
+          one('/revisions/:record', 'readRevision', 'Read a revision', revisionAnswer),
+        ];
+        const revert: ApiOperation = {
+          ...common,
+          audience: 'anyone',
+          method: 'post',
+          path: '/utils/revert/:revision',
+          operationId: 'revertRevision',
+          summary: 'Restore an item to a revision',
+          description: "Writes the revision's `data` through the item's ordinary update and its permissions.",
+          pathParameters: { revision: recordId },
+          query: query.single,
+          answers: [
+            {
+              status: 200,
+              description: 'The updated item.',
+              body: z.record(z.string(), z.unknown()),
+            },
+            { status: 204, description: 'Written; you may read none of it.' },
+          ],
+          errors: [400, 401, 403, 404],
+        };
         return {
           tags: [
             {
@@ -145,32 +174,7 @@ export const activityModule = new ContainerModule((options) => {
             },
           ],
           schemas: { Activity: activityAnswer, Revision: revisionAnswer },
-          operations: [
-            list('/activity', 'listActivity', 'List activity', activityAnswer),
-            one('/activity/:record', 'readActivity', 'Read an activity entry', activityAnswer),
-            list('/revisions', 'listRevisions', 'List revisions', revisionAnswer),
-            one('/revisions/:record', 'readRevision', 'Read a revision', revisionAnswer),
-            {
-              ...common,
-              method: 'post',
-              path: '/utils/revert/:revision',
-              operationId: 'revertRevision',
-              summary: 'Restore an item to a revision',
-              description:
-                "Writes the revision's `data` through the item's ordinary update and its permissions.",
-              pathParameters: { revision: recordId },
-              query: query.single,
-              answers: [
-                {
-                  status: 200,
-                  description: 'The updated item.',
-                  body: z.record(z.string(), z.unknown()),
-                },
-                { status: 204, description: 'Written; you may read none of it.' },
-              ],
-              errors: [400, 401, 403, 404],
-            },
-          ],
+          operations: mayRevert ? [...history, revert] : history,
         };
       },
     };

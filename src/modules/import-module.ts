@@ -82,30 +82,42 @@ export const importModule = new ContainerModule((options) => {
           }),
         );
       },
-      api: () => ({
-        tags: [{ name: 'import', description: 'Items created from a CSV, JSON or NDJSON file.' }],
-        operations: [
-          {
-            audience: 'user',
-            tag: 'import',
-            method: 'post',
-            path: '/utils/import/:collection',
-            operationId: 'importItems',
-            summary: 'Import items from a file',
-            description:
-              'The body is the file (`text/csv`, `application/json` holding an array of objects, `application/x-ndjson`), or a `multipart/form-data` upload of it. Every row is checked as `POST /items` checks an item; by default all rows or none are written, with `mode=batch` each chunk of `import.chunkRows` rows commits on its own.',
-            pathParameters: { collection: z.string().describe("The collection's name.") },
-            query: z.object({
-              mode: z
-                .enum(['all', 'batch'])
-                .optional()
-                .describe('`all` (the default): one transaction; `batch`: per chunk.'),
-            }),
-            answers: [{ status: 200, description: 'The rows written.', body: importAnswerSchema }],
-            errors: [400, 401, 403, 409, 415, 429],
-          },
-        ],
-      }),
+      api: ({ description }) => {
+        // The collections the caller may create items in, and only those: an import is a batch of creates.
+        const into = description.collections
+          .filter((collection) => collection.actions.create)
+          .map((collection) => collection.name);
+        const [first, ...rest] = into;
+        return {
+          tags: [{ name: 'import', description: 'Items created from a CSV, JSON or NDJSON file.' }],
+          operations:
+            first === undefined
+              ? []
+              : [
+                  {
+                    audience: 'anyone',
+                    tag: 'import',
+                    method: 'post',
+                    path: '/utils/import/:collection',
+                    operationId: 'importItems',
+                    summary: 'Import items from a file',
+                    description:
+                      'The body is the file (`text/csv`, `application/json` holding an array of objects, `application/x-ndjson`), or a `multipart/form-data` upload of it. Every row is checked as `POST /items` checks an item; by default all rows or none are written, with `mode=batch` each chunk of `import.chunkRows` rows commits on its own.',
+                    pathParameters: {
+                      collection: z.enum([first, ...rest]).describe('A collection you may create items in.'),
+                    },
+                    query: z.object({
+                      mode: z
+                        .enum(['all', 'batch'])
+                        .optional()
+                        .describe('`all` (the default): one transaction; `batch`: per chunk.'),
+                    }),
+                    answers: [{ status: 200, description: 'The rows written.', body: importAnswerSchema }],
+                    errors: [400, 401, 403, 409, 415, 429],
+                  },
+                ],
+        };
+      },
     };
   });
 });

@@ -18,9 +18,11 @@ import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
+// Lengths are domain rules (role-name.ts, role-description.ts) answering FAILED_VALIDATION; this schema
+// only refuses what is not the wire shape (INVALID_PAYLOAD).
 const createRoleBody = z.strictObject({
-  name: z.string(),
-  description: z.string().nullable().optional(),
+  name: z.string().describe('1 to 100 characters, trimmed.'),
+  description: z.string().nullable().optional().describe('At most 1,000 characters.'),
   admin_access: z.boolean().optional(),
 });
 

@@ -253,7 +253,7 @@ const limited = sseSuite('event streams over HTTP: limits', {
   REALTIME_SEND_BUFFER_BYTES: '64kb',
 });
 
-limited('a user past its share of streams gets 429', async ({ app, fake, admin }) => {
+limited('a user past its share of streams gets 429 with Retry-After', async ({ app, fake, admin }) => {
   const controller = new AbortController();
   const first = await fetch(`${app.url}/items/cargos/events`, {
     headers: { Authorization: `Bearer ${admin}` },
@@ -262,6 +262,11 @@ limited('a user past its share of streams gets 429', async ({ app, fake, admin }
   assert.is(first.status, 200);
   const second = await app.request('GET', '/items/cargos/events', { token: admin });
   assert.is(second.status, 429);
+  const { extensions } = (second.body as { errors: Array<{ extensions: Record<string, unknown> }> })
+    .errors[0]!;
+  assert.is(extensions.reason, 'TOO_MANY_STREAMS');
+  assert.is(extensions.retryAfter, 1);
+  assert.is(second.headers.get('retry-after'), '1');
   assert.is(fake.subscribers.length, 1);
   controller.abort();
   await until(() => fake.open().length === 0);

@@ -1,7 +1,11 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
 import type { UserRepository } from '../../src/application/ports/user-repository.ts';
 import { TYPES } from '../../src/container.ts';
+import { cargosSchema } from '../support/cargos-schema.ts';
 import { startTestApp, type TestApp, withTestApp } from '../support/test-app.ts';
 import { assertError, firstError, runScenario, type Scenario } from './scenario.ts';
 
@@ -247,6 +251,81 @@ const headerRows: Scenario[] = [
 for (const row of [...bodyRows, ...routeRows, ...headerRows]) {
   wire(row.name, ({ app, tokens }) => runScenario(app, tokens, row));
 }
+
+/**
+ * A request with `Expect: 100-continue`, as curl sends for a large body: the head first; the body only
+ * once `100 Continue` arrives. Returns everything the server wrote, up to its closing the connection.
+ */
+async function expectingContinue(app: TestApp, head: string, body: string): Promise<string> {
+  const socket = connect(Number(new URL(app.url).port), '127.0.0.1');
+  let answer = '';
+  socket.on('data', (chunk) => {
+    const before = answer;
+    answer += chunk.toString('latin1');
+    if (!before.includes('100 Continue') && answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n'))
+      socket.write(body);
+  });
+  socket.write(
+    `${head}\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+  );
+  await once(socket, 'close');
+  return answer;
+}
+
+wire(
+  'Expect: 100-continue with a body over http.bodyLimit → 413 at once, never 100 Continue',
+  async ({ app }) => {
+    const answer = await expectingContinue(
+      app,
+      'POST /auth/login HTTP/1.1\r\nContent-Type: application/json',
+      JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2048) }),
+    );
+    assert.match(answer, /^HTTP\/1.1 413 /);
+    assert.not.ok(answer.includes('100 Continue'), answer);
+    assert.ok(answer.includes('"code":"REQUEST_TOO_LARGE"'), answer);
+  },
+);
+
+wire(
+  'Expect: 100-continue within the limits → 100 Continue, then the body is served',
+  async ({ app, tokens }) => {
+    const login = await expectingContinue(
+      app,
+      'POST /auth/login HTTP/1.1\r\nContent-Type: application/json',
+      JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' }),
+    );
+    assert.match(login, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 401 /);
+    assert.ok(login.includes('"code":"INVALID_CREDENTIALS"'), login);
+
+    // An import is not bound by http.bodyLimit (1 KiB here): its upload is still asked for.
+    (app.persistence.schema as InMemorySchema).registerCollection(cargosSchema);
+    const rows = Array.from({ length: 40 }, (_, n) => `Crate number ${n} of frozen fish`);
+    const imported = await expectingContinue(
+      app,
+      `POST /utils/import/cargos HTTP/1.1\r\nContent-Type: text/csv\r\nAuthorization: Bearer ${tokens.admin}`,
+      ['description', ...rows].join('\n'),
+    );
+    assert.match(imported, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 /);
+  },
+);
+
+wire(
+  'Expect: 100-continue on a request refused before its body is read → no 100 Continue',
+  async ({ app }) => {
+    for (const [head, status] of [
+      ['POST /nowhere HTTP/1.1', 404],
+      ['POST /roles HTTP/1.1\r\nAuthorization: Bearer not-a-token', 401],
+    ] as const) {
+      const answer = await expectingContinue(
+        app,
+        `${head}\r\nContent-Type: application/json`,
+        JSON.stringify({ name: 'Anonymous' }),
+      );
+      assert.match(answer, new RegExp(`^HTTP/1.1 ${status} `), answer);
+      assert.not.ok(answer.includes('100 Continue'), answer);
+    }
+  },
+);
 
 wire.run();
 

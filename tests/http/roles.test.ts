@@ -129,6 +129,26 @@ const rows: Scenario[] = [
     expectedField: 'name',
   },
   {
+    name: 'create with a description over 1,000 characters → 400 FAILED_VALIDATION',
+    method: 'POST',
+    path: '/roles',
+    as: 'admin',
+    body: { name: 'Wordy', description: 'x'.repeat(1001) },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'description',
+  },
+  {
+    name: 'create with a name over 100 characters → 400 FAILED_VALIDATION',
+    method: 'POST',
+    path: '/roles',
+    as: 'admin',
+    body: { name: 'x'.repeat(101) },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'name',
+  },
+  {
     name: 'unknown id → 404',
     method: 'GET',
     path: `/roles/${MISSING_ID}`,
@@ -155,6 +175,26 @@ const rows: Scenario[] = [
   },
 ];
 for (const row of rows) roles(row.name, ({ app, tokens }) => runScenario(app, tokens, row));
+
+roles(
+  'names and descriptions count characters, not UTF-16 units, up to their limits',
+  async ({ app, tokens }) => {
+    const created = await app.request('POST', '/roles', {
+      token: tokens.admin,
+      body: { name: '🦉'.repeat(100), description: '🦉'.repeat(1000) },
+    });
+    assert.is(created.status, 200, created.text);
+    const id = (created.body as RoleView).id;
+    const longer = await app.request('PATCH', `/roles/${id}`, {
+      token: tokens.admin,
+      body: { description: '🦉'.repeat(1001) },
+    });
+    assertError(longer, 400, 'FAILED_VALIDATION', 'description');
+    const kept = await app.request('GET', `/roles/${id}`, { token: tokens.admin });
+    assert.is((kept.body as RoleView).description, '🦉'.repeat(1000));
+    await app.request('DELETE', `/roles/${id}`, { token: tokens.admin });
+  },
+);
 
 roles('create → 200 role; GET, PATCH and DELETE (204) work on it', async ({ app, tokens }) => {
   const created = await app.request('POST', '/roles', {

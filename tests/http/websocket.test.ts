@@ -116,22 +116,26 @@ ws(
   },
 );
 
-ws('an address past its connections is refused 429 at the upgrade, in the contract error shape', async () => {
-  const f = await websocketFixture({ publicCaller: CALLER.anonymous });
-  try {
-    const open = [];
-    for (let index = 0; index < 10; index++) open.push(await f.connect());
-    const answer = await f.refused('');
-    assert.is(answer.status, 429);
-    assert.is(
-      (answer.body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
-      'TOO_MANY_REQUESTS',
-    );
-    for (const socket of open) socket.close();
-  } finally {
-    await f.close();
-  }
-});
+ws(
+  'an address past its connections is refused 429 at the upgrade, in the contract error shape, with Retry-After',
+  async () => {
+    const f = await websocketFixture({ publicCaller: CALLER.anonymous });
+    try {
+      const open = [];
+      for (let index = 0; index < 10; index++) open.push(await f.connect());
+      const answer = await f.refused('');
+      assert.is(answer.status, 429);
+      assert.is(
+        (answer.body as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+        'TOO_MANY_REQUESTS',
+      );
+      assert.is(answer.retryAfter, '1');
+      for (const socket of open) socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
 
 ws('messages sent as the socket opens wait for its credential (URL token or public caller)', async () => {
   const f = await websocketFixture({ authDelayMs: 50, publicCaller: CALLER.anonymous });

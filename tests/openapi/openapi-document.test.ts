@@ -255,6 +255,43 @@ for (const [target, oas] of suitePerBackend<Context>(
     }
   });
 
+  oas('import and revert are shown only to a caller with a collection to use them on', async (context) => {
+    type Parameter = { name: string; in: string; schema: { enum?: string[] } };
+    const importedInto = (document: Document) => {
+      const operation = document.paths['/utils/import/{collection}']?.post as
+        | { parameters: Parameter[] }
+        | undefined;
+      const collection = operation?.parameters.find((parameter) => parameter.in === 'path');
+      return (collection?.schema.enum ?? []).sort();
+    };
+    const admin = await documentFor(context.app, context.admin);
+    assert.equal(importedInto(admin), ['cargos', 'secrets']);
+    assert.equal(methodsOf(admin, '/utils/revert/{revision}'), ['post']);
+
+    const operator = await documentFor(context.app, context.operator);
+    assert.equal(importedInto(operator), ['cargos'], 'only where it may create');
+    assert.not.ok(operator.paths['/utils/revert/{revision}'], 'no collection it may read and update');
+
+    const anonymous = await documentFor(context.app);
+    for (const path of ['/utils/import/{collection}', '/utils/revert/{revision}'])
+      assert.not.ok(anonymous.paths[path], `${path}: the public may create and update nothing`);
+
+    const granted = await context.app.request('POST', '/permissions', {
+      token: context.admin,
+      body: { role: null, collection: 'secrets', action: 'update', fields: ['label'] },
+    });
+    assert.is(granted.status, 200, granted.text);
+    try {
+      const updater = await documentFor(context.app);
+      await assertValidOpenApi(updater);
+      assert.equal(methodsOf(updater, '/utils/revert/{revision}'), ['post']);
+      assert.not.ok(updater.paths['/utils/import/{collection}'], 'still nothing to create');
+    } finally {
+      const id = (granted.body as { id: string }).id;
+      await context.app.request('DELETE', `/permissions/${id}`, { token: context.admin });
+    }
+  });
+
   oas('the document follows the live schema: a field added through the API appears', async (context) => {
     const added = await context.app.request('POST', '/fields/secrets', {
       token: context.admin,

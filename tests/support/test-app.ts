@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Container } from 'inversify';
@@ -6,8 +5,8 @@ import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../src/adapters/config/load-config.ts';
 import { resolveSecret } from '../../src/adapters/config/resolve-secret.ts';
 import { Argon2PasswordHasher, TEST_ARGON2_COST } from '../../src/adapters/crypto/argon2-password-hasher.ts';
-import { answerClientError, answeredMissingHost } from '../../src/adapters/http/client-error-answer.ts';
 import type { HttpApp } from '../../src/adapters/http/create-http-app.ts';
+import { createGracefulServer } from '../../src/adapters/http/graceful-server.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
@@ -108,12 +107,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   options.rebind?.(container);
 
   const callback = container.get<HttpApp>(TYPES.HttpApp).callback();
-  // As the production server (graceful-server.ts): what Node's parser refuses, and an HTTP/1.1 request
-  // without Host, are answered in the contract's shape.
-  const server = createServer({ requireHostHeader: false }, (request, response) => {
-    if (!answeredMissingHost(request, response)) void callback(request, response);
-  });
-  server.on('clientError', answerClientError);
+  // The production server: what Node's parser refuses, and an HTTP/1.1 request without Host, are answered
+  // in the contract's shape; `Expect: 100-continue` is answered once a route reads the body.
+  const { server } = createGracefulServer((request, response) => void callback(request, response));
   // As main.ts does: the Directus WebSocket (docs/api.md §12) on the API's own server.
   const detachRealtime = container.get<RealtimeAttach>(REALTIME_ATTACH)(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

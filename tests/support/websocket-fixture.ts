@@ -14,7 +14,7 @@ import { FakeItemEventFeed, ManualTicker } from './fakes/fake-item-event-feed.ts
  * /websocket on a bare HTTP server over the read fixture's parcels (clerks may read them all) and a fake
  * event feed the test emits into; tokens map to the fixture's callers (or to the error resolving them throws), no token to `publicCaller` (none: the
  * public caller cannot be resolved), each after `authDelayMs`. `next` waits for a message. `refused` is the
- * status and body of an upgrade the server answers without a socket.
+ * status and body (and `Retry-After`, when sent) of an upgrade the server answers without a socket.
  */
 const LIMITS_WS = {
   connectionsPerUser: 2,
@@ -90,7 +90,12 @@ export async function websocketFixture({
     let body = '';
     for await (const chunk of response) body += String(chunk);
     request.destroy();
-    return { status: response.statusCode, body: JSON.parse(body) as unknown };
+    const retryAfter = response.headers['retry-after'];
+    return {
+      status: response.statusCode,
+      body: JSON.parse(body) as unknown,
+      ...(retryAfter && { retryAfter }),
+    };
   }
   /** The next message that satisfies `test`, waiting for it. */
   async function next(socket: WebSocket, test: (message: Record<string, unknown>) => boolean) {

@@ -1,5 +1,12 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { answerClientError, answeredMissingHost } from './client-error-answer.ts';
+import { continueWhenRead } from './continue-when-read.ts';
 
 /** An HTTP server that can be stopped without dropping the requests it is answering. */
 export type GracefulServer = {
@@ -23,6 +30,11 @@ export function createGracefulServer(listener: RequestListener): GracefulServer 
     listener(request, response);
   });
   server.on('clientError', answerClientError);
+  // Listening for it keeps Node from sending `100 Continue` itself (continue-when-read.ts).
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    continueWhenRead(request, response);
+    server.emit('request', request, response);
+  });
 
   // A connection whose response had gone out before draining began is kept alive by Node when that
   // response ends; closing idle connections again at each end lets `server.close` complete.

@@ -109,6 +109,14 @@ function checkJsonObject(field: string, value: unknown) {
   if (containsNul(value)) throw failedValidation(field, `"${field}" may not contain the character U+0000.`);
 }
 
+/**
+ * The most a permission's `fields` may list, and the longest name in it: what a PostgreSQL table can have
+ * (1,600 columns, names of 63 bytes). Checked even for a collection that does not exist yet, which bounds
+ * a list nothing else could check.
+ */
+const MAX_FIELDS = 1600;
+const MAX_FIELD_NAME_BYTES = 63;
+
 function checkFieldList(fields: unknown) {
   if (fields === null) return;
   if (!Array.isArray(fields) || !fields.every((name) => typeof name === 'string' && name.length > 0)) {
@@ -116,6 +124,15 @@ function checkFieldList(fields: unknown) {
   }
   if (containsNul(fields))
     throw failedValidation('fields', 'Field names may not contain the character U+0000.');
+  if (fields.length > MAX_FIELDS) {
+    throw failedValidation(
+      'fields',
+      `Fields may name at most ${MAX_FIELDS} fields, as many as a table can have.`,
+    );
+  }
+  if (fields.some((name: string) => Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES)) {
+    throw failedValidation('fields', `A field name is at most ${MAX_FIELD_NAME_BYTES} bytes (UTF-8) long.`);
+  }
 }
 
 /** Walks with an explicit stack: a body nested deeper than the call stack must not crash the check. */

@@ -5,6 +5,7 @@ import { requireAdmin } from '../access.ts';
 import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
+import { parseRoleDescription } from './role-description.ts';
 import { parseRoleName } from './role-name.ts';
 import { type RoleView, viewRole } from './role-view.ts';
 
@@ -18,7 +19,7 @@ export class CreateRoleHandler implements Handler<CreateRoleCommand, RoleView> {
     const role = new Role({
       id: randomUUID(),
       name: parseRoleName(command.name),
-      description: command.description ?? null,
+      description: parseRoleDescription(command.description ?? null),
       adminAccess: command.admin_access ?? false,
     });
     await this.roles.save(role, systemActivity(caller, 'create', 'datagate_roles', role.id));

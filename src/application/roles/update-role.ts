@@ -5,6 +5,7 @@ import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { LastAdminGuard } from '../last-admin-guard.ts';
 import type { RoleRepository } from '../ports/role-repository.ts';
+import { parseRoleDescription } from './role-description.ts';
 import { parseRoleName } from './role-name.ts';
 import { type RoleView, viewRole } from './role-view.ts';
 
@@ -23,7 +24,7 @@ export class UpdateRoleHandler implements Handler<UpdateRoleRequest, RoleView> {
     const role = await this.roles.findById(id);
     if (!role) throw notFound('Role');
     if (command.name !== undefined) role.name = parseRoleName(command.name);
-    if (command.description !== undefined) role.description = command.description;
+    if (command.description !== undefined) role.description = parseRoleDescription(command.description);
     if (command.admin_access !== undefined) role.adminAccess = command.admin_access;
     await this.lastAdmin.assertRoleChangeKeepsAnAdmin(role.id, role.adminAccess);
     await this.roles.save(role, systemActivity(caller, 'update', 'datagate_roles', role.id));

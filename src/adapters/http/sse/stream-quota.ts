@@ -1,9 +1,14 @@
 import { DomainError } from '../../../domain/errors.ts';
 
-/** Too many streams open for this caller or address: the next one is refused before it opens. */
+/**
+ * Too many streams open for this caller or address: the next one is refused before it opens. A place frees
+ * the moment one of them closes, which nothing here can foresee: `Retry-After` is 1 s, as for the other
+ * quotas of held work (exports, imports).
+ */
 const tooManyStreams = (what: string) =>
   new DomainError('TOO_MANY_REQUESTS', `Too many event streams open for this ${what}; close one first.`, {
     reason: 'TOO_MANY_STREAMS',
+    retryAfter: 1,
   });
 
 /**
