@@ -41,10 +41,11 @@ export type PostgresItemStoreOptions = {
    */
   readonly preparedPerConnection?: number;
   /**
-   * The pg pool under `db`, once it exists: prepared reads take a connection from it and run on pg's
+   * The pg pool under `db`, once it exists: reads (prepared or not) take a connection from it and run on pg's
    * client directly, without Kysely's executor, which adds a few promises and ~5 % CPU to a one-row read
-   * (bench/NOTES.md §7). Connections come out of it with the request's statement timeout set
-   * (statement-timeout-per-work.ts), as Kysely's do. Unset: every read goes through Kysely.
+   * (bench/NOTES.md §7). Their connections come out of it with the statement timeout of the request's work
+   * (`connectFor`), and its per-work timeouts bound a write's transaction and a snapshot too
+   * (`setLocalTimeout`). Unset: every read goes through Kysely, with the pool's own bound.
    */
   readonly readPool?: () => pg.Pool | undefined;
   /**
