@@ -75,11 +75,12 @@ editor.before(async (context) => {
     related_collection: 'datagate_files',
   });
   // Made through the API, so that each cargo has its first revision to go back to. `tags` is of a type
-  // the API does not write.
+  // the API does not write, and the first cargo's price (12345678901.23, for the stores' tests) has more
+  // whole digits than its numeric(12,2) holds, which the API refuses; no test here reads a price.
   await call(
     'POST',
     '/items/cargos',
-    cargoRows.map(({ tags: _tags, ...row }) => row),
+    cargoRows.map(({ tags: _tags, price: _price, ...row }) => row),
   );
 
   const operatorRole = await app.createRole({ name: 'Operator' });
