@@ -56,6 +56,9 @@ const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const children = new Set();
 
+/** How long a test process may live on after uvu printed its totals. */
+const LINGER_MS = 30_000;
+
 function runGroup(group) {
   const started = Date.now();
   const only = `^(?:${group.files.map(literal).join('|')})$`;
@@ -69,14 +72,24 @@ function runGroup(group) {
   );
   children.add(child);
   let output = '';
+  let lingering;
   child.stdout.on('data', (chunk) => {
     output += chunk;
+    // uvu's last line; a process still alive long after it is held by what a suite left open (a failed
+    // `before` never reaching the `after` that closes its server), and would otherwise run into the limit.
+    if (lingering === undefined && /Duration:\s+[\d.]+m?s\s*$/.test(stripVTControlCharacters(output))) {
+      lingering = setTimeout(() => {
+        output += `\nthe process was still running ${LINGER_MS / 1000} s after its totals: something a suite started was left open; stopped\n`;
+        child.kill('SIGKILL');
+      }, LINGER_MS);
+    }
   });
   child.stderr.on('data', (chunk) => {
     output += chunk;
   });
   return new Promise((resolve) => {
     child.on('close', (code) => {
+      clearTimeout(lingering);
       children.delete(child);
       const seconds = (Date.now() - started) / 1000;
       process.stdout.write(
