@@ -10,7 +10,7 @@
 // PROBE_INSTRUCTIONS=1 runs each server under valgrind's callgrind and counts the instructions per request (every
 // thread, GC and JIT compilation included) instead of CPU time: slow (a minute per case and build at 3000
 // requests) and blind to cache misses, but far less moved by other work on the box than CPU time (rounds
-// within ±2 % on a quiet box, ±15 % beside a test run; ±20 % at 1000 requests), so builds can be compared
+// within ±2–4 % beside light work, ±15 % beside a full test run; ±20 % at 1000 requests), so builds can be compared
 // while other work runs. RSS under valgrind means nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
