@@ -243,12 +243,7 @@ export class PostgresItemStore implements ItemStore {
     const pool = this.readPool();
     if (pool === undefined)
       return (await this.db.executeQuery<R>(CompiledQuery.raw(statement.text, statement.values))).rows;
-    const client = await connectFor(pool, work?.kind);
-    try {
-      return (await client.query({ text: statement.text, values: [...statement.values] })).rows as R[];
-    } finally {
-      client.release();
-    }
+    return this.onConnection(pool, work, { text: statement.text, values: [...statement.values] });
   }
 
   private async prepared<R>(
@@ -268,9 +263,19 @@ export class PostgresItemStore implements ItemStore {
       const plain = CompiledQuery.raw(statement.text, statement.values);
       return (await this.db.executeQuery<R>({ ...plain, sql: query as unknown as string })).rows;
     }
+    return this.onConnection(pool, work, query);
+  }
+
+  /** One statement on a connection of `pool` bounded by the work's statement timeout, released after it. */
+  private async onConnection<R>(
+    pool: pg.Pool,
+    work: DatabaseWork | undefined,
+    query: pg.QueryConfig | PreparedStatementQuery,
+  ): Promise<R[]> {
     const client = await connectFor(pool, work?.kind);
     try {
-      return (await client.query(query)).rows as R[];
+      // A PreparedStatementQuery is a submittable pg resolves as it does a config (prepared-statement-query.ts).
+      return (await client.query(query as pg.QueryConfig)).rows as R[];
     } finally {
       client.release();
     }
