@@ -110,7 +110,8 @@ export const activityModule = new ContainerModule((options) => {
         const query = systemQueryParameters(limits);
         // A revert reads the revision (the item's read permission) and writes it back (its update one).
         const mayRevert = description.collections.some(({ actions }) => actions.read && actions.update);
-        const common = { tag: 'activity', audience: 'user' } as const;
+        // Anyone, as the routes: the public caller is answered the history of what the public role may read.
+        const common = { tag: 'activity', audience: 'anyone' } as const;
         const list = (path: string, operationId: string, summary: string, body: z.ZodType) => ({
           ...common,
           method: 'get' as const,
@@ -147,7 +148,6 @@ export const activityModule = new ContainerModule((options) => {
         ];
         const revert: ApiOperation = {
           ...common,
-          audience: 'anyone',
           method: 'post',
           path: '/utils/revert/:revision',
           operationId: 'revertRevision',

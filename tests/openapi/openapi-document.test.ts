@@ -41,6 +41,8 @@ const PUBLIC_PATHS = [
   '/server/ping',
   '/server/specs/oas',
 ];
+/** The history's reads: anyone, seeing what their read permissions let them (docs/api.md §14). */
+const HISTORY_PATHS = ['/activity', '/activity/{record}', '/revisions', '/revisions/{record}'];
 const USER_PATHS = ['/users/me'];
 /** The files' paths: only for a caller with a permission on the files collection (docs/api.md §15). */
 const FILE_PATHS = ['/files', '/files/{id}', '/assets/{id}', '/assets/{id}/{filename}'];
@@ -128,7 +130,7 @@ for (const [target, oas] of suitePerBackend<Context>(
     const document = await documentFor(context.app, context.admin);
     await assertValidOpenApi(document);
     assert.is(document.openapi, '3.1.0');
-    for (const path of [...PUBLIC_PATHS, ...USER_PATHS, ...ADMIN_PATHS])
+    for (const path of [...PUBLIC_PATHS, ...HISTORY_PATHS, ...USER_PATHS, ...ADMIN_PATHS])
       assert.ok(document.paths[path], path);
     for (const name of ['cargos', 'secrets']) {
       assert.equal(methodsOf(document, `/items/${name}`), ['delete', 'get', 'patch', 'post']);
@@ -200,7 +202,8 @@ for (const [target, oas] of suitePerBackend<Context>(
   oas('a role sees only its collections, fields and operations', async (context) => {
     const document = await documentFor(context.app, context.operator);
     await assertValidOpenApi(document);
-    for (const path of [...PUBLIC_PATHS, ...USER_PATHS]) assert.ok(document.paths[path], path);
+    for (const path of [...PUBLIC_PATHS, ...HISTORY_PATHS, ...USER_PATHS])
+      assert.ok(document.paths[path], path);
     for (const path of ADMIN_PATHS) assert.not.ok(document.paths[path], `${path} is for admins`);
     const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
     assert.equal(itemPaths.sort(), ['/items/cargos', '/items/cargos/events', '/items/cargos/{id}']);
@@ -219,6 +222,10 @@ for (const [target, oas] of suitePerBackend<Context>(
     const document = await documentFor(context.app);
     await assertValidOpenApi(document);
     for (const path of PUBLIC_PATHS) assert.ok(document.paths[path], path);
+    // The routes answer the public caller, so the document shows them to it.
+    for (const path of HISTORY_PATHS) assert.equal(methodsOf(document, path), ['get'], path);
+    for (const path of ['/activity', '/revisions'])
+      assert.is((await context.app.request('GET', path)).status, 200, path);
     for (const path of [...USER_PATHS, ...ADMIN_PATHS]) assert.not.ok(document.paths[path], path);
     const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
     assert.equal(itemPaths.sort(), ['/items/secrets', '/items/secrets/events', '/items/secrets/{id}']);
