@@ -24,6 +24,16 @@ permissions.after(({ app }) => app.close());
 
 const valid = { role: null, collection: 'cargos', action: 'read', fields: ['*'] };
 
+/** A filter of `depth` levels (the top object is the first, each `_and` adds one), as §4a counts them. */
+const nestedFilter = (depth: number): object => {
+  let filter: object = { id: { _eq: 1 } };
+  for (let level = 1; level < depth; level++) filter = { _and: [filter] };
+  return filter;
+};
+const manyConditions = (count: number) => ({
+  _or: Array.from({ length: count }, (_, n) => ({ id: { _eq: n } })),
+});
+
 const rows: Scenario[] = [
   {
     name: 'anonymous list → 401 UNAUTHENTICATED',
@@ -181,6 +191,80 @@ const rows: Scenario[] = [
       ...valid,
       collection: 'not_created_yet',
       fields: Array.from({ length: 1600 }, (_, n) => `f${n}`.padEnd(63, '_')),
+    },
+    expectedStatus: 200,
+  },
+  {
+    name: 'a rule nested deeper than a filter may be, for a collection to come → 400 FAILED_VALIDATION',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, collection: 'not_created_yet', permissions: nestedFilter(11) },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'permissions',
+    expectedMessage: 'The filter is nested deeper than 10 levels.',
+  },
+  {
+    name: 'a validation of more conditions than a filter may have, for a collection to come → 400',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, collection: 'not_created_yet', action: 'create', validation: manyConditions(501) },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'validation',
+    expectedMessage: 'The filter has more than 500 conditions.',
+  },
+  {
+    name: 'rules of 10 levels and 500 conditions, for a collection to come → 200',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: {
+      ...valid,
+      collection: 'not_created_yet',
+      action: 'update',
+      permissions: nestedFilter(10),
+      validation: manyConditions(500),
+    },
+    expectedStatus: 200,
+  },
+  {
+    name: 'presets of more fields than a table has, for a collection to come → 400 FAILED_VALIDATION',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: {
+      ...valid,
+      collection: 'not_created_yet',
+      action: 'create',
+      presets: Object.fromEntries(Array.from({ length: 1601 }, (_, n) => [`f${n}`, n])),
+    },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'presets',
+  },
+  {
+    name: 'a preset of a field name no column can have, for a collection to come → 400 FAILED_VALIDATION',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: { ...valid, collection: 'not_created_yet', action: 'create', presets: { ['é'.repeat(32)]: 1 } },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'presets',
+  },
+  {
+    name: 'presets of 1,600 fields of 63-byte names, for a collection to come → 200',
+    method: 'POST',
+    path: '/permissions',
+    as: 'admin',
+    body: {
+      ...valid,
+      collection: 'not_created_yet',
+      action: 'create',
+      presets: Object.fromEntries(Array.from({ length: 1600 }, (_, n) => [`f${n}`.padEnd(63, '_'), n])),
     },
     expectedStatus: 200,
   },

@@ -7,6 +7,7 @@ import {
 } from '../../domain/permissions/permission.ts';
 import { checkPresets } from '../../domain/permissions/write-presets.ts';
 import type { FilterNode } from '../../domain/query/filter.ts';
+import { checkFilterBounds } from '../../domain/query/filter-bounds.ts';
 import {
   type CollectionSchema,
   isPresentedSystemCollection,
@@ -62,20 +63,30 @@ export class PermissionValidator {
         (permission.fields ?? []).filter((name) => name !== '*'),
         collection,
       );
+    } else {
+      // Nothing to check names and values against yet; the size a table would allow holds all the same.
+      checkFilter('permissions', permission.permissions, checkFilterBounds);
+      checkFilter('validation', permission.validation, checkFilterBounds);
+      checkPresetBounds(permission.presets);
     }
     return permission;
   }
 
   private checkFilter(field: string, filter: unknown, collection: CollectionSchema) {
-    if (filter === null) return;
-    try {
-      this.parseFilter(filter, collection);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'INVALID_QUERY') {
-        throw failedValidation(field, error.message);
-      }
-      throw error;
+    checkFilter(field, filter, (raw) => this.parseFilter(raw, collection));
+  }
+}
+
+/** A rule's filter through `check`, its INVALID_QUERY answered as the rule's FAILED_VALIDATION. */
+function checkFilter(field: string, filter: unknown, check: (raw: unknown) => unknown) {
+  if (filter === null) return;
+  try {
+    check(filter);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'INVALID_QUERY') {
+      throw failedValidation(field, error.message);
     }
+    throw error;
   }
 }
 
@@ -110,9 +121,9 @@ function checkJsonObject(field: string, value: unknown) {
 }
 
 /**
- * The most a permission's `fields` may list, and the longest name in it: what a PostgreSQL table can have
- * (1,600 columns, names of 63 bytes). Checked even for a collection that does not exist yet, which bounds
- * a list nothing else could check.
+ * The most a permission's `fields` (and, for a collection to come, its `presets`) may name, and the longest
+ * name: what a PostgreSQL table can have (1,600 columns, names of 63 bytes). Checked even for a collection
+ * that does not exist yet, which bounds a list nothing else could check.
  */
 const MAX_FIELDS = 1600;
 const MAX_FIELD_NAME_BYTES = 63;
@@ -132,6 +143,24 @@ function checkFieldList(fields: unknown) {
   }
   if (fields.some((name: string) => Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES)) {
     throw failedValidation('fields', `A field name is at most ${MAX_FIELD_NAME_BYTES} bytes (UTF-8) long.`);
+  }
+}
+
+/**
+ * Presets for a collection to come: no more members than a table has fields, with names a column could
+ * have (on an existing table each must name one of its fields).
+ */
+function checkPresetBounds(presets: Record<string, unknown> | null) {
+  if (presets === null) return;
+  const names = Object.keys(presets);
+  if (names.length > MAX_FIELDS) {
+    throw failedValidation(
+      'presets',
+      `Presets may set at most ${MAX_FIELDS} fields, as many as a table can have.`,
+    );
+  }
+  if (names.some((name) => Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES)) {
+    throw failedValidation('presets', `A field name is at most ${MAX_FIELD_NAME_BYTES} bytes (UTF-8) long.`);
   }
 }
 
