@@ -167,6 +167,27 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.ok(listed.every((file) => file.title.startsWith('public')));
   });
 
+  test('without a read permission on files a file is refused whether or not it exists', async (context) => {
+    const { app } = context;
+    const existing = await upload(context, 'public existing');
+    const role = await app.createRole({ name: 'No file reads' });
+    const token = (await app.login(await app.createUser({ role: role.id }))).access_token;
+    for (const [caller, status] of [
+      [token, 403],
+      [undefined, 401],
+    ] as const) {
+      for (const path of ['/files', '/assets']) {
+        const answers = await Promise.all(
+          [existing.id, randomUUID()].map((id) => app.request('GET', `${path}/${id}`, { token: caller })),
+        );
+        for (const answer of answers) assert.is(answer.status, status, `${path}: ${answer.text}`);
+        assert.is(answers[1]!.text, answers[0]!.text, path);
+      }
+    }
+    // An id that is no uuid is 404 whoever asks, before any permission: it depends on the id's form only.
+    assert.is((await app.request('GET', '/files/not-a-uuid', { token })).status, 404);
+  });
+
   test('ranges, conditional requests and what is not a range', async (context) => {
     const row = await upload(context, 'public ranged');
     const { app, admin } = context;

@@ -285,6 +285,26 @@ for (const [target, items] of suitePerBackend<Context>(
     },
   );
 
+  items(
+    'without a read permission an item is refused whether or not it exists: nothing tells which keys do',
+    async ({ app }) => {
+      const role = await app.createRole({ name: 'No reads' });
+      const token = (await app.login(await app.createUser({ role: role.id }))).access_token;
+      for (const [caller, status] of [
+        [token, 403],
+        [undefined, 401],
+      ] as const) {
+        const answers = await Promise.all(
+          [ID.fish, ID.archived, '0190a000-0000-7000-8000-0000000000ff', 'not-a-key'].map((key) =>
+            app.request('GET', `/items/cargos/${key}`, { token: caller }),
+          ),
+        );
+        for (const answer of answers) assert.is(answer.status, status, answer.text);
+        for (const answer of answers) assert.is(answer.text, answers[0]!.text);
+      }
+    },
+  );
+
   items('injection attempts get 4xx and leave the table intact', async ({ app, operator, admin }) => {
     const attempts = [
       `/items/${encodeURIComponent('cargos"; drop table cargos; --')}`,
