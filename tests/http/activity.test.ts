@@ -279,7 +279,13 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(hidden.status, 404, 'a revision the caller cannot see');
     const ice = revisions.find((revision) => revision.item === '1')!;
     const refused = await app.request('POST', `/utils/revert/${ice.id}`, { token: viewer });
+    // The whole of `data` the viewer reads is sent, as Directus does: `owner`, readable but not
+    // updatable, refuses the revert although its value would not change; nothing is written.
     assert.is(refused.status, 403, 'the viewer may not write `owner`');
+    assert.equal((refused.body as { errors: Array<{ extensions: unknown }> }).errors[0]!.extensions, {
+      field: 'owner',
+      code: 'FORBIDDEN',
+    });
     const stored = await app.request('GET', `${ITEMS}/1`, { token: admin });
     assert.equal(stored.body, { id: 1, name: 'ice', owner: 'ann', secret: 's1-new' });
     assert.is((await app.request('POST', '/utils/revert/abc', { token: admin })).status, 404);
