@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
 import { errorResponse } from '../adapters/http/error-response.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import { tusMethodOverride } from '../adapters/http/tus-method-override.ts';
 import type { ClosingPart } from '../adapters/persistence/close-in-turn.ts';
 import type { TusResumableUploads } from '../adapters/tus/tus-resumable-uploads.ts';
 import { UploadFilesHandler } from '../application/files/upload-files.ts';
@@ -17,6 +18,8 @@ const TUS_PATH = '/files/tus';
 /** The methods of the upload collection and of one upload (OPTIONS answers the protocol's capabilities). */
 const CREATE = ['POST', 'OPTIONS'];
 const CONTINUE = ['HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
+/** An upload's methods as routed: a POST there stands for the PATCH or DELETE it names (tus-method-override.ts). */
+const CONTINUE_ROUTED = [...CONTINUE, 'POST'];
 
 /**
  * Any method at /files/tus while it is off: 404, as for a path nobody serves (the router would answer 405,
@@ -59,7 +62,7 @@ export const tusModule = new ContainerModule((options) => {
       return {
         register(router) {
           router.register(TUS_PATH, CREATE, notMounted);
-          router.register(`${TUS_PATH}/:upload`, CONTINUE, notMounted);
+          router.register(`${TUS_PATH}/:upload`, CONTINUE_ROUTED, notMounted);
         },
       };
     }
@@ -120,7 +123,10 @@ export const tusModule = new ContainerModule((options) => {
           await uploads.handle(caller, ctx.state.requestId, ctx.req, ctx.res);
         });
         router.register(TUS_PATH, CREATE, serve);
-        router.register(`${TUS_PATH}/:upload`, CONTINUE, serve);
+        router.register(`${TUS_PATH}/:upload`, CONTINUE_ROUTED, [
+          tusMethodOverride(CONTINUE.join(', ')),
+          serve,
+        ]);
       },
     };
   });

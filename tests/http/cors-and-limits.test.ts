@@ -141,6 +141,7 @@ cors('a preflight allows the request headers the API reads, not an echo of whate
         'range',
         'if-none-match',
         'upload-offset',
+        'x-http-method-override',
       ]) {
         assert.ok(allowed.includes(name), `${name} is allowed`);
       }

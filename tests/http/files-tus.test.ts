@@ -327,6 +327,48 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(((await finished.json()) as { filesize: number }).filesize, 10);
   });
 
+  test('X-HTTP-Method-Override: a POST at an upload is the PATCH or DELETE it names, judged as that request', async (context) => {
+    const { app, uploader, otherUploader } = context;
+    const bytes = randomBytes(2 * CHUNK + 10);
+    const { file } = await tusUpload(app.url, uploader, bytes, {
+      chunkSize: CHUNK,
+      overridePatchMethod: true,
+    });
+    assert.is(file.filesize, bytes.length, "tus-js-client's overridePatchMethod uploads");
+
+    const created = await create(app, uploader, 10, { filename: 'tunnel.txt', title: 'tunnel' });
+    const url = new URL(created.headers.get('location')!, app.url).href;
+    const tunnel = (token: string | undefined, override: string | undefined, body?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          'Tus-Resumable': '1.0.0',
+          ...(override ? { 'X-HTTP-Method-Override': override } : {}),
+          ...(body ? { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' } : {}),
+        },
+        ...(body ? { body } : {}),
+      });
+    // The checks of a PATCH and a DELETE, not of a POST: the owner's, the token's.
+    for (const override of ['PATCH', 'DELETE']) {
+      assert.is(
+        (await tunnel(otherUploader, override, override === 'PATCH' ? '01234' : undefined)).status,
+        404,
+      );
+      assert.is((await tunnel(undefined, override)).status, 401);
+    }
+    for (const override of [undefined, 'GET', 'HEAD', 'POST', 'patch']) {
+      const refused = await tunnel(uploader, override);
+      assert.is(refused.status, 405, `${override}: ${await refused.text()}`);
+      assert.is(refused.headers.get('allow'), 'HEAD, PATCH, DELETE, OPTIONS');
+    }
+    assert.is((await head(url, uploader)).headers.get('upload-offset'), '0', 'none of them wrote');
+    assert.is((await tunnel(uploader, 'PATCH', '01234')).status, 204);
+    assert.is((await head(url, uploader)).headers.get('upload-offset'), '5');
+    assert.is((await tunnel(uploader, 'DELETE')).status, 204);
+    assert.is((await head(url, uploader)).status, 404, 'terminated');
+  });
+
   test('a request that waits past storage.tus.lockTimeout answers 423 LOCKED and writes nothing', async (context) => {
     const { app, impatient, uploader, storage } = context;
     // [where, the instance holding the upload, the instance of the request that waits for it]
@@ -641,6 +683,15 @@ off[1]('/files/tus answers 404 unless storage.tus.enabled', async () => {
     const token = (await app.login(await app.seedAdmin())).access_token;
     const answer = await create(app, token, 10, { filename: 'x.txt', title: 'x' });
     assert.is(answer.status, 404);
+    const tunnelled = await fetch(`${app.url}/files/tus/${'0'.repeat(32)}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Tus-Resumable': '1.0.0',
+        'X-HTTP-Method-Override': 'DELETE',
+      },
+    });
+    assert.is(tunnelled.status, 404);
   });
 });
 off[1].after(() => off[0].dispose());

@@ -59,6 +59,7 @@ const ALLOWED_REQUEST_HEADERS = [
   'Upload-Length',
   'Upload-Offset',
   'Upload-Metadata',
+  'X-HTTP-Method-Override',
 ];
 
 /**
