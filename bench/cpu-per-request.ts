@@ -7,6 +7,9 @@
 // env: DATABASE_URL (the server, default 127.0.0.1:5432), PROBE_ROWS (10000), PROBE_REQUESTS (4000 per case),
 // PROBE_ROUNDS (3), PROBE_CASES (comma-separated), PROBE_KEEP_DB=1 (reuse the seeded database next time),
 // PROBE_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
+// Floors as builds: `@floor` (bench/floor-server.mjs), `@floor-prepared` (the same, statements prepared) and
+// `@koa-floor` (bench/koa-floor.mjs, Koa + @koa/router + pg, prepared) answer each case with the statement
+// datagate runs for it (bench/plan.ts, planned by the first datagate build listed, which must come first).
 // PROBE_INSTRUCTIONS=1 runs each server under valgrind's callgrind and counts the instructions per request (every
 // thread, GC and JIT compilation included) instead of CPU time: slow (a minute per case and build at 3000
 // requests) and blind to cache misses, but far less moved by other work on the box than CPU time (rounds
@@ -103,10 +106,41 @@ function figureOf(figures: Figures, name: string) {
   return created;
 }
 
+const FLOORS: Record<string, string[]> = {
+  '@floor': ['bench/floor-server.mjs'],
+  '@floor-prepared': ['bench/floor-server.mjs', 'prepared'],
+  '@koa-floor': ['bench/koa-floor.mjs'],
+};
+const planFile = join(dir, 'plan.json');
+let planned = false;
+
+/** The statements datagate runs for the cases, for the floors to run (bench/plan.ts). */
+async function planFloors(port: number, tokens: Record<Case['who'], string>, visible: string) {
+  const cases = CASES.map((c) => ({
+    name: c.name,
+    path: c.path.replace(':visible', visible),
+    token: tokens[c.who],
+  }));
+  await run(process.execPath, ['--import', 'tsx', 'bench/plan.ts', planFile], {
+    env: await serverEnv(port),
+    input: JSON.stringify({ cases }),
+    timeoutMs: 120_000,
+  });
+  planned = true;
+}
+
 async function measureBuild(cli: string, staticToken: string, figures: Figures, label: string) {
   const port = await freePort();
   const [path, flags] = cli.split('|');
-  const nodeArgs = [...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'];
+  const floor = FLOORS[cli];
+  if (floor && !planned) throw new Error(`${cli}: list a datagate build before the floors`);
+  const nodeArgs = floor
+    ? [...NODE_ARGS, floor[0]!, planFile, ...floor.slice(1)]
+    : [...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'];
+  const serverEnvOf = async () =>
+    floor
+      ? { ...env, DATABASE_URL: url, PORT: String(port), POOL_MAX: '10', HOST: '127.0.0.1' }
+      : await serverEnv(port);
   const server = INSTRUCTIONS
     ? start(
         [
@@ -116,16 +150,26 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
           ...nodeArgs,
         ],
         {
-          env: await serverEnv(port),
+          env: await serverEnvOf(),
           logFile: join(dir, `${label}.log`),
           command: 'valgrind',
         },
       )
-    : start(nodeArgs, { env: await serverEnv(port), logFile: join(dir, `${label}.log`) });
+    : start(nodeArgs, { env: await serverEnvOf(), logFile: join(dir, `${label}.log`) });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/server/health`, server, INSTRUCTIONS ? 600_000 : 60_000);
+  await waitFor(
+    `${base}${floor ? `/${CASES[0]!.name}` : '/server/health'}`,
+    server,
+    INSTRUCTIONS ? 600_000 : 60_000,
+  );
   const rssIdle = rssMb(server.pid) ?? Number.NaN;
   figureOf(figures, 'idle_rss').rss.push(rssIdle);
+  if (floor) {
+    for (const probe of CASES)
+      await measureCase(server, { url: `${base}/${probe.name}`, connections: 16 }, figures, label, probe);
+    await stop(server, 15_000);
+    return;
+  }
   const role = await withClient(
     url,
     async (c) => (await c.query(`select id from datagate_roles where name = 'Operator'`)).rows[0].id,
@@ -150,28 +194,40 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
     async (c) =>
       (await c.query('select id from cargos where not is_deleted order by id offset 100 limit 1')).rows[0].id,
   );
+  if (!planned && Object.keys(FLOORS).some((name) => builds.includes(name)))
+    await planFloors(port, { static: staticToken, jwt }, visible);
   for (const probe of CASES) {
     const options = {
       url: `${base}${probe.path.replace(':visible', visible)}`,
       connections: 16,
       headers: { authorization: `Bearer ${probe.who === 'static' ? staticToken : jwt}` },
     };
-    await autocannon({ ...options, amount: INSTRUCTIONS ? 3000 : Math.max(500, REQUESTS / 4) });
-    let rssMax = 0;
-    const sampler = setInterval(() => {
-      rssMax = Math.max(rssMax, rssMb(server.pid) ?? 0);
-    }, 50);
-    const before = INSTRUCTIONS ? startCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
-    const result = await autocannon({ ...options, amount: REQUESTS });
-    const after = INSTRUCTIONS ? stopCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
-    clearInterval(sampler);
-    if (result.non2xx + result.errors > 0)
-      log(`${label} ${probe.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    const entry = figureOf(figures, probe.name);
-    entry.cpu.push((after - before) / result.requests.total);
-    entry.rss.push(rssMax);
+    await measureCase(server, options, figures, label, probe);
   }
   await stop(server, 15_000);
+}
+
+async function measureCase(
+  server: ReturnType<typeof start>,
+  options: { url: string; connections: number; headers?: Record<string, string> },
+  figures: Figures,
+  label: string,
+  probe: Case,
+) {
+  await autocannon({ ...options, amount: INSTRUCTIONS ? 3000 : Math.max(500, REQUESTS / 4) });
+  let rssMax = 0;
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, rssMb(server.pid) ?? 0);
+  }, 50);
+  const before = INSTRUCTIONS ? startCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
+  const result = await autocannon({ ...options, amount: REQUESTS });
+  const after = INSTRUCTIONS ? stopCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
+  clearInterval(sampler);
+  if (result.non2xx + result.errors > 0)
+    log(`${label} ${probe.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const entry = figureOf(figures, probe.name);
+  entry.cpu.push((after - before) / result.requests.total);
+  entry.rss.push(rssMax);
 }
 
 /** Counting starts at the measured requests: start-up and warm-up run uninstrumented (still under valgrind). */
