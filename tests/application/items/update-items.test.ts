@@ -472,6 +472,25 @@ update(
   },
 );
 
+for (const operand of [{ _eq: 10 }, { _eq: 'hot' }, { _contains: 'hot' }]) {
+  update(
+    `update by query filtering a field the caller may not read (${JSON.stringify(operand)}) → FORBIDDEN naming it, whether or not the operand fits its type`,
+    async () => {
+      const fixture = await fixtureWithOperators({ read: { fields: ['id', 'label', 'description'] } });
+      await refusedUnchanged(
+        fixture,
+        () =>
+          fixture.update(CALLER.ada, {
+            query: { filter: { temperature: operand } },
+            data: { description: 'x' },
+          }),
+        'FORBIDDEN',
+        'temperature',
+      );
+    },
+  );
+}
+
 update('update by query binds $CURRENT_USER in the filter to the caller', async () => {
   const fixture = await fixtureWithOperators();
   const mine = { query: { filter: { user_created: { _eq: '$CURRENT_USER' }, is_deleted: { _eq: false } } } };
