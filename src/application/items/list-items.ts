@@ -87,8 +87,8 @@ export class ListItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
-      parseItemQuery(request.query, collection, limits, this.catalog.current(), crossed),
+    const query = await parseAsCaller(this.rules, caller, now, (witness) =>
+      parseItemQuery(request.query, collection, limits, this.catalog.current(), witness),
     );
     let select: ReadonlyArray<SelectedField>;
     let sort: ReadonlyArray<SortKey> = query.sort;
