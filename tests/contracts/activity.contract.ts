@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { Persistence } from '../../src/adapters/persistence/persistence.ts';
 import { type SystemArea, systemActivity } from '../../src/application/activity/system-activity.ts';
-import type { HistoryVisibility } from '../../src/application/ports/activity-log.ts';
+import type { HistoryVisibility, VisibleHistory } from '../../src/application/ports/activity-log.ts';
 import type { SystemQuery } from '../../src/application/ports/system-query.ts';
 import type { Accountability } from '../../src/domain/accountability.ts';
 import type { BoundFilterNode } from '../../src/domain/query/filter.ts';
@@ -253,19 +253,22 @@ export function activityContract(target: PersistenceTarget) {
       },
     ]);
     // Ann's rows only; `temperature` only where it is below 10, `owner` never.
-    const visibility: HistoryVisibility = [
-      {
-        collection: cargos,
-        rule: {
-          rows: equals('owner', 'ann'),
-          fields: new Map<string, BoundFilterNode | null>([
-            ['id', null],
-            ['name', null],
-            ['temperature', { kind: 'condition', field: 'temperature', operator: '_lt', value: 10 }],
-          ]),
+    const visibility: HistoryVisibility = {
+      user: null,
+      collections: [
+        {
+          collection: cargos,
+          rule: {
+            rows: equals('owner', 'ann'),
+            fields: new Map<string, BoundFilterNode | null>([
+              ['id', null],
+              ['name', null],
+              ['temperature', { kind: 'condition', field: 'temperature', operator: '_lt', value: 10 }],
+            ]),
+          },
         },
-      },
-    ];
+      ],
+    };
     const activity = await persistence.activity.activity(ALL, visibility);
     assert.equal(activity.records.map((entry) => entry.item).sort(), ['1', '1']);
     assert.is(activity.totalCount, 2);
@@ -304,7 +307,43 @@ export function activityContract(target: PersistenceTarget) {
         { id: 1, name: 'ice' },
       ],
     );
-    assert.is((await persistence.activity.activity(ALL, [])).totalCount, 0, 'nothing without a collection');
+    assert.is(
+      (await persistence.activity.activity(ALL, { user: null, collections: [] })).totalCount,
+      0,
+      'nothing without a collection',
+    );
+  });
+
+  test("a caller sees the address, user agent and origin of their own entries only, and cannot filter on others'", async ({
+    persistence,
+    cargos,
+  }) => {
+    await seed(persistence, cargos);
+    await persistence.items.write((writer) => writer.update(cargos, [1], { temperature: 5 }), AUTHOR);
+    const readable: VisibleHistory = {
+      collection: cargos,
+      rule: { rows: null, fields: new Map<string, BoundFilterNode | null>([['id', null]]) },
+    };
+    const facts = { ip: '203.0.113.9', user_agent: 'curl/8', origin: 'https://app.example' };
+    const hidden = { ip: null, user_agent: null, origin: null };
+    const byAuthor = equals('user', AUTHOR.user!);
+    for (const [user, expected] of [
+      [AUTHOR.user, facts],
+      ['0190a5c0-0000-7000-8000-0000000000ff', hidden],
+      [null, hidden],
+    ] as const) {
+      const visibility: HistoryVisibility = { user, collections: [readable] };
+      const page = await persistence.activity.activity({ ...ALL, filter: byAuthor }, visibility);
+      assert.ok(page.records.length > 0, String(user));
+      for (const { ip, user_agent, origin } of page.records) {
+        assert.equal({ ip, user_agent, origin }, expected, String(user));
+      }
+      const probe = await persistence.activity.activity(
+        { ...ALL, filter: equals('ip', '203.0.113.9') },
+        visibility,
+      );
+      assert.is(probe.filterCount, expected === facts ? page.records.length : 0, String(user));
+    }
   });
 
   test('queries filter, sort and page; counts follow', async ({ persistence, cargos }) => {

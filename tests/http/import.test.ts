@@ -111,6 +111,14 @@ for (const [target, test] of suitePerBackend<Context>(
     });
     assert.is(forbidden.status, 403);
     assert.equal(errorOf(forbidden.body).extensions, { code: 'FORBIDDEN', field: 'id', row: 1 });
+    // Whether the value fits the field's type must not show: the same 403, not a 400 naming its type.
+    const misfitId = await context.app.request('POST', '/utils/import/crates', {
+      token: context.clerk,
+      rawBody: '{"label":"a"}\n{"label":"b","id":"fifty"}\n',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
+    assert.is(misfitId.status, 403, misfitId.text);
+    assert.equal(errorOf(misfitId.body).extensions, { code: 'FORBIDDEN', field: 'id', row: 2 });
     assert.is(await count(context), 3);
   });
 

@@ -229,15 +229,42 @@ for (const [target, pages] of suitePerBackend<Context>(
     for (const header of ['x-estimated-total-count', 'x-estimated-filter-count']) {
       assert.match(estimated.headers.get(header) ?? '', /^\d+$/, header);
     }
-    if (target.name === 'memory') {
-      const visible = ROWS.filter((row) => !row.is_deleted);
-      assert.is(estimated.headers.get('x-estimated-total-count'), String(visible.length));
-      assert.is(
-        estimated.headers.get('x-estimated-filter-count'),
-        String(visible.filter((row) => row.weight !== null && row.weight > 0).length),
-      );
-    }
   });
+
+  pages(
+    "under a row rule an estimate is the exact count: the planner's statistics include the hidden rows",
+    async ({ app, admin, clerk }) => {
+      const visible = ROWS.filter((row) => !row.is_deleted);
+      const onlyHidden = ROWS.filter((row) => row.is_deleted).map((row) => row.label);
+      const cases = [
+        { filter: 'filter[weight][_gt]=0', count: visible.filter((row) => (row.weight ?? 0) > 0).length },
+        { filter: `filter[label][_in]=${onlyHidden.join(',')}`, count: 0 },
+        { filter: 'filter[label][_starts_with]=shipment', count: visible.length },
+      ];
+      for (const { filter, count } of cases) {
+        const estimated = await get(
+          app,
+          clerk,
+          `?meta=estimated_total_count,estimated_filter_count&limit=1&${filter}`,
+        );
+        assert.is(estimated.status, 200, estimated.text);
+        assert.is(estimated.headers.get('x-total-count'), null, filter);
+        assert.is(estimated.headers.get('x-filter-count'), null, filter);
+        assert.is(estimated.headers.get('x-estimated-total-count'), String(visible.length), filter);
+        assert.is(estimated.headers.get('x-estimated-filter-count'), String(count), filter);
+        const both = await get(app, clerk, `?meta=*,estimated_filter_count&limit=1&${filter}`);
+        assert.is(both.headers.get('x-total-count'), String(visible.length), filter);
+        assert.is(both.headers.get('x-filter-count'), String(count), filter);
+        assert.is(both.headers.get('x-estimated-filter-count'), String(count), filter);
+        assert.is(both.headers.get('x-estimated-total-count'), null, filter);
+      }
+      const unruled = await get(app, admin, '?meta=estimated_total_count,estimated_filter_count&limit=1');
+      assert.is(unruled.headers.get('x-total-count'), null);
+      for (const header of ['x-estimated-total-count', 'x-estimated-filter-count']) {
+        assert.match(unruled.headers.get(header) ?? '', /^\d+$/, header);
+      }
+    },
+  );
 
   pages.run();
 }

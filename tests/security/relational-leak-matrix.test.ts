@@ -320,6 +320,33 @@ const MATRIX: Row[] = [
     path: '/items/shipments?fields=cargos.id&deep[cargos][_sort]=secret',
     forbidden: 'cargos.secret',
   },
+  // A field the caller may read on no row: an operator, a value, a json() path, a sort or an aggregate
+  // that does not fit it is refused as a fitting one is, so that its type (an enum's labels) stays untold.
+  ...[
+    '/items/cargos?fields=id,json(secret,a)',
+    '/items/cargos/1?fields=id,json(secret,a)',
+    '/items/cargos?fields=id&filter[secret][_intersects]=c1',
+    '/items/cargos?fields=id&filter[secret][_unknown]=c1',
+    '/items/cargos?aggregate[sum]=secret',
+    '/items/cargos?aggregate[count]=*&groupBy=year(secret)',
+    '/items/cargos/events?filter[secret][_intersects]=c1',
+  ].map((path) => ({ role: 'masked', path, forbidden: 'secret' })),
+  ...[
+    '/items/shipments?fields=id&filter[customer][secret][_intersects]=x',
+    '/items/cargos?fields=id&filter[shipment][customer][secret][_intersects]=x',
+    '/items/cargos?fields=id&sort=shipment.customer.secret,shipment.customer.secret',
+  ].map((path) => ({
+    role: 'masked',
+    path,
+    forbidden: path.startsWith('/items/shipments') ? 'customer.secret' : 'shipment.customer.secret',
+  })),
+  ...[
+    '/items/shipments?fields=id&filter[cargos][_some][secret][_intersects]=c1',
+    '/items/shipments?fields=cargos.id&deep[cargos][_filter][secret][_intersects]=c1',
+  ].map((path) => ({ role: 'masked', path, forbidden: 'cargos.secret' })),
+  ...['filter[shipment][_eq]=1', 'filter[shipment][_eq]=one', 'filter[shipment][_contains]=1'].map(
+    (query) => ({ role: 'childKeyHidden', path: `/items/cargos?fields=id&${query}`, forbidden: 'shipment' }),
+  ),
   {
     role: 'masked',
     path: '/items/shipments/1?fields=*.*',

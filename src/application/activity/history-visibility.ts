@@ -6,8 +6,9 @@ import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 /**
  * What of the history a caller may see (docs/api.md §14): an admin everything; anyone else the entries
  * and revisions of the items they may read now, under their read rule as it is now, with only the fields
- * it lets them read. Entries of system areas (users, roles, permissions, schema, logins) and of items
- * since deleted match no readable row, so only admins see them.
+ * it lets them read, and the client facts (address, user agent, origin) of their own entries only: another
+ * user's are that user's, not the item's. Entries of system areas (users, roles, permissions, schema,
+ * logins) and of items since deleted match no readable row, so only admins see them.
  */
 export async function historyVisibility(
   caller: Accountability,
@@ -22,5 +23,5 @@ export async function historyVisibility(
     const rule = await readRules.optional(caller, collection, now);
     if (rule) visible.push({ collection, rule });
   }
-  return visible;
+  return { user: caller.user, collections: visible };
 }

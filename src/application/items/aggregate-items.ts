@@ -44,8 +44,8 @@ export class AggregateItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
-      parseAggregateQuery(request.query, collection, this.limits, this.catalog.current(), crossed),
+    const query = await parseAsCaller(this.rules, caller, now, (witness) =>
+      parseAggregateQuery(request.query, collection, this.limits, this.catalog.current(), witness),
     );
     assertFieldsQueryable(caller, rule, [
       ...query.aggregates.flatMap((term) => (term.field === null ? [] : [term.field])),

@@ -1,12 +1,11 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { parseItemPayload } from '../../domain/items/item-payload.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ItemStore } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { requireBatchSize } from './batch-size.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
-import { newItemDraft, newItemRules, writeNewItems } from './new-items.ts';
+import { newItemDraft, newItemPayload, newItemRules, writeNewItems } from './new-items.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
@@ -42,7 +41,7 @@ export class CreateItemsHandler {
     // After the right to create: to a caller without it, the limit must not tell that the collection exists.
     requireBatchSize(raws.length, this.batchMax);
     const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
-    const drafts = raws.map((raw) => newItemDraft(rules, parseItemPayload(raw, collection, 'create')));
+    const drafts = raws.map((raw) => newItemDraft(rules, newItemPayload(rules, raw)));
     const written = await writeNewItems(
       { items: this.items, readBack: this.readBack, readRules: this.readRules },
       rules,

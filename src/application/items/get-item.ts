@@ -39,8 +39,8 @@ export class GetItemHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
-      parseItemQuery(selectionOf(request.query), collection, this.limits, this.catalog.current(), crossed),
+    const query = await parseAsCaller(this.rules, caller, now, (witness) =>
+      parseItemQuery(selectionOf(request.query), collection, this.limits, this.catalog.current(), witness),
     );
     const select = query.relational
       ? (await RelationalRead.start(this.rules, caller, query, now)).select(rule, query)

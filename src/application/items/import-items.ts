@@ -1,9 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { atRow } from '../../domain/items/import-row.ts';
-import { parseItemPayload } from '../../domain/items/item-payload.ts';
 import { itemOfTextCells } from '../../domain/items/text-cells.ts';
-import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ImportFormat, ImportRecord, ImportRecordReader } from '../ports/import-records.ts';
 import type { ItemStore } from '../ports/item-store.ts';
@@ -18,6 +16,7 @@ import {
   type NewItemDraft,
   type NewItemRules,
   newItemDraft,
+  newItemPayload,
   newItemRules,
 } from './new-items.ts';
 import type { ReadRules } from './read-rules.ts';
@@ -196,7 +195,7 @@ export class ImportItemsHandler {
 function checkedDrafts(rules: NewItemRules, chunk: ImportChunk<ImportRecord>): NewItemDraft[] {
   const drafts = chunk.records.map((record, index) => {
     try {
-      return newItemDraft(rules, payloadOf(record, rules.collection));
+      return newItemDraft(rules, payloadOf(record, rules));
     } catch (error) {
       throw atRow(error, chunk.first + index);
     }
@@ -211,7 +210,7 @@ function checkedDrafts(rules: NewItemRules, chunk: ImportChunk<ImportRecord>): N
   return drafts;
 }
 
-function payloadOf(record: ImportRecord, collection: CollectionSchema) {
-  const raw = record.kind === 'json' ? record.value : itemOfTextCells(record.cells, collection);
-  return parseItemPayload(raw, collection, 'create');
+function payloadOf(record: ImportRecord, rules: NewItemRules) {
+  const raw = record.kind === 'json' ? record.value : itemOfTextCells(record.cells, rules.collection);
+  return newItemPayload(rules, raw);
 }

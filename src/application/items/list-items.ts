@@ -22,6 +22,7 @@ import type {
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
+import { asAsked, type ListCounts, listCounts } from './list-counts.ts';
 import { parseAsCaller } from './parse-as-caller.ts';
 import type { ReadRules } from './read-rules.ts';
 import { RelationalRead } from './relational-read.ts';
@@ -38,6 +39,7 @@ export type ListPlan = {
   readonly request: ItemListRequest;
   readonly query: ItemQuery;
   readonly cursor: CursorQuery | null;
+  readonly counts: ListCounts;
 };
 
 /**
@@ -65,8 +67,8 @@ export class ListItemsHandler {
   }
 
   private async read(caller: Accountability, request: ListItemsQuery): Promise<ItemPage> {
-    const { request: list, cursor } = await this.plan(caller, request);
-    const { lastRow, ...page } = await this.items.list(list);
+    const { request: list, query, cursor, counts } = await this.plan(caller, request);
+    const { lastRow, ...page } = asAsked(await this.items.list(list), query.meta, counts);
     if (!cursor) return page;
     const values = lastRow ? cursor.keyset.map(({ field }) => lastRow[field] ?? null) : null;
     return { ...page, next: values ? this.cursors.seal(values, cursor) : null };
@@ -85,8 +87,8 @@ export class ListItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
-    const query = await parseAsCaller(this.rules, caller, now, (crossed) =>
-      parseItemQuery(request.query, collection, limits, this.catalog.current(), crossed),
+    const query = await parseAsCaller(this.rules, caller, now, (witness) =>
+      parseItemQuery(request.query, collection, limits, this.catalog.current(), witness),
     );
     let select: ReadonlyArray<SelectedField>;
     let sort: ReadonlyArray<SortKey> = query.sort;
@@ -113,6 +115,7 @@ export class ListItemsHandler {
       cursorQuery && query.after !== null
         ? afterCondition(cursorQuery.keyset, this.cursors.open(query.after, cursorQuery), collection)
         : null;
+    const counts = listCounts(query.meta, rule.rows, filter);
     const list: ItemListRequest = {
       collection,
       work: caller.work,
@@ -124,15 +127,10 @@ export class ListItemsHandler {
       offset: query.offset,
       ...(after ? { after } : {}),
       ...(query.meta.next && cursorQuery ? { lastRowFields: cursorQuery.keyset.map(fieldName) } : {}),
-      count: {
-        total: query.meta.totalCount,
-        filtered: query.meta.filterCount,
-        estimatedTotal: query.meta.estimatedTotalCount,
-        estimatedFiltered: query.meta.estimatedFilterCount,
-      },
+      count: counts.count,
       maxBytes: this.responseMaxBytes,
     };
-    return { request: list, query, cursor: query.meta.next ? cursorQuery : null };
+    return { request: list, query, cursor: query.meta.next ? cursorQuery : null, counts };
   }
 
   /** What a cursor of this query is made for, when the query uses one (`after` or `meta=next`). */

@@ -1,11 +1,12 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { autoFields, newPrimaryKey } from '../../domain/items/auto-fields.ts';
-import { requireCreatableFields } from '../../domain/items/item-payload.ts';
+import { parseItemPayload, requireCreatableFields } from '../../domain/items/item-payload.ts';
 import { type StoredDraft, storedDraft } from '../../domain/items/stored-draft.ts';
 import {
   authorizeCreate,
   authorizeCreateDraft,
   presetsOf,
+  refuseUngrantedFields,
   type WriteGrants,
 } from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
@@ -55,6 +56,15 @@ export async function newItemRules(
     presets: presetsOf(grants),
     auto: autoFields(collection, 'create', { user: caller.user, now }),
   };
+}
+
+/**
+ * One new item's payload, checked against the collection; a member no create permission lets the client
+ * set is refused before its value is read (refuseUngrantedFields).
+ */
+export function newItemPayload(rules: NewItemRules, raw: unknown): ItemValues {
+  asCaller(rules.caller, () => refuseUngrantedFields(rules.grants, raw, rules.collection));
+  return parseItemPayload(raw, rules.collection, 'create');
 }
 
 /** Presets, then the generated key, then the payload, then the server's fields, each winning over the last. */

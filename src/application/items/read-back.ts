@@ -44,8 +44,8 @@ export class ReadBack {
     now: Date,
     schema?: SchemaSnapshot,
   ): Promise<ReadBackPlan> {
-    const parsed = await parseAsCaller(this.rules, caller, now, (crossed) =>
-      parseItemQuery(selectionOf(query), collection, this.limits, schema, crossed),
+    const parsed = await parseAsCaller(this.rules, caller, now, (witness) =>
+      parseItemQuery(selectionOf(query), collection, this.limits, schema, witness),
     );
     // Items are read back by key: a collection without one has nothing to answer with.
     if (collection.primaryKey === null) return null;

@@ -5,7 +5,11 @@ import type { CanonicalItem } from '../../domain/items/canonical-item.ts';
 import { parseItemPayload } from '../../domain/items/item-payload.ts';
 import { withoutUnchangedKey } from '../../domain/items/unchanged-key.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
-import { authorizeUpdate } from '../../domain/permissions/write-grants.ts';
+import {
+  authorizeUpdate,
+  refuseUngrantedFields,
+  type WriteGrants,
+} from '../../domain/permissions/write-grants.ts';
 import type { ScalarValue } from '../../domain/query/filter.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
@@ -55,6 +59,14 @@ type Targets = { changes: Change[]; rows: Map<string, StoredItem> };
  * answered as withClashAnswered says, so a value held by a row the caller cannot read stays unrevealed,
  * and rows still referring to a changed value as withReferencesAnswered says.
  */
+/** What an update's payloads are checked against. */
+type PayloadFit = {
+  readonly caller: Accountability;
+  readonly grants: WriteGrants;
+  readonly collection: CollectionSchema;
+  readonly keyField: FieldSchema;
+};
+
 export class UpdateItemsHandler {
   constructor(
     private readonly catalog: SchemaCatalog,
@@ -76,6 +88,7 @@ export class UpdateItemsHandler {
     const keyField = keyFieldOf(collection);
     const plan = await this.readBack.plan(caller, collection, command.query, now, this.catalog.current());
     const auto = { ...command.serverValues, ...autoFields(collection, 'update', { user: caller.user, now }) };
+    const fit: PayloadFit = { caller, grants, collection, keyField };
 
     const single = command.key !== undefined;
     const targets: StoredItem[] = [];
@@ -87,7 +100,7 @@ export class UpdateItemsHandler {
         written.length = 0;
         const { changes, rows } = single
           ? await this.lockKeyed(writer, collection, keyField, rule, [
-              this.change(itemKey(keyField, command.key), command.body, collection, keyField),
+              this.change(itemKey(keyField, command.key), command.body, fit),
             ])
           : await this.lockTargets(
               caller,
@@ -97,6 +110,7 @@ export class UpdateItemsHandler {
               writer,
               parseUpdateBody(command.body),
               now,
+              fit,
             );
         for (const change of changes) {
           const existing = rows.get(String(change.key));
@@ -136,6 +150,7 @@ export class UpdateItemsHandler {
     writer: ItemWriter,
     { target, data }: { target: BatchTarget; data: unknown },
     now: Date,
+    fit: PayloadFit,
   ): Promise<Targets> {
     if (target.kind === 'items') {
       requireBatchSize(target.items.length, this.batchMax);
@@ -144,11 +159,11 @@ export class UpdateItemsHandler {
         if (typeof raw !== 'object' || raw === null || !(keyField.name in raw)) {
           throw invalidPayload(`Each item needs its primary key "${keyField.name}".`, keyField.name);
         }
-        return this.change(itemKey(keyField, raw[keyField.name]), raw, collection, keyField);
+        return this.change(itemKey(keyField, raw[keyField.name]), raw, fit);
       });
       return this.lockKeyed(writer, collection, keyField, rule, changes);
     }
-    const payload = this.payload(data, collection, keyField, undefined);
+    const payload = this.payload(data, fit, undefined);
     if (target.kind === 'keys') {
       requireBatchSize(target.keys.length, this.batchMax);
       const changes = target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
@@ -178,25 +193,21 @@ export class UpdateItemsHandler {
     return { changes, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
   }
 
-  private change(
-    key: ScalarValue,
-    raw: unknown,
-    collection: CollectionSchema,
-    keyField: FieldSchema,
-  ): Change {
-    return { key, payload: this.payload(raw, collection, keyField, key) };
+  private change(key: ScalarValue, raw: unknown, fit: PayloadFit): Change {
+    return { key, payload: this.payload(raw, fit, key) };
   }
 
   /**
    * The partial item. Its primary key may be repeated (clients echo items back) but not changed; the
-   * `keys` and `query` forms set the same data on many rows, so there it may not appear at all.
+   * `keys` and `query` forms set the same data on many rows, so there it may not appear at all. A member no
+   * update permission lets the client set is refused before its value is read (refuseUngrantedFields).
    */
   private payload(
     raw: unknown,
-    collection: CollectionSchema,
-    keyField: FieldSchema,
+    { caller, grants, collection, keyField }: PayloadFit,
     key: ScalarValue | undefined,
   ): ItemValues {
+    asCaller(caller, () => refuseUngrantedFields(grants, raw, collection, keyField.name));
     const payload = parseItemPayload(raw, collection, 'update');
     if (key !== undefined) return withoutUnchangedKey(payload, collection, key);
     if (Object.hasOwn(payload, keyField.name)) {

@@ -8,6 +8,7 @@ import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { CollectionSchema, FieldSchema } from '../../domain/schema/collection-schema.ts';
 import type { ItemWriter, StoredItem } from '../ports/item-store.ts';
 import { requireBatchSize } from './batch-size.ts';
+import { parseFlatAsCaller } from './parse-as-caller.ts';
 
 /**
  * The rows with these keys that the caller may read, locked, keyed by `String(key)`. A key without such
@@ -41,7 +42,7 @@ export async function lockVisibleMatching(
   now: Date,
   batchMax: number,
 ): Promise<{ keys: ScalarValue[]; rows: Map<string, StoredItem> }> {
-  const filter = parseFilter(rawFilter, collection);
+  const filter = parseFlatAsCaller(caller, collection, rule, () => parseFilter(rawFilter, collection));
   assertFilterQueryable(caller, rule, filter);
   const bound = bindDynamicValues(filter, { user: caller.user, role: caller.role, now }, collection);
   // One row past the batch is enough to refuse it: a filter matching the whole table locks no more.

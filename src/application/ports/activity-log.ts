@@ -21,8 +21,17 @@ export type ActivityEntry = {
 /** A collection whose history a caller may see: the rows and fields of their read rule, on the rows as they are now. */
 export type VisibleHistory = { readonly collection: CollectionSchema; readonly rule: ReadRule };
 
-/** Everything (admins), or the history of these collections' readable rows, cut to readable fields. */
-export type HistoryVisibility = 'all' | ReadonlyArray<VisibleHistory>;
+/**
+ * Everything (admins), or the history of these collections' readable rows, cut to readable fields, for
+ * `user` (null: the public caller, a role's preview): an entry's `ip`, `user_agent` and `origin` are the
+ * facts of its author's client, shown on `user`'s own entries only and null on everyone else's.
+ */
+export type HistoryVisibility =
+  | 'all'
+  | { readonly user: string | null; readonly collections: ReadonlyArray<VisibleHistory> };
+
+/** The activity entry's members that tell of its author's client rather than of the item. */
+export const CLIENT_FACTS = ['ip', 'user_agent', 'origin'] as const;
 
 /**
  * The activity and revisions (docs/api.md §14). The queries are answered in one statement each, the

@@ -12,6 +12,7 @@ import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domai
 import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { ListItemsHandler } from '../items/list-items.ts';
+import { parseFlatAsCaller } from '../items/parse-as-caller.ts';
 import type { ReadRules } from '../items/read-rules.ts';
 import { searchCondition } from '../items/row-conditions.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';
@@ -131,11 +132,13 @@ export class RealtimeHub implements ItemSubscriptions {
     const parsedIn = this.catalog.current();
     // The right to read first, as a list checks it: a caller who may not read the collection hears the same
     // refusal whatever the query, so that neither the collection's existence nor its fields' names leak.
-    await this.rules.for(caller, collection, this.clock.now());
+    const rule = await this.rules.for(caller, collection, this.clock.now());
     refuseAggregates(request.query);
     // Flat fields and filters only: parsed without the relations, a path is an unknown field whatever it
     // names, so that a refusal tells nothing of collections the caller may not read (docs/api.md §12).
-    const query = parseItemQuery(request.query, collection, this.limits);
+    const query = parseFlatAsCaller(caller, collection, rule, () =>
+      parseItemQuery(request.query, collection, this.limits),
+    );
     const view = await this.viewOf(caller, collection, query, this.clock.now());
     this.start();
     const position = request.resumeAfter ?? (await this.feed.latest());

@@ -1,8 +1,9 @@
 import { DomainError, failedValidation, forbidden } from '../errors.ts';
 import { type CanonicalItem, withCanonicalJson } from '../items/canonical-item.ts';
+import { isServerField } from '../items/server-fields.ts';
 import { matchesFilter } from '../query/evaluate-filter.ts';
 import type { BoundFilterNode } from '../query/filter.ts';
-import type { CollectionSchema } from '../schema/collection-schema.ts';
+import { type CollectionSchema, fieldOf } from '../schema/collection-schema.ts';
 import { namesAnyOf } from './filter-fields.ts';
 import type { WriteGrant, WriteGrants } from './write-grant.ts';
 
@@ -68,6 +69,27 @@ export function authorizeUpdate(
   payloadFields: ReadonlyArray<string>,
 ): void {
   authorizeWrite(grants, existing, merged, payloadFields);
+}
+
+/**
+ * FORBIDDEN naming the first member of the payload `raw` that names a field no grant lets a payload set,
+ * before any value is looked at (docs/api.md §5): were a value that does not fit its column refused first
+ * (400), the answer would tell the type of a field the caller may not write, an enum's labels one by one.
+ * Members that name no field and fields the server sets are left to the payload's own checks
+ * (parseItemPayload), and so is `except`: an update's primary key, which may be repeated unchanged.
+ */
+export function refuseUngrantedFields(
+  grants: WriteGrants,
+  raw: unknown,
+  collection: CollectionSchema,
+  except?: string,
+): void {
+  if (grants === 'all' || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  for (const key of Object.keys(raw)) {
+    const field = key === except ? undefined : fieldOf(collection, key);
+    if (!field || isServerField(field, collection)) continue;
+    if (!grants.some((grant) => grant.fields === 'all' || grant.fields.has(key))) throw forbidden(key);
+  }
 }
 
 /** A row may be deleted when some grant's `rows` matches it; else FORBIDDEN. */

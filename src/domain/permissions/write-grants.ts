@@ -13,6 +13,7 @@ export {
   authorizeCreateDraft,
   authorizeDelete,
   authorizeUpdate,
+  refuseUngrantedFields,
 } from './write-authorization.ts';
 export type { BindWriteFilter, WriteAction, WriteGrant, WriteGrants } from './write-grant.ts';
 

@@ -10,15 +10,30 @@ import type { RelationalHop } from './relational-hop.ts';
 export type RelationalContext = {
   readonly schema: SchemaSnapshot;
   readonly maxHops: number;
-  /** Told of every relation a path of the query crosses to read names on the other side. */
-  readonly crossed?: CrossingWitness;
+  /** Told of every relation a path of the query crosses and every field whose type it looks at. */
+  readonly witness?: QueryWitness;
 };
 
 /**
- * Called with the path that crosses a relation (`shipment.customer`) and its hop, before any name on the
- * other side is looked up: what a caller may hear about a collection it cannot read depends on it.
+ * Told of what a query names as it is parsed, before any refusal that could depend on it: what a caller
+ * may hear about a collection or a field it cannot read depends on it (application/items/parse-as-caller.ts).
+ * - `crossed`: the path that crosses a relation (`shipment.customer`) and its hop, before any name on the
+ *   other side is looked up;
+ * - `named`: the path of a field (`shipment.customer.vip`), its collection and name, once the field is
+ *   known to exist and before its type decides anything (operators, values, `json()`, sorting, aggregates).
  */
-export type CrossingWitness = (path: string, hop: RelationalHop) => void;
+export type QueryWitness = {
+  readonly crossed: (path: string, hop: RelationalHop) => void;
+  readonly named: (path: string, collection: CollectionSchema, field: string) => void;
+};
+
+/** `witness` for the paths below `path` (a `deep` entry's filter and sort), which it names from the top. */
+export function witnessBelow(witness: QueryWitness, path: string): QueryWitness {
+  return {
+    crossed: (inner, hop) => witness.crossed(`${path}.${inner}`, hop),
+    named: (inner, collection, field) => witness.named(`${path}.${inner}`, collection, field),
+  };
+}
 
 /** `query.maxRelationalDepth`'s default. */
 export const DEFAULT_MAX_RELATIONAL_DEPTH = 3;

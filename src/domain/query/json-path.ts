@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import type { QueryWitness } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 
 /** Directus's MAX_JSON_QUERY_DEPTH default: the most keys and indexes a `json()` path may hold. */
@@ -36,8 +37,15 @@ export function isJsonCall(entry: string): boolean {
   return entry.startsWith('json(');
 }
 
-/** Parses `json(field, path)` against the collection; every refusal is INVALID_QUERY naming the reason. */
-export function parseJsonSelection(entry: string, collection: CollectionSchema): JsonPathSelection {
+/**
+ * Parses `json(field, path)` against the collection; every refusal is INVALID_QUERY naming the reason.
+ * `witness` is told of the field once it is found, before its type is looked at.
+ */
+export function parseJsonSelection(
+  entry: string,
+  collection: CollectionSchema,
+  witness?: QueryWitness,
+): JsonPathSelection {
   const call = JSON_CALL.exec(entry);
   const comma = call ? call[1]!.indexOf(',') : -1;
   if (!call || comma === -1) {
@@ -57,6 +65,7 @@ export function parseJsonSelection(entry: string, collection: CollectionSchema):
       reason: 'UNKNOWN_FIELD',
     });
   }
+  witness?.named(name, collection, name);
   if (field.type !== 'json') {
     throw invalidQuery(`json() reads json fields only; "${name}" is ${field.type}.`, {
       field: name,

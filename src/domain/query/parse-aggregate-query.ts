@@ -12,7 +12,7 @@ import {
   type GroupTerm,
   NUMERIC_TYPES,
 } from './aggregate-query.ts';
-import type { CrossingWitness } from './hop-of.ts';
+import type { QueryWitness } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import { isSortable } from './operator-support.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from './parse-item-query.ts';
@@ -38,14 +38,14 @@ const DATE_PART_CALL = /^([A-Za-z]+)\((.*)\)$/;
  * Parses `aggregate` and `groupBy` (docs/api.md §4b) with `filter`, `search` and the paging parameters
  * of a list, and `sort` over the groupBy entries and the aggregates asked for. Every refusal is
  * INVALID_QUERY naming what is wrong. With `schema`, `filter` may cross relations, as a list's may
- * (`crossed` told of each relation crossed).
+ * (`witness` told of each relation crossed and each field whose type the parse looks at).
  */
 export function parseAggregateQuery(
   raw: RawItemQuery,
   collection: CollectionSchema,
   limits: QueryLimits,
   schema?: SchemaSnapshot,
-  crossed?: CrossingWitness,
+  witness?: QueryWitness,
 ): AggregateQuery {
   for (const name of REFUSED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
@@ -58,9 +58,9 @@ export function parseAggregateQuery(
   for (const name of SHARED_PARAMETERS) {
     if (param(raw, name) !== undefined) shared[name] = param(raw, name);
   }
-  const rows = parseItemQuery(shared, collection, limits, schema, crossed);
-  const aggregates = parseAggregates(param(raw, 'aggregate'), collection);
-  const groupBy = parseGroupBy(param(raw, 'groupBy'), collection, aggregates);
+  const rows = parseItemQuery(shared, collection, limits, schema, witness);
+  const aggregates = parseAggregates(param(raw, 'aggregate'), collection, witness);
+  const groupBy = parseGroupBy(param(raw, 'groupBy'), collection, aggregates, witness);
   if (aggregates.length + groupBy.length > MAX_AGGREGATE_TERMS) {
     throw invalidQuery(`At most ${MAX_AGGREGATE_TERMS} aggregates and groupBy entries in one query.`, {
       reason: 'INVALID_VALUE',
@@ -90,7 +90,11 @@ function param(raw: RawItemQuery, name: string): unknown {
  * `aggregate`: an object of function → fields, as the bracket form (`aggregate[avg]=a,b`,
  * `aggregate[avg][]=a`) or JSON (`aggregate={"avg":["a"]}`) gives it; fields as a comma list or an array.
  */
-function parseAggregates(raw: unknown, collection: CollectionSchema): AggregateTerm[] {
+function parseAggregates(
+  raw: unknown,
+  collection: CollectionSchema,
+  witness: QueryWitness | undefined,
+): AggregateTerm[] {
   if (raw === undefined) return [];
   const object = typeof raw === 'string' ? parseJsonObject(raw) : raw;
   if (typeof object !== 'object' || object === null || Array.isArray(object)) {
@@ -112,7 +116,7 @@ function parseAggregates(raw: unknown, collection: CollectionSchema): AggregateT
         reason: 'INVALID_VALUE',
       });
     }
-    for (const entry of new Set(entries)) terms.push(aggregateTerm(name, entry, collection));
+    for (const entry of new Set(entries)) terms.push(aggregateTerm(name, entry, collection, witness));
   }
   return terms;
 }
@@ -130,7 +134,12 @@ function isAggregateFunction(name: string): name is AggregateFunction {
 }
 
 /** Which functions take which fields: `*` counts rows; sums and averages need numbers; min, max and distinct counts an order. */
-function aggregateTerm(fn: AggregateFunction, entry: string, collection: CollectionSchema): AggregateTerm {
+function aggregateTerm(
+  fn: AggregateFunction,
+  entry: string,
+  collection: CollectionSchema,
+  witness: QueryWitness | undefined,
+): AggregateTerm {
   if (entry === '*') {
     if (fn === 'count' || fn === 'countAll') return { fn, field: null };
     throw invalidQuery(`"${fn}" needs a field, not "*".`, { reason: 'INVALID_VALUE' });
@@ -138,7 +147,7 @@ function aggregateTerm(fn: AggregateFunction, entry: string, collection: Collect
   if (fn === 'countAll') {
     throw invalidQuery('"countAll" counts rows: give it "*".', { reason: 'INVALID_VALUE' });
   }
-  const field = knownField(`aggregate[${fn}]`, entry, collection);
+  const field = knownField(`aggregate[${fn}]`, entry, collection, witness);
   const fits =
     fn === 'count' ||
     (fn.startsWith('sum') || fn.startsWith('avg') ? NUMERIC_TYPES.has(field.type) : isSortable(field.type));
@@ -156,12 +165,13 @@ function parseGroupBy(
   raw: unknown,
   collection: CollectionSchema,
   aggregates: ReadonlyArray<AggregateTerm>,
+  witness: QueryWitness | undefined,
 ): GroupTerm[] {
   if (raw === undefined) return [];
   const terms: GroupTerm[] = [];
   const functions = new Set(aggregates.map((term) => term.fn));
   for (const entry of listOf('groupBy', raw)) {
-    const term = groupTerm(entry, collection);
+    const term = groupTerm(entry, collection, witness);
     if (terms.some((known) => known.key === term.key)) {
       throw invalidQuery(`"groupBy" names ${describeInput(entry)} twice.`, { reason: 'INVALID_VALUE' });
     }
@@ -180,10 +190,14 @@ function parseGroupBy(
   return terms;
 }
 
-function groupTerm(entry: string, collection: CollectionSchema): GroupTerm {
+function groupTerm(
+  entry: string,
+  collection: CollectionSchema,
+  witness: QueryWitness | undefined,
+): GroupTerm {
   const call = DATE_PART_CALL.exec(entry);
   if (!call) {
-    const field = knownField('groupBy', entry, collection);
+    const field = knownField('groupBy', entry, collection, witness);
     if (!isSortable(field.type)) {
       throw invalidQuery(`Field "${field.name}" (${field.type}) cannot be grouped by.`, {
         field: field.name,
@@ -201,7 +215,7 @@ function groupTerm(entry: string, collection: CollectionSchema): GroupTerm {
       },
     );
   }
-  const field = knownField('groupBy', call[2]!.trim(), collection);
+  const field = knownField('groupBy', call[2]!.trim(), collection, witness);
   if (!DATE_PART_TYPES[part as DatePart].has(field.type)) {
     throw invalidQuery(`"${part}" does not apply to field "${field.name}" (${field.type}).`, {
       field: field.name,
@@ -262,7 +276,13 @@ function sortTarget(
   );
 }
 
-function knownField(parameter: string, name: string, collection: CollectionSchema): FieldSchema {
+/** `witness` is told of the field found, before its type is looked at. */
+function knownField(
+  parameter: string,
+  name: string,
+  collection: CollectionSchema,
+  witness: QueryWitness | undefined,
+): FieldSchema {
   const field = name.includes('.') ? undefined : fieldOf(collection, name);
   if (!field) {
     throw invalidQuery(`Unknown field ${describeInput(name)} in "${parameter}".`, {
@@ -270,6 +290,7 @@ function knownField(parameter: string, name: string, collection: CollectionSchem
       reason: 'UNKNOWN_FIELD',
     });
   }
+  witness?.named(name, collection, name);
   return field;
 }
 

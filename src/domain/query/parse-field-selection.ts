@@ -112,7 +112,7 @@ function add(level: Level, segments: ReadonlyArray<string>, entry: string, relat
   const branch = level.branch(hop);
   branch.explicit = true;
   level.name(first);
-  relations.crossed?.(branch.level.path, hop);
+  relations.witness?.crossed(branch.level.path, hop);
   add(branch.level, rest, entry, relations);
 }
 
@@ -143,7 +143,7 @@ function finish(
   const nested = new Map<string, NestedSelection>();
   for (const [key, branch] of level.relations) {
     const raw = Object.hasOwn(deepOptions, key) ? deepOptions[key] : undefined;
-    if (raw !== undefined) relations.crossed?.(branch.level.path, branch.hop);
+    if (raw !== undefined) relations.witness?.crossed(branch.level.path, branch.hop);
     const options = raw === undefined ? {} : deepEntry(raw, branch.level.path);
     // Entries, not assignments: a key named `__proto__` must stay a key (and be refused).
     const entries = Object.entries(options);

@@ -138,6 +138,7 @@ class FilterParser {
       });
     }
     const field = fieldOf(collection, name);
+    if (field) this.relations?.witness?.named([...hops, name].join('.'), collection, name);
     const hop = this.relations && hopOf(this.relations.schema, collection, name);
     if (hop && isRecord(raw) && Object.keys(raw).length > 0) {
       const crosses = hop.direction === 'one-to-many' || Object.keys(raw).some((key) => !OPERATORS.has(key));
@@ -177,7 +178,7 @@ class FilterParser {
       });
     }
     const through = [...hops, hop.key];
-    this.relations?.crossed?.(through.join('.'), hop);
+    this.relations?.witness?.crossed(through.join('.'), hop);
     const related = (filter: unknown, quantifier: 'some' | 'none'): FilterNode => ({
       kind: 'relation',
       hop,

@@ -3,10 +3,11 @@ import type { CollectionSchema, SchemaSnapshot } from '../schema/collection-sche
 import { fieldOf } from '../schema/collection-schema.ts';
 import { crossesRelation } from './crosses-relation.ts';
 import {
-  type CrossingWitness,
   DEFAULT_MAX_RELATIONAL_DEPTH,
   hopOf,
+  type QueryWitness,
   type RelationalContext,
+  witnessBelow,
 } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 import type { FieldSelection, ItemQuery, NestedPage, QuerySortField, SelectedName } from './item-query.ts';
@@ -59,22 +60,22 @@ const CURSOR_TEXT = /^[A-Za-z0-9_-]+$/;
  * including a scalar parameter given twice (`limit=1&limit=2`), which `qs` turns into an array.
  *
  * With `schema`, the query may cross the relations it declares (nested `fields`, `deep`, filters and
- * sorts across relations); without, every path is refused as an unknown field. `crossed` is told of each
- * relation a path crosses (see parse-as-caller.ts).
+ * sorts across relations); without, every path is refused as an unknown field. `witness` is told of each
+ * relation a path crosses and each field whose type the parse looks at (see parse-as-caller.ts).
  */
 export function parseItemQuery(
   raw: RawItemQuery,
   collection: CollectionSchema,
   limits: QueryLimits,
   schema?: SchemaSnapshot,
-  crossed?: CrossingWitness,
+  witness?: QueryWitness,
 ): ItemQuery {
   for (const name of UNSUPPORTED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
       throw invalidQuery(`The "${name}" parameter is not supported.`, { reason: 'UNSUPPORTED_PARAMETER' });
     }
   }
-  const relations = schema && relationalContext(schema, limits, crossed);
+  const relations = schema && relationalContext(schema, limits, witness);
   const limit = parseLimit('limit', param(raw, 'limit'), limits);
   const after = parseAfter(param(raw, 'after'));
   if (after !== null && (param(raw, 'offset') !== undefined || param(raw, 'page') !== undefined)) {
@@ -149,10 +150,10 @@ const contexts = new WeakMap<SchemaSnapshot, RelationalContext>();
 function relationalContext(
   schema: SchemaSnapshot,
   limits: QueryLimits,
-  crossed: CrossingWitness | undefined,
+  witness: QueryWitness | undefined,
 ): RelationalContext {
   const maxHops = limits.maxRelationalDepth ?? DEFAULT_MAX_RELATIONAL_DEPTH;
-  if (crossed) return { schema, maxHops, crossed };
+  if (witness) return { schema, maxHops, witness };
   let context = contexts.get(schema);
   if (context?.maxHops !== maxHops) {
     context = { schema, maxHops };
@@ -163,8 +164,8 @@ function relationalContext(
 
 /** The context of the paths inside a related collection reached by `path` (a `deep` entry's filter and sort). */
 function below(relations: RelationalContext, path: string): RelationalContext {
-  const { crossed } = relations;
-  return crossed ? { ...relations, crossed: (inner, hop) => crossed(`${path}.${inner}`, hop) } : relations;
+  const { witness } = relations;
+  return witness ? { ...relations, witness: witnessBelow(witness, path) } : relations;
 }
 
 /** `deep`: JSON text or the bracket form's object. */
@@ -235,7 +236,7 @@ function parseFields(
   const keys = new Map<string, string>();
   for (const entry of listParam('fields', raw, { parenthesized: true })) {
     if (isJsonCall(entry)) {
-      const json = parseJsonSelection(entry, collection);
+      const json = parseJsonSelection(entry, collection, relations?.witness);
       const identity = `${json.field}\u0000${json.path.join('\u0000')}`;
       const known = keys.get(json.key);
       if (known === identity) continue;
@@ -298,7 +299,7 @@ function parseSort(
       relations && name.includes('.')
         ? sortPath(name, collection, relations)
         : {
-            field: assertField('sort', name, collection),
+            field: assertField('sort', name, collection, relations?.witness),
             hops: [],
           };
     if (!isSortable(field.type)) {
@@ -339,10 +340,10 @@ function sortPath(name: string, collection: CollectionSchema, relations: Relatio
       });
     }
     hops.push(hop);
-    relations.crossed?.(segments.slice(0, index + 1).join('.'), hop);
+    relations.witness?.crossed(segments.slice(0, index + 1).join('.'), hop);
     current = hop.collection;
   }
-  return { field: assertField('sort', last, current), hops };
+  return { field: assertField('sort', last, current, relations.witness, name), hops };
 }
 
 /** `limit`: null = no limit, allowed only when the operator set `query.limitMax` to -1. Never clamped. */
@@ -451,7 +452,14 @@ function parseMeta(raw: unknown): ItemQuery['meta'] {
   };
 }
 
-function assertField(parameter: string, name: string, collection: CollectionSchema) {
+/** `witness` is told of the field found, under `path` (`name` at the top). */
+function assertField(
+  parameter: string,
+  name: string,
+  collection: CollectionSchema,
+  witness?: QueryWitness,
+  path = name,
+) {
   if (name.includes('.')) {
     throw invalidQuery(
       `Relational paths such as ${describeInput(name)} are not supported in "${parameter}".`,
@@ -467,6 +475,7 @@ function assertField(parameter: string, name: string, collection: CollectionSche
       reason: 'UNKNOWN_FIELD',
     });
   }
+  witness?.named(path, collection, name);
   return field;
 }
 

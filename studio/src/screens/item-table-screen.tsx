@@ -21,7 +21,8 @@ type Request = { sort: string | null; filter: string | undefined; search: string
 /**
  * A collection's rows, as many as fit a page, with the readable fields as columns. Pages are keyset pages
  * (`meta=next`, `after`): page 5,000 of a million rows costs what page 1 does. The count is the database's
- * estimate, which costs nothing; the exact one is asked for only on request, since it reads every row.
+ * estimate, which costs nothing (under a row rule the server counts exactly instead, docs/decisions/0056);
+ * the exact one is asked for only on request, since it reads every row.
  */
 export function ItemTableScreen(props: { collection: string }) {
   const { api, capabilities, readOnly } = useStudio();

@@ -52,6 +52,39 @@ create(
   },
 );
 
+/** Values of `status` (a string of at most 16) and `is_deleted` (a boolean) that fit and that do not. */
+const UNGRANTED_VALUES: Array<Record<string, unknown>> = [
+  { status: 'draft' },
+  { status: 'a status longer than sixteen' },
+  { status: 7 },
+  { is_deleted: false },
+  { is_deleted: 'maybe' },
+];
+
+for (const value of UNGRANTED_VALUES) {
+  create(
+    `a field no create permission grants is 403 naming it, whatever its value: ${JSON.stringify(value)}`,
+    async () => {
+      const fixture = await writeFixture();
+      await fixture.grant('create', OPERATOR_CREATE);
+      await fixture.grant('create', { permissions: { label: { _eq: 'Kiwis' } }, fields: ['label'] });
+      const field = Object.keys(value)[0]!;
+      await refusedUnchanged(
+        fixture,
+        () => fixture.create(CALLER.ada, { label: 'Figs', ...value }),
+        'FORBIDDEN',
+        field,
+      );
+      await refusedUnchanged(
+        fixture,
+        () => fixture.create(CALLER.ada, { label: 'Kiwis', ...value }),
+        'FORBIDDEN',
+        field,
+      );
+    },
+  );
+}
+
 create('a preset may set a field the permission does not let the payload set', async () => {
   const fixture = await writeFixture();
   await fixture.grant('create', { ...OPERATOR_CREATE, presets: { status: 'draft' } });

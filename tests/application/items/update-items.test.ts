@@ -472,6 +472,49 @@ update(
   },
 );
 
+for (const operand of [{ _eq: 10 }, { _eq: 'hot' }, { _contains: 'hot' }]) {
+  update(
+    `update by query filtering a field the caller may not read (${JSON.stringify(operand)}) → FORBIDDEN naming it, whether or not the operand fits its type`,
+    async () => {
+      const fixture = await fixtureWithOperators({ read: { fields: ['id', 'label', 'description'] } });
+      await refusedUnchanged(
+        fixture,
+        () =>
+          fixture.update(CALLER.ada, {
+            query: { filter: { temperature: operand } },
+            data: { description: 'x' },
+          }),
+        'FORBIDDEN',
+        'temperature',
+      );
+    },
+  );
+}
+
+for (const value of [
+  { is_deleted: true },
+  { is_deleted: 'maybe' },
+  { label: 'x'.repeat(40) },
+  { label: 'Kiwis' },
+]) {
+  update(
+    `a field no update permission grants is 403 naming it, whatever its value and key: ${JSON.stringify(value)}`,
+    async () => {
+      const fixture = await fixtureWithOperators();
+      const field = Object.keys(value)[0]!;
+      for (const key of [CARGO.apples, MISSING]) {
+        await refusedUnchanged(fixture, () => fixture.update(CALLER.ada, value, { key }), 'FORBIDDEN', field);
+      }
+      await refusedUnchanged(
+        fixture,
+        () => fixture.update(CALLER.ada, { keys: [CARGO.apples, MISSING], data: value }),
+        'FORBIDDEN',
+        field,
+      );
+    },
+  );
+}
+
 update('update by query binds $CURRENT_USER in the filter to the caller', async () => {
   const fixture = await fixtureWithOperators();
   const mine = { query: { filter: { user_created: { _eq: '$CURRENT_USER' }, is_deleted: { _eq: false } } } };

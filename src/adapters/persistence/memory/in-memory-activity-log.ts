@@ -2,10 +2,11 @@ import {
   ACTIVITY_COLLECTION,
   REVISIONS_COLLECTION,
 } from '../../../application/activity/history-collections.ts';
-import type {
-  ActivityEntry,
-  ActivityLog,
-  HistoryVisibility,
+import {
+  type ActivityEntry,
+  type ActivityLog,
+  CLIENT_FACTS,
+  type HistoryVisibility,
 } from '../../../application/ports/activity-log.ts';
 import type { SystemPage, SystemQuery } from '../../../application/ports/system-query.ts';
 import type { SystemRecord } from '../../../application/system-queries/select-fields.ts';
@@ -113,10 +114,13 @@ export class InMemoryActivityLog implements ActivityLog {
 
   async activity(query: SystemQuery, visibility: HistoryVisibility): Promise<SystemPage<SystemRecord>> {
     const visible = this.visible(visibility);
+    const own = (entry: StoredActivity) =>
+      visibility === 'all' || (visibility.user !== null && entry.user === visibility.user);
     const records = this.entries
       .filter((entry) => visible === 'all' || visible.get(entry.collection)?.has(entry.item ?? '') === true)
       .map((entry) => ({
         ...entry,
+        ...(own(entry) ? {} : Object.fromEntries(CLIENT_FACTS.map((fact) => [fact, null]))),
         timestamp: coerceValue(TIMESTAMP, entry.timestamp.toISOString()) as string,
       }));
     return answerSystemQuery(records, activityCanonical, ACTIVITY_COLLECTION, query);
@@ -161,7 +165,7 @@ export class InMemoryActivityLog implements ActivityLog {
     if (visibility === 'all') return 'all';
     const related = new RelatedRows((name) => this.schema.table(name)?.rows ?? []);
     const visible = new Map<string, Map<string, Set<string>>>();
-    for (const { collection, rule } of visibility) {
+    for (const { collection, rule } of visibility.collections) {
       const table = this.schema.table(collection.name);
       const key = collection.primaryKey;
       if (!table || key === null) continue;

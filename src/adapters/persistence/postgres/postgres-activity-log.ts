@@ -7,6 +7,7 @@ import {
 import type {
   ActivityEntry,
   ActivityLog,
+  CLIENT_FACTS,
   HistoryVisibility,
   VisibleHistory,
 } from '../../../application/ports/activity-log.ts';
@@ -55,11 +56,14 @@ export class PostgresActivityLog implements ActivityLog {
   }
 
   async activity(query: SystemQuery, visibility: HistoryVisibility): Promise<SystemPage<SystemRecord>> {
-    const columns = sql`a."id", a."action", a."user", a."timestamp", a."ip", a."user_agent", a."collection", a."item", a."origin"`;
+    const head = sql`a."id", a."action", a."user", a."timestamp"`;
+    const tail = sql`a."collection", a."item"`;
     const source =
       visibility === 'all'
-        ? sql`select ${columns} from ${this.tables.activity} as a`
-        : sql`select ${columns} from ${this.tables.activity} as a
+        ? sql`select ${head}, a."ip", a."user_agent", ${tail}, a."origin" from ${this.tables.activity} as a`
+        : sql`select ${head}, ${ownOnly(visibility.user, 'ip')}, ${ownOnly(visibility.user, 'user_agent')}, ${tail},
+              ${ownOnly(visibility.user, 'origin')}
+            from ${this.tables.activity} as a
             join visible as v on v.collection = a."collection" and v.item = a."item"`;
     return this.page(ACTIVITY_COLLECTION, source, visibility, query);
   }
@@ -129,7 +133,7 @@ export class PostgresActivityLog implements ActivityLog {
         ? sql`, (select count(*) from (${source}) as t0 where ${where})::text as filter_count`
         : sql``,
     ];
-    const statement = sql<PageRow>`${visibility === 'all' ? sql`` : sql`with visible as (${this.visible(visibility)})`}
+    const statement = sql<PageRow>`${visibility === 'all' ? sql`` : sql`with visible as (${this.visible(visibility.collections)})`}
       select (select coalesce(json_agg(${record}), '[]')::text
         from (select * from (${source}) as t0 where ${where} order by ${order} offset ${query.offset} ${limit}) as page) as rows
       ${sql.join(counts, sql``)}`;
@@ -169,6 +173,12 @@ export class PostgresActivityLog implements ActivityLog {
       return sql`select null::text as collection, null::text as item, null::text[] as fields where false`;
     return sql.join(parts, sql` union all `);
   }
+}
+
+/** An entry's client fact (CLIENT_FACTS) where `user` wrote it, else null: before any filter reads it. */
+function ownOnly(user: string | null, column: (typeof CLIENT_FACTS)[number]): RawBuilder<unknown> {
+  if (user === null) return sql`null::text as ${sql.id(column)}`;
+  return sql`case when a."user" = ${user}::uuid then a.${sql.id(column)} end as ${sql.id(column)}`;
 }
 
 /** A revision's json object with only the members the visible row's fields name (null stays null). */
