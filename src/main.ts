@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './adapters/config/config-schema.ts';
-import { boundHeapGrowth } from './adapters/heap-growth.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
 import { createGracefulServer } from './adapters/http/graceful-server.ts';
 import { listen } from './adapters/listen.ts';
@@ -14,6 +13,7 @@ import {
   type MikroOrmPersistence,
   openMikroOrmPersistence,
 } from './adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { tuneHeapForServing } from './adapters/serving-heap.ts';
 import { ActivityRetention } from './application/activity/activity-retention.ts';
 import type { Metrics } from './application/ports/metrics.ts';
 import { Readiness } from './application/server/readiness.ts';
@@ -71,7 +71,7 @@ export async function startServer(
   config: AppConfig,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  boundHeapGrowth();
+  tuneHeapForServing();
   const persistence = await openPersistence(config);
   const readiness = Readiness.starting();
   const container = await buildContainer(config, persistence, readiness);

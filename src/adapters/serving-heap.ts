@@ -9,16 +9,36 @@ import { setFlagsFromString } from 'node:v8';
  */
 const HEAP_GROWING_PERCENT = 60;
 
-const FLAG = '--heap-growing-percent';
+/**
+ * The V8 settings of a serving process, each by its name and the setting. Allocation-site pretenuring
+ * (decision 0060): under a steady read load V8 took the request objects that happened to be alive at young
+ * collections for long-lived ones and began allocating them in the old generation, where, dead, they keep the
+ * young objects they point to alive until the next full collection: ~2 MB promoted per young collection and a
+ * full collection every 1.5 s, a fifth of a list's instructions spent collecting. Without it: 0.2 MB, one
+ * every ~10 s. V8 reads both flags as it goes, so they can be set once the process runs.
+ */
+const SERVING_FLAGS: ReadonlyArray<{ name: string; setting: string }> = [
+  { name: 'heap-growing-percent', setting: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
+  { name: 'allocation-site-pretenuring', setting: '--no-allocation-site-pretenuring' },
+];
 
-/** Sets the server's heap growth, unless the operator chose one (`node --heap-growing-percent`, NODE_OPTIONS). */
-export function boundHeapGrowth(
+/**
+ * Sets the server's V8 heap settings, each unless the operator chose it (`node --heap-growing-percent=…`,
+ * `--allocation-site-pretenuring`, in either spelling, on the command line or in NODE_OPTIONS).
+ */
+export function tuneHeapForServing(
   execArgv: ReadonlyArray<string> = process.execArgv,
   nodeOptions = process.env.NODE_OPTIONS ?? '',
+  set: (setting: string) => void = setFlagsFromString,
 ): void {
-  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some(
-    (argument) =>
-      argument === FLAG || argument.startsWith(`${FLAG}=`) || argument.startsWith('--heap_growing_percent'),
-  );
-  if (!chosen) setFlagsFromString(`${FLAG}=${HEAP_GROWING_PERCENT}`);
+  const chosen = new Set([...execArgv, ...nodeOptions.split(/\s+/)].map(flagName));
+  for (const { name, setting } of SERVING_FLAGS) if (!chosen.has(name)) set(setting);
+}
+
+/** `--no-heap_growing_percent=5` → `heap-growing-percent`: V8 takes `_` for `-` and `--no-` for false. */
+function flagName(argument: string): string {
+  return argument
+    .replace(/^--(no-?)?/, '')
+    .split('=')[0]!
+    .replaceAll('_', '-');
 }

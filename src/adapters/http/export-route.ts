@@ -74,8 +74,14 @@ export function exportRoute({
   return (ctx, next) => (asksForExport(ctx) ? run(ctx, next) : next());
 }
 
-/** A query that cannot be read is left to the list, which refuses it in its own order (401 before 400). */
+/**
+ * A query that cannot be read is left to the list, which refuses it in its own order (401 before 400). Read
+ * only when it could name `export` (a percent-encoded name included): most lists never do, and are parsed once,
+ * by the list.
+ */
 function asksForExport(ctx: RouteContext): boolean {
+  const { querystring } = ctx;
+  if (!querystring.includes('export') && !querystring.includes('%')) return false;
   try {
     return Object.hasOwn(itemQuery(ctx), 'export');
   } catch {

@@ -24,19 +24,8 @@ const BRACKET = /[[\]]|%5[bd]/i;
  * merging, and qs is left to what needs it.
  */
 export function itemQuery(ctx: HttpContext): RawItemQuery {
-  const { querystring } = ctx;
-  const known = parsed.get(ctx);
-  if (known?.querystring === querystring) return known.query;
-  const query = parseQueryString(querystring);
-  parsed.set(ctx, { querystring, query });
-  return query;
+  return parseQueryString(ctx.querystring);
 }
-
-/**
- * Each request's query as parsed, so that a route asking first (the export, in front of the list on the
- * same path) costs the one that answers nothing. Keyed by the context: gone with the request.
- */
-const parsed = new WeakMap<HttpContext, { querystring: string; query: RawItemQuery }>();
 
 function parseQueryString(querystring: string): RawItemQuery {
   if (!BRACKET.test(querystring)) {
