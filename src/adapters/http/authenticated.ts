@@ -31,11 +31,12 @@ export function authenticatedRoutes(
     // The one gate of every route that acts for a caller, so no write route can forget it (docs/api.md §6).
     if (resolved.preview && !readsOnly) throw previewRefused();
     const key = callerKey(resolved, ctx);
-    const caller: Accountability = {
-      ...resolved,
-      origin: requestOrigin(ctx),
-      work: { kind: workKind(resolved, readsOnly), caller: key, readsOnly },
-    };
+    const work = { kind: workKind(resolved, readsOnly), caller: key, readsOnly };
+    // Where a request came from is recorded with what it writes (activity, docs/api.md §14); a read records
+    // nothing, so it does not pay for reading the forwarded address and the headers.
+    const caller: Accountability = readsOnly
+      ? { ...resolved, work }
+      : { ...resolved, origin: requestOrigin(ctx), work };
     ctx.state.caller = caller;
     await limit.run(key, () => route(ctx, caller));
   };

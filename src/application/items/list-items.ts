@@ -22,6 +22,7 @@ import type {
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collection-access.ts';
 import type { CursorQuery, ItemCursors } from './item-cursors.ts';
+import { ItemQueryMemo } from './item-query-memo.ts';
 import { asAsked, type ListCounts, listCounts } from './list-counts.ts';
 import { parseAsCaller } from './parse-as-caller.ts';
 import type { ReadRules } from './read-rules.ts';
@@ -51,6 +52,9 @@ export type ListPlan = {
  * never widen it.
  */
 export class ListItemsHandler {
+  /** Queries parsed with the configured limits (item-query-memo.ts). */
+  private readonly queries: ItemQueryMemo;
+
   constructor(
     private readonly catalog: SchemaCatalog,
     private readonly rules: ReadRules,
@@ -60,7 +64,9 @@ export class ListItemsHandler {
     private readonly responseMaxBytes: number,
     private readonly cursors: ItemCursors,
     private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
-  ) {}
+  ) {
+    this.queries = new ItemQueryMemo(limits);
+  }
 
   execute(caller: Accountability, request: ListItemsQuery): Promise<ItemPage> {
     return withFreshSchema(this.catalog, () => this.read(caller, request));
@@ -87,8 +93,11 @@ export class ListItemsHandler {
     const collection = collectionFor(this.catalog, caller, request.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.rules.for(caller, collection, now);
+    const schema = this.catalog.current();
     const query = await parseAsCaller(this.rules, caller, now, (witness) =>
-      parseItemQuery(request.query, collection, limits, this.catalog.current(), witness),
+      limits === this.limits
+        ? this.queries.parse(request.query, collection, schema, witness)
+        : parseItemQuery(request.query, collection, limits, schema, witness),
     );
     let select: ReadonlyArray<SelectedField>;
     let sort: ReadonlyArray<SortKey> = query.sort;
