@@ -168,6 +168,16 @@ for (const { who, ids } of OWN_ROWS) {
   });
 }
 
+list('the same $CURRENT_USER query, parsed once, is bound to each caller in turn', async () => {
+  const fixture = await readFixture();
+  await fixture.grant();
+  const query = { filter: JSON.stringify({ owner: { _eq: '$CURRENT_USER' } }), sort: 'id' };
+  for (const { who, ids } of [...OWN_ROWS, ...OWN_ROWS]) {
+    assert.equal(idsOf((await fixture.list(CALLER[who], query)).items), ids);
+    assert.equal(idsOf([await fixture.get(CALLER[who], String(ids[0]), { fields: 'id' })]), [ids[0]]);
+  }
+});
+
 list(
   'a public $CURRENT_USER permission matches no anonymous row, so it grants nothing: UNAUTHENTICATED',
   async () => {
