@@ -19,7 +19,8 @@ const MAX_KEY_LENGTH = 1_024;
  */
 export class ItemQueryMemo {
   private schema: SchemaSnapshot | undefined;
-  private readonly parsed = new Map<string, ItemQuery>();
+  /** With the collection parsed against: one read during a refresh may pair the new snapshot with an old one. */
+  private readonly parsed = new Map<string, { collection: CollectionSchema; query: ItemQuery }>();
 
   constructor(private readonly limits: QueryLimits) {}
 
@@ -37,10 +38,10 @@ export class ItemQueryMemo {
       this.schema = schema;
     }
     const known = this.parsed.get(key);
-    if (known) return known;
+    if (known?.collection === collection) return known.query;
     const query = parseItemQuery(raw, collection, this.limits, schema);
     if (this.parsed.size >= MAX_MEMOIZED) this.parsed.clear();
-    this.parsed.set(key, query);
+    this.parsed.set(key, { collection, query });
     return query;
   }
 }

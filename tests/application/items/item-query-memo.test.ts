@@ -25,6 +25,14 @@ test('a new schema snapshot parses again', () => {
   assert.equal(after, before);
 });
 
+test('a collection other than the one a query was parsed against parses again, in the same snapshot', () => {
+  const memo = new ItemQueryMemo(LIMITS);
+  const snapshot = aSnapshot();
+  const before = memo.parse({ limit: '10' }, cargosSchema, snapshot);
+  const changed = { ...cargosSchema, fields: [...cargosSchema.fields] };
+  assert.is.not(memo.parse({ limit: '10' }, changed, snapshot), before);
+});
+
 test('a refused query is refused every time, not remembered', () => {
   const memo = new ItemQueryMemo(LIMITS);
   const snapshot = aSnapshot();
