@@ -177,6 +177,14 @@ exports('a download: media type, attachment with a safe file name, every row', a
     if (format === 'json') assert.is((JSON.parse(text) as unknown[]).length, ROWS);
     if (format === 'ndjson') assert.is(text.split('\n').length, ROWS + 1);
   }
+  // The name percent-encoded is the same parameter (a JSON filter's encoding beside it is no export).
+  const encoded = await fetch(
+    `${app.url}/items/parcels?%65xp%6Frt=json&filter=${encodeURIComponent('{"id":{"_gt":0}}')}`,
+    { headers: { Authorization: `Bearer ${admin}` } },
+  );
+  assert.is(encoded.status, 200);
+  assert.is(encoded.headers.get('content-disposition')?.startsWith('attachment;'), true);
+  assert.is((JSON.parse(await encoded.text()) as unknown[]).length, ROWS);
   const head = await fetch(`${app.url}/items/parcels?export=csv`, {
     method: 'HEAD',
     headers: { Authorization: `Bearer ${admin}` },

@@ -74,14 +74,16 @@ export function exportRoute({
   return (ctx, next) => (asksForExport(ctx) ? run(ctx, next) : next());
 }
 
+/** A letter of `export` percent-encoded (`%65xport=csv` names it too). */
+const ENCODED_LETTER_OF_EXPORT = /%(?:65|6f|7[0248])/i;
+
 /**
  * A query that cannot be read is left to the list, which refuses it in its own order (401 before 400). Read
- * only when it could name `export` (a percent-encoded name included): most lists never do, and are parsed once,
- * by the list.
+ * only when it could name `export`: most lists never do, and are parsed once, by the list.
  */
 function asksForExport(ctx: RouteContext): boolean {
   const { querystring } = ctx;
-  if (!querystring.includes('export') && !querystring.includes('%')) return false;
+  if (!querystring.includes('export') && !ENCODED_LETTER_OF_EXPORT.test(querystring)) return false;
   try {
     return Object.hasOwn(itemQuery(ctx), 'export');
   } catch {
