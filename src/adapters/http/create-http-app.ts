@@ -16,6 +16,7 @@ import type { HttpRoutes } from './http-routes.ts';
 import type { HttpSettings } from './http-settings.ts';
 import type { HttpState } from './http-state.ts';
 import { jsonBodyReader } from './json-body.ts';
+import { matchBySegment } from './match-by-segment.ts';
 import { type ApiPartOf, openApiDocument } from './openapi/openapi-document.ts';
 import { requestFrame } from './request-frame.ts';
 import { responder } from './respond.ts';
@@ -92,6 +93,7 @@ export function createHttpApp({
     ctx.params.id = canonicalUuid(id);
     return next();
   });
+  matchBySegment(router);
 
   // Order matters: the frame first (request id, security headers, then access log and metrics outside the
   // error handler, so they see the final status), CORS headers before anything can fail.
