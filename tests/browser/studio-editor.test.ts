@@ -286,6 +286,41 @@ editor("a permission's validation refusing a value shows under its field", ({ ap
 );
 
 editor(
+  'text a number input cannot read is refused under its field, not sent as null over the value',
+  ({ app, clerk, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const writes: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') writes.push(request.postData() ?? '');
+      });
+      await logInToStudio(page, app, clerk);
+      await openCargo(page, CARGO_IDS.b);
+      const temperature = page.getByLabel('temperature', { exact: true });
+      await temperature.click();
+      await temperature.press('End');
+      // "13e" is no number: the input reports its value as "", which was sent as null.
+      await page.keyboard.type('e');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.locator('#field-temperature-error').filter({ hasText: 'Enter a number.' }).waitFor();
+      assert.is(await temperature.getAttribute('aria-invalid'), 'true');
+      assert.ok(await focused(temperature), 'the focus goes to the field');
+      assert.equal(writes, [], 'nothing was sent');
+      assert.is((await cargo(app, token, CARGO_IDS.b)).item.temperature, 13);
+
+      // Once it holds a number again, the number is sent.
+      await temperature.press('ControlOrMeta+a');
+      await temperature.press('Backspace');
+      await page.keyboard.type('14');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes, ['{"temperature":14}']);
+      assert.is((await cargo(app, token, CARGO_IDS.b)).item.temperature, 14);
+      watch.assertClean();
+    }),
+);
+
+editor(
   'keyboard only: tab to a field, change it, save; delete behind a confirmation',
   ({ app, clerk, admin, token }) =>
     withChromium(async (page) => {
