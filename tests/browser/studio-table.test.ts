@@ -93,4 +93,41 @@ studio('an operator sees only the fields its role may read, and no button to cre
   }),
 );
 
+studio(
+  'a condition starts on a value it shows: true for a boolean; changing its field clears what was typed',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const filters: unknown[] = [];
+      page.on('request', (request) => {
+        const filter = new URL(request.url()).searchParams.get('filter');
+        if (request.url().includes('/items/cargos?') && filter) filters.push(JSON.parse(filter));
+      });
+      await logInToStudio(page, app, admin);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      await page.getByRole('button', { name: 'Add condition' }).click();
+      await page.getByLabel('Field of condition 1').selectOption('is_deleted');
+      const value = page.getByLabel('Value of condition 1');
+      assert.equal(await value.locator('option').allTextContents(), ['true', 'false']);
+      assert.is(await value.inputValue(), 'true');
+      await page.getByRole('button', { name: 'Apply filter' }).click();
+      await settled(page);
+      const deleted = cargoRows.filter((row) => row.is_deleted === true);
+      assert.is(await page.locator('tbody tr').count(), deleted.length);
+
+      // Text typed for description does not follow into crate_count's number input, unseen.
+      await page.getByLabel('Field of condition 1').selectOption('description');
+      await value.fill('Bananas');
+      await page.getByLabel('Field of condition 1').selectOption('crate_count');
+      assert.is(await value.inputValue(), '');
+      await value.fill('40');
+      await page.getByRole('button', { name: 'Apply filter' }).click();
+      await settled(page);
+      assert.is(await page.locator('tbody tr').count(), 1);
+      assert.equal(filters, [{ is_deleted: { _eq: true } }, { crate_count: { _eq: 40 } }]);
+      watch.assertClean();
+    }),
+);
+
 studio.run();
