@@ -1,5 +1,6 @@
 import { ApiError, apiErrorOf, apiErrorOfText } from './api-error.ts';
 import type { Profile } from './profile.ts';
+import { reach } from './reach.ts';
 
 /** Query parameters as the item API takes them; `undefined` leaves one out. */
 export type Query = Readonly<Record<string, string | number | undefined>>;
@@ -141,7 +142,7 @@ export class ApiClient {
       sent = token;
       if (token) headers.Authorization = `Bearer ${token}`;
       if (body !== undefined) headers['Content-Type'] = 'application/json';
-      return fetch(url, {
+      return reach(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { apiErrorOf } from './api-error.ts';
 import { ApiClient } from './client.ts';
 import { type Profile, pageProfile } from './profile.ts';
+import { reach } from './reach.ts';
 
 /** The logged-in user, as `GET /users/me` answers. */
 export type Me = {
@@ -138,7 +139,7 @@ export class Session {
   }
 
   private async post(path: string, body: unknown): Promise<Record<string, unknown>> {
-    const response = await fetch(path, json(body));
+    const response = await reach(path, json(body));
     if (!response.ok) throw await apiErrorOf(response);
     const answer = (await response.json()) as Record<string, unknown>;
     return (this.profile === 'directus' ? answer.data : answer) as Record<string, unknown>;

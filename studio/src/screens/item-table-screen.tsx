@@ -89,7 +89,11 @@ function ItemTable(props: {
           error.value = null;
         },
         (failure) => {
-          if (current) error.value = failure;
+          if (!current) return;
+          // The rows and count shown were another request's answer: under this one's error they would
+          // read as its answer.
+          page.value = null;
+          error.value = failure;
         },
       )
       .finally(() => {
