@@ -122,6 +122,59 @@ studio(
 );
 
 studio(
+  'a renewal the server cannot answer (503, out of reach) keeps the session: the request says why, and a later one works',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInFor(page, app, admin);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      // The access token is refused once, as an expired one is, and the renewal then meets a busy server,
+      // then none: neither says anything of the session, which used to end there, unsaved edits and all.
+      for (const [refresh, says] of [
+        [
+          (route: Route) =>
+            route.fulfill({
+              status: 503,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                errors: [{ message: 'The database is busy.', extensions: { code: 'SERVICE_BUSY' } }],
+              }),
+            }),
+          'The database is busy. (SERVICE_BUSY)',
+        ],
+        [(route: Route) => route.abort('connectionrefused'), 'The server could not be reached.'],
+      ] as const) {
+        let refusedOnce = false;
+        await page.route('**/items/cargos?**', (route) => {
+          if (refusedOnce) return route.continue();
+          refusedOnce = true;
+          return route.fulfill({
+            status: 401,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              errors: [{ message: 'Token expired.', extensions: { code: 'TOKEN_EXPIRED' } }],
+            }),
+          });
+        });
+        await page.route('**/auth/refresh', refresh);
+        await page.getByLabel('Search').fill(says);
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.getByRole('alert').filter({ hasText: says }).waitFor();
+        assert.is(await page.getByRole('button', { name: 'Log out' }).count(), 1, `still logged in: ${says}`);
+        await page.unroute('**/auth/refresh');
+        await page.unroute('**/items/cargos?**');
+      }
+      await page.getByLabel('Search').fill('');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await settled(page);
+      assert.is(await page.getByRole('alert').count(), 0);
+      assert.ok((await page.locator('tbody tr').count()) > 0, 'the rows, with the same session');
+      watch.assertClean((problem) => /status of (401|503)|ERR_CONNECTION_REFUSED/.test(problem));
+    }),
+);
+
+studio(
   'reloading again while the session is being taken up does not burn it: the rotation’s grace answers the same pair',
   ({ app, admin }) =>
     withChromium(async (page) => {
