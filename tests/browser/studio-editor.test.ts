@@ -286,6 +286,40 @@ editor("a permission's validation refusing a value shows under its field", ({ ap
 );
 
 editor(
+  'a refusal naming a field the caller may read but not change is announced where that field shows',
+  ({ app, clerk, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, clerk);
+      await openCargo(page, CARGO_IDS.b);
+      // A validation rule may name any field of the merged row: here `code`, which the clerk only reads.
+      await page.route(`**/items/cargos/${CARGO_IDS.b}`, (route) =>
+        route.request().method() === 'PATCH'
+          ? route.fulfill({
+              status: 400,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                errors: [
+                  {
+                    message: 'The value of "code" does not satisfy the validation rule.',
+                    extensions: { code: 'FAILED_VALIDATION', field: 'code' },
+                  },
+                ],
+              }),
+            })
+          : route.continue(),
+      );
+      await page.getByLabel('description', { exact: true }).fill('Green bananas');
+      await page.getByRole('button', { name: 'Save' }).click();
+      const code = page.locator('dl.readonly', { has: page.locator('dt', { hasText: /^code$/ }) });
+      await code.getByRole('alert').filter({ hasText: 'does not satisfy the validation rule' }).waitFor();
+      assert.equal(await seriousAccessibilityViolations(page), [], 'editor with a refused read-only field');
+      assert.is((await cargo(app, token, CARGO_IDS.b)).item.description, 'Bananas', 'nothing was written');
+      watch.assertClean(refusedWith(400));
+    }),
+);
+
+editor(
   'text a number input cannot read is refused under its field, not sent as null over the value',
   ({ app, clerk, token }) =>
     withChromium(async (page) => {

@@ -357,7 +357,12 @@ function ReadOnlyField(props: { field: FieldShape; value: unknown; error: string
         {related?.collection === FILES_COLLECTION && text !== null && UUID.test(text) && (
           <FileThumbnail id={text} />
         )}
-        {props.error && <p class="error field-error">{props.error}</p>}
+        {/* Announced as it comes: the focus, which takes an input's own error to it, cannot go here. */}
+        {props.error && (
+          <p class="error field-error" role="alert">
+            {props.error}
+          </p>
+        )}
       </dd>
     </dl>
   );
