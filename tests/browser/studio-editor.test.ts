@@ -16,7 +16,14 @@ import {
 } from '../support/studio-browser.ts';
 import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
 
-type Context = { app: TestApp; admin: SeededUser; token: string; operator: SeededUser; clerk: SeededUser };
+type Context = {
+  app: TestApp;
+  admin: SeededUser;
+  token: string;
+  operator: SeededUser;
+  clerk: SeededUser;
+  scribe: SeededUser;
+};
 
 const editor = skippableSuite<Context>(
   'the studio: editing an item, its history and restoring a revision, in headless Chromium',
@@ -105,12 +112,21 @@ editor.before(async (context) => {
     fields: ['temperature', 'description'],
     validation: CLERK_VALIDATION,
   });
+  // The scribe changes descriptions without reading the key: the studio links no row to an editor then.
+  const scribeRole = await app.createRole({ name: 'Scribe' });
+  for (const [action, fields] of [
+    ['read', ['description', 'code']],
+    ['update', ['description']],
+  ] as const) {
+    await call('POST', '/permissions', { role: scribeRole.id, collection: 'cargos', action, fields });
+  }
   Object.assign(context, {
     app,
     admin,
     token,
     operator: await app.createUser({ role: operatorRole.id }),
     clerk: await app.createUser({ role: clerkRole.id }),
+    scribe: await app.createUser({ role: scribeRole.id }),
   });
 });
 
@@ -316,6 +332,33 @@ editor(
       assert.equal(await seriousAccessibilityViolations(page), [], 'editor with a refused read-only field');
       assert.is((await cargo(app, token, CARGO_IDS.b)).item.description, 'Bananas', 'nothing was written');
       watch.assertClean(refusedWith(400));
+    }),
+);
+
+editor(
+  'a key the caller may not read is no field to set: the update schema lists it, to be sent back only',
+  ({ app, scribe, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const writes: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') writes.push(request.postData() ?? '');
+      });
+      await logInToStudio(page, app, scribe);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      assert.is(await page.locator('tbody a').count(), 0, 'no row links to an editor: no key to name it by');
+      await page.goto(`${app.url}/studio/collections/cargos/${CARGO_IDS.a}`);
+      const description = page.getByLabel('description', { exact: true });
+      await description.waitFor();
+      assert.is(await page.locator('#field-id').count(), 0, 'no input for the key');
+      assert.is(await page.getByText('you may set it, not read it').count(), 0);
+      await description.fill('Frozen fish');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes, ['{"description":"Frozen fish"}']);
+      assert.is((await cargo(app, token, CARGO_IDS.a)).item.description, 'Frozen fish');
+      watch.assertClean();
     }),
 );
 
