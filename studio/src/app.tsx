@@ -11,6 +11,8 @@ import { StudioContext } from './studio-context.ts';
 
 const capabilities = signal<Capabilities | null>(null);
 const loadError = signal<unknown>(null);
+/** Bumped by "Try again" after the document failed to load, to ask for it again. */
+const attempts = signal(0);
 
 export function App(props: { session: Session }) {
   const { session } = props;
@@ -23,7 +25,7 @@ export function App(props: { session: Session }) {
         (loaded) => (capabilities.value = loaded),
         (error) => (loadError.value = error),
       );
-  }, [me]);
+  }, [me, attempts.value]);
   if (!me && session.resuming.value)
     return (
       <main class="login" aria-busy="true">
@@ -58,7 +60,7 @@ export function App(props: { session: Session }) {
       </header>
       <main id="main" tabIndex={-1}>
         {loadError.value !== null ? (
-          <ErrorNote error={loadError.value} />
+          <ErrorNote error={loadError.value} retry={() => attempts.value++} />
         ) : loaded === null ? (
           <p aria-busy="true">Loading…</p>
         ) : (

@@ -363,6 +363,29 @@ editor(
 );
 
 editor(
+  'an item the server could not give for now is asked for again from "Try again"; a missing one is not',
+  ({ app, clerk }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, clerk);
+      await page.route(`**/items/cargos/${CARGO_IDS.b}`, (route) =>
+        route.request().method() === 'GET' ? route.abort('connectionrefused') : route.continue(),
+      );
+      await page.goto(`${app.url}/studio/collections/cargos/${CARGO_IDS.b}`);
+      await page.getByRole('alert').filter({ hasText: 'The server could not be reached.' }).waitFor();
+      await page.unroute(`**/items/cargos/${CARGO_IDS.b}`);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByLabel('temperature', { exact: true }).waitFor();
+      assert.is(await page.getByRole('alert').count(), 0);
+
+      await page.goto(`${app.url}/studio/collections/cargos/0190a1b2-0000-7000-8000-0000000000ff`);
+      await page.getByRole('alert').filter({ hasText: 'There is no such item' }).waitFor();
+      assert.is(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+      watch.assertClean((problem) => /ERR_CONNECTION_REFUSED|status of 404/.test(problem));
+    }),
+);
+
+editor(
   'text a number input cannot read is refused under its field, not sent as null over the value',
   ({ app, clerk, token }) =>
     withChromium(async (page) => {

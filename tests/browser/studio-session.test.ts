@@ -122,6 +122,40 @@ studio(
 );
 
 studio(
+  'what the user may do, when the server is busy right after the login, is asked for again from "Try again"',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      let busy = true;
+      await page.route('**/server/specs/oas', (route) =>
+        busy
+          ? route.fulfill({
+              status: 429,
+              contentType: 'application/json',
+              headers: { 'Retry-After': '1' },
+              body: JSON.stringify({
+                errors: [
+                  {
+                    message: 'Too many requests at once from this caller. Try again shortly.',
+                    extensions: { code: 'TOO_MANY_REQUESTS' },
+                  },
+                ],
+              }),
+            })
+          : route.continue(),
+      );
+      await logInFor(page, app, admin);
+      await page.getByRole('alert').filter({ hasText: 'TOO_MANY_REQUESTS' }).waitFor();
+      assert.equal(await seriousAccessibilityViolations(page), [], 'the error and its button');
+      busy = false;
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('link', { name: 'cargos', exact: true }).waitFor();
+      assert.is(await page.getByRole('alert').count(), 0);
+      watch.assertClean((problem) => /status of 429/.test(problem));
+    }),
+);
+
+studio(
   'a renewal the server cannot answer (503, out of reach) keeps the session: the request says why, and a later one works',
   ({ app, admin }) =>
     withChromium(async (page) => {

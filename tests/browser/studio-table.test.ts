@@ -94,7 +94,7 @@ studio('an operator sees only the fields its role may read, and no button to cre
 );
 
 studio(
-  "a page that fails shows why, without the last page's rows and count; a server out of reach is said so",
+  "a page that fails shows why, without the last page's rows and count; a server out of reach is said so, and asked again",
   ({ app, admin }) =>
     withChromium(async (page) => {
       const watch = watchPage(page, app);
@@ -114,6 +114,11 @@ studio(
       assert.is(await table.locator('tbody tr').count(), 0, 'no rows under the error');
       assert.not.match(await page.locator('.count').innerText(), /rows/, 'no count');
       assert.is(await page.getByText('No rows.').count(), 0, 'not "No rows." either: nothing was read');
+      assert.is(
+        await page.getByRole('button', { name: 'Try again' }).count(),
+        0,
+        'the same would be refused',
+      );
 
       // Busy (503) and out of reach: each said, each with nothing under it.
       await page.getByLabel('Remove condition 1').click();
@@ -139,9 +144,9 @@ studio(
       assert.is(await table.locator('tbody tr').count(), 0);
       assert.is(await page.getByRole('button', { name: 'Log out' }).count(), 1, 'still logged in');
 
-      // Back: the same search answers.
+      // Back: the same search, asked again, answers.
       await page.unroute('**/items/cargos?**');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('button', { name: 'Try again' }).click();
       await settled(page);
       assert.is(await table.locator('tbody tr').count(), 1);
       assert.is(await page.getByRole('alert').count(), 0, 'the error is gone');

@@ -175,7 +175,7 @@ function ItemEditor(props: { shape: CollectionShape; itemKey: string | null }) {
         {missing ? (
           <p role="alert">There is no such item, or you may not read it.</p>
         ) : (
-          <ErrorNote error={loadError.value} />
+          <ErrorNote error={loadError.value} retry={() => void load()} />
         )}
       </section>
     );

@@ -214,7 +214,15 @@ function ItemTable(props: {
         )}
       </p>
       <LiveStatus live={live} />
-      {error.value !== null && <ErrorNote error={error.value} />}
+      {error.value !== null && (
+        <ErrorNote
+          error={error.value}
+          retry={() => {
+            loading.value = true;
+            reloads.value += 1;
+          }}
+        />
+      )}
       <div class="table-wrap">
         <table aria-busy={loading.value} tabIndex={-1} ref={table}>
           <caption class="visually-hidden">
