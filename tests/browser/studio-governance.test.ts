@@ -278,6 +278,38 @@ governance(
     }),
 );
 
+governance(
+  'keyboard only: a question cancelled, or answered and refused, gives the focus back to its button',
+  ({ app, admin, adminToken }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, admin);
+      await page.getByRole('link', { name: 'Users', exact: true }).click();
+      await page.getByRole('link', { name: admin.email }).click();
+      const ask = page.getByRole('button', { name: 'Delete user…' });
+      await ask.focus();
+      await page.keyboard.press('Enter');
+      const question = page.getByRole('group', { name: /Delete .*cannot be undone/ });
+      assert.ok(await isFocused(question.getByRole('button', { name: 'Cancel' })));
+      await page.keyboard.press('Enter');
+      await ask.waitFor();
+      assert.ok(await isFocused(ask), 'Cancel gives the focus back, not to the top of the page');
+
+      // The last admin may not be deleted: the refusal is said, and the focus is where it was.
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^Refused: / })
+        .waitFor();
+      await ask.waitFor();
+      assert.ok(await isFocused(ask), 'after the refusal too');
+      assert.is((await app.request('GET', `/users/${admin.id}`, { token: adminToken })).status, 200);
+      watch.assertClean(EXPECTED_REFUSALS);
+    }),
+);
+
 governance('a non-admin sees no governance links, and /studio/roles is not found', ({ app, operator }) =>
   withChromium(async (page) => {
     const watch = watchPage(page, app);
