@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { type Capabilities, loadCapabilities } from './api/capabilities.ts';
 import type { Session } from './api/session.ts';
 import { ErrorNote } from './components/error-note.tsx';
@@ -26,6 +26,14 @@ export function App(props: { session: Session }) {
         (error) => (loadError.value = error),
       );
   }, [me, attempts.value]);
+  // A new screen takes the focus to its <main>: the link that led there is gone with the old one, and the
+  // focus would fall to the page's top, saying nothing to a screen reader and sending Tab back to the nav.
+  const shownPath = useRef(path.value);
+  useEffect(() => {
+    if (shownPath.current === path.value) return;
+    shownPath.current = path.value;
+    document.getElementById('main')?.focus();
+  }, [path.value]);
   if (!me && session.resuming.value)
     return (
       <main class="login" aria-busy="true">
