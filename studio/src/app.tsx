@@ -20,11 +20,20 @@ export function App(props: { session: Session }) {
   useEffect(() => {
     capabilities.value = null;
     loadError.value = null;
-    if (me)
-      loadCapabilities(session.api).then(
-        (loaded) => (capabilities.value = loaded),
-        (error) => (loadError.value = error),
-      );
+    if (!me) return;
+    // An answer for the user logged in before (out since, and maybe another in) is theirs, not this one's.
+    let current = true;
+    loadCapabilities(session.api).then(
+      (loaded) => {
+        if (current) capabilities.value = loaded;
+      },
+      (error) => {
+        if (current) loadError.value = error;
+      },
+    );
+    return () => {
+      current = false;
+    };
   }, [me, attempts.value]);
   // A new screen takes the focus to its <main>: the link that led there is gone with the old one, and the
   // focus would fall to the page's top, saying nothing to a screen reader and sending Tab back to the nav.

@@ -100,6 +100,45 @@ studio(
 );
 
 studio(
+  "what the last user may do, answered after they logged out, is not taken for the next user's",
+  ({ app, admin, operator }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // The admin's document of what they may do is slow to come: the admin logs out meanwhile.
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let first = true;
+      await page.route('**/server/specs/oas', async (route) => {
+        if (!first) return route.continue();
+        first = false;
+        const answer = await route.fetch();
+        await released;
+        await route.fulfill({ response: answer }).catch(() => {});
+      });
+      await logInToStudio(page, app, admin);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByLabel('E-mail').waitFor();
+
+      await page.getByLabel('E-mail').fill(operator.email);
+      await page.getByLabel('Password').fill(operator.password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByText('cargos · 5 fields').waitFor();
+      const adminsCame = page.waitForResponse((response) => response.url().endsWith('/server/specs/oas'));
+      release();
+      await adminsCame;
+      // Neither the admin's collections and links, nor "Loading…" again: the operator's screen stays.
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await page.getByRole('columnheader', { name: 'crate_count' }).waitFor();
+      await settled(page);
+      assert.is(await page.getByRole('columnheader', { name: 'temperature' }).count(), 0, 'no admin column');
+      assert.is(await page.getByRole('link', { name: 'Users' }).count(), 0, 'no admin link');
+      watch.assertClean();
+    }),
+);
+
+studio(
   'a session ended elsewhere is not taken up: the reload shows the login and says why',
   ({ app, admin }) =>
     withChromium(async (page) => {
