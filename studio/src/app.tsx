@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { type Capabilities, loadCapabilities } from './api/capabilities.ts';
 import type { Session } from './api/session.ts';
 import { ErrorNote } from './components/error-note.tsx';
@@ -11,6 +11,8 @@ import { StudioContext } from './studio-context.ts';
 
 const capabilities = signal<Capabilities | null>(null);
 const loadError = signal<unknown>(null);
+/** Bumped by "Try again" after the document failed to load, to ask for it again. */
+const attempts = signal(0);
 
 export function App(props: { session: Session }) {
   const { session } = props;
@@ -18,12 +20,29 @@ export function App(props: { session: Session }) {
   useEffect(() => {
     capabilities.value = null;
     loadError.value = null;
-    if (me)
-      loadCapabilities(session.api).then(
-        (loaded) => (capabilities.value = loaded),
-        (error) => (loadError.value = error),
-      );
-  }, [me]);
+    if (!me) return;
+    // An answer for the user logged in before (out since, and maybe another in) is theirs, not this one's.
+    let current = true;
+    loadCapabilities(session.api).then(
+      (loaded) => {
+        if (current) capabilities.value = loaded;
+      },
+      (error) => {
+        if (current) loadError.value = error;
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [me, attempts.value]);
+  // A new screen takes the focus to its <main>: the link that led there is gone with the old one, and the
+  // focus would fall to the page's top, saying nothing to a screen reader and sending Tab back to the nav.
+  const shownPath = useRef(path.value);
+  useEffect(() => {
+    if (shownPath.current === path.value) return;
+    shownPath.current = path.value;
+    document.getElementById('main')?.focus();
+  }, [path.value]);
   if (!me && session.resuming.value)
     return (
       <main class="login" aria-busy="true">
@@ -58,7 +77,7 @@ export function App(props: { session: Session }) {
       </header>
       <main id="main" tabIndex={-1}>
         {loadError.value !== null ? (
-          <ErrorNote error={loadError.value} />
+          <ErrorNote error={loadError.value} retry={() => attempts.value++} />
         ) : loaded === null ? (
           <p aria-busy="true">Loading…</p>
         ) : (

@@ -16,7 +16,14 @@ import {
 } from '../support/studio-browser.ts';
 import { type SeededUser, startTestApp, type TestApp } from '../support/test-app.ts';
 
-type Context = { app: TestApp; admin: SeededUser; token: string; operator: SeededUser; clerk: SeededUser };
+type Context = {
+  app: TestApp;
+  admin: SeededUser;
+  token: string;
+  operator: SeededUser;
+  clerk: SeededUser;
+  scribe: SeededUser;
+};
 
 const editor = skippableSuite<Context>(
   'the studio: editing an item, its history and restoring a revision, in headless Chromium',
@@ -105,12 +112,21 @@ editor.before(async (context) => {
     fields: ['temperature', 'description'],
     validation: CLERK_VALIDATION,
   });
+  // The scribe changes descriptions without reading the key: the studio links no row to an editor then.
+  const scribeRole = await app.createRole({ name: 'Scribe' });
+  for (const [action, fields] of [
+    ['read', ['description', 'code']],
+    ['update', ['description']],
+  ] as const) {
+    await call('POST', '/permissions', { role: scribeRole.id, collection: 'cargos', action, fields });
+  }
   Object.assign(context, {
     app,
     admin,
     token,
     operator: await app.createUser({ role: operatorRole.id }),
     clerk: await app.createUser({ role: clerkRole.id }),
+    scribe: await app.createUser({ role: scribeRole.id }),
   });
 });
 
@@ -283,6 +299,125 @@ editor("a permission's validation refusing a value shows under its field", ({ ap
     assert.is((await cargo(app, token, CARGO_IDS.b)).item.temperature, 13, 'nothing was written');
     watch.assertClean(refusedWith(400));
   }),
+);
+
+editor(
+  'a refusal naming a field the caller may read but not change is announced where that field shows',
+  ({ app, clerk, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, clerk);
+      await openCargo(page, CARGO_IDS.b);
+      // A validation rule may name any field of the merged row: here `code`, which the clerk only reads.
+      await page.route(`**/items/cargos/${CARGO_IDS.b}`, (route) =>
+        route.request().method() === 'PATCH'
+          ? route.fulfill({
+              status: 400,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                errors: [
+                  {
+                    message: 'The value of "code" does not satisfy the validation rule.',
+                    extensions: { code: 'FAILED_VALIDATION', field: 'code' },
+                  },
+                ],
+              }),
+            })
+          : route.continue(),
+      );
+      await page.getByLabel('description', { exact: true }).fill('Green bananas');
+      await page.getByRole('button', { name: 'Save' }).click();
+      const code = page.locator('dl.readonly', { has: page.locator('dt', { hasText: /^code$/ }) });
+      await code.getByRole('alert').filter({ hasText: 'does not satisfy the validation rule' }).waitFor();
+      assert.equal(await seriousAccessibilityViolations(page), [], 'editor with a refused read-only field');
+      assert.is((await cargo(app, token, CARGO_IDS.b)).item.description, 'Bananas', 'nothing was written');
+      watch.assertClean(refusedWith(400));
+    }),
+);
+
+editor(
+  'a key the caller may not read is no field to set: the update schema lists it, to be sent back only',
+  ({ app, scribe, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const writes: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') writes.push(request.postData() ?? '');
+      });
+      await logInToStudio(page, app, scribe);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      assert.is(await page.locator('tbody a').count(), 0, 'no row links to an editor: no key to name it by');
+      await page.goto(`${app.url}/studio/collections/cargos/${CARGO_IDS.a}`);
+      const description = page.getByLabel('description', { exact: true });
+      await description.waitFor();
+      assert.is(await page.locator('#field-id').count(), 0, 'no input for the key');
+      assert.is(await page.getByText('you may set it, not read it').count(), 0);
+      await description.fill('Frozen fish');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes, ['{"description":"Frozen fish"}']);
+      assert.is((await cargo(app, token, CARGO_IDS.a)).item.description, 'Frozen fish');
+      watch.assertClean();
+    }),
+);
+
+editor(
+  'an item the server could not give for now is asked for again from "Try again"; a missing one is not',
+  ({ app, clerk }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, clerk);
+      await page.route(`**/items/cargos/${CARGO_IDS.b}`, (route) =>
+        route.request().method() === 'GET' ? route.abort('connectionrefused') : route.continue(),
+      );
+      await page.goto(`${app.url}/studio/collections/cargos/${CARGO_IDS.b}`);
+      await page.getByRole('alert').filter({ hasText: 'The server could not be reached.' }).waitFor();
+      await page.unroute(`**/items/cargos/${CARGO_IDS.b}`);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByLabel('temperature', { exact: true }).waitFor();
+      assert.is(await page.getByRole('alert').count(), 0);
+
+      await page.goto(`${app.url}/studio/collections/cargos/0190a1b2-0000-7000-8000-0000000000ff`);
+      await page.getByRole('alert').filter({ hasText: 'There is no such item' }).waitFor();
+      assert.is(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+      watch.assertClean((problem) => /ERR_CONNECTION_REFUSED|status of 404/.test(problem));
+    }),
+);
+
+editor(
+  'text a number input cannot read is refused under its field, not sent as null over the value',
+  ({ app, clerk, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const writes: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') writes.push(request.postData() ?? '');
+      });
+      await logInToStudio(page, app, clerk);
+      await openCargo(page, CARGO_IDS.b);
+      const temperature = page.getByLabel('temperature', { exact: true });
+      await temperature.click();
+      await temperature.press('End');
+      // "13e" is no number: the input reports its value as "", which was sent as null.
+      await page.keyboard.type('e');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.locator('#field-temperature-error').filter({ hasText: 'Enter a number.' }).waitFor();
+      assert.is(await temperature.getAttribute('aria-invalid'), 'true');
+      assert.ok(await focused(temperature), 'the focus goes to the field');
+      assert.equal(writes, [], 'nothing was sent');
+      assert.is((await cargo(app, token, CARGO_IDS.b)).item.temperature, 13);
+
+      // Once it holds a number again, the number is sent.
+      await temperature.press('ControlOrMeta+a');
+      await temperature.press('Backspace');
+      await page.keyboard.type('14');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes, ['{"temperature":14}']);
+      assert.is((await cargo(app, token, CARGO_IDS.b)).item.temperature, 14);
+      watch.assertClean();
+    }),
 );
 
 editor(

@@ -8,6 +8,7 @@ import {
   OPERATOR_FIELDS,
   seriousAccessibilityViolations,
   settled,
+  startStudioApp,
   studioSuite,
   watchPage,
 } from '../support/studio-browser.ts';
@@ -230,6 +231,82 @@ governance(
       await banner.getByText('Viewing as Public — read-only.').waitFor();
       await page.getByText('There is no collection you may read.').waitFor();
       watch.assertClean();
+    }),
+);
+
+governance(
+  "a page of users that fails shows why, without the last page's users; the table is not left busy",
+  () =>
+    withChromium(async (page) => {
+      // An app of its own: 52 users make two pages, which the suite's other tests would count.
+      const { app, admin } = await startStudioApp();
+      try {
+        for (let made = 0; made < 50; made++) await app.createUser();
+        const watch = watchPage(page, app);
+        await logInToStudio(page, app, admin);
+        await page.getByRole('link', { name: 'Users' }).click();
+        const pager = page.getByRole('navigation', { name: 'Pages' });
+        await pager.getByText('1–50 of 52').waitFor();
+        const table = page.getByRole('table');
+        assert.is(await table.locator('tbody tr').count(), 50);
+
+        await page.route('**/users?**', (route) =>
+          new URL(route.request().url()).searchParams.get('offset') === '50'
+            ? route.fulfill({
+                status: 503,
+                contentType: 'application/json',
+                body: JSON.stringify({
+                  errors: [{ message: 'The database is busy.', extensions: { code: 'SERVICE_BUSY' } }],
+                }),
+              })
+            : route.continue(),
+        );
+        await pager.getByRole('button', { name: 'Next page' }).click();
+        await page.getByRole('alert').filter({ hasText: 'The database is busy. (SERVICE_BUSY)' }).waitFor();
+        assert.is(await table.locator('tbody tr').count(), 0, 'not the first page’s users under page 2');
+        assert.is(await table.getAttribute('aria-busy'), 'false', 'not busy: it has its answer');
+        assert.is((await pager.locator('span').textContent())?.trim(), '', 'no count: nothing was read');
+        assert.equal(await seriousAccessibilityViolations(page), [], 'users with an error');
+
+        await pager.getByRole('button', { name: 'Previous page' }).click();
+        await pager.getByText('1–50 of 52').waitFor();
+        assert.is(await page.getByRole('alert').count(), 0);
+        watch.assertClean((problem) => /status of 503/.test(problem));
+      } finally {
+        await app.close();
+      }
+    }),
+);
+
+governance(
+  'keyboard only: a question cancelled, or answered and refused, gives the focus back to its button',
+  ({ app, admin, adminToken }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInToStudio(page, app, admin);
+      await page.getByRole('link', { name: 'Users', exact: true }).click();
+      await page.getByRole('link', { name: admin.email }).click();
+      const ask = page.getByRole('button', { name: 'Delete user…' });
+      await ask.focus();
+      await page.keyboard.press('Enter');
+      const question = page.getByRole('group', { name: /Delete .*cannot be undone/ });
+      assert.ok(await isFocused(question.getByRole('button', { name: 'Cancel' })));
+      await page.keyboard.press('Enter');
+      await ask.waitFor();
+      assert.ok(await isFocused(ask), 'Cancel gives the focus back, not to the top of the page');
+
+      // The last admin may not be deleted: the refusal is said, and the focus is where it was.
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^Refused: / })
+        .waitFor();
+      await ask.waitFor();
+      assert.ok(await isFocused(ask), 'after the refusal too');
+      assert.is((await app.request('GET', `/users/${admin.id}`, { token: adminToken })).status, 200);
+      watch.assertClean(EXPECTED_REFUSALS);
     }),
 );
 

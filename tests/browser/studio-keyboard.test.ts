@@ -78,6 +78,9 @@ async function focusReaches(page: Page, target: string): Promise<void> {
   }
 }
 
+const mainFocused = async (page: Page) =>
+  (await page.evaluate(`document.activeElement?.id === 'main'`)) === true;
+
 /** Whether the focused element is drawn with an outline (the sheet's :focus-visible). */
 const outlined = (page: Page) =>
   page.evaluate(`getComputedStyle(document.activeElement).outlineStyle !== 'none'`);
@@ -97,6 +100,8 @@ studio('sorting, filtering, paging and opening a row with the keyboard only', ({
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor();
     await settled(page);
+    // The link is gone with its screen: the new screen's <main> has the focus, not the page's top.
+    assert.ok(await mainFocused(page), 'the table screen takes the focus');
 
     // From where the collection's link was, the tab order follows the screen: search, page size, filter,
     // count, the headers' sort buttons, the rows' links, the pager.
@@ -179,6 +184,12 @@ studio('sorting, filtering, paging and opening a row with the keyboard only', ({
     assert.is(await focused(page), `a ${secondPage[1]}`);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${app.url}/studio/collections/cargos/${secondPage[1]}`);
+    await waitUntil(() => mainFocused(page), 'the editor screen to take the focus');
+    await page.keyboard.press('Tab');
+    assert.is(await focused(page), 'a Back to cargos', 'Tab goes on inside the screen, not from the nav');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    assert.ok(await mainFocused(page), 'and back on the table');
 
     watch.assertClean();
   }),

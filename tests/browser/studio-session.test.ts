@@ -100,6 +100,45 @@ studio(
 );
 
 studio(
+  "what the last user may do, answered after they logged out, is not taken for the next user's",
+  ({ app, admin, operator }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      // The admin's document of what they may do is slow to come: the admin logs out meanwhile.
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let first = true;
+      await page.route('**/server/specs/oas', async (route) => {
+        if (!first) return route.continue();
+        first = false;
+        const answer = await route.fetch();
+        await released;
+        await route.fulfill({ response: answer }).catch(() => {});
+      });
+      await logInToStudio(page, app, admin);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByLabel('E-mail').waitFor();
+
+      await page.getByLabel('E-mail').fill(operator.email);
+      await page.getByLabel('Password').fill(operator.password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByText('cargos · 5 fields').waitFor();
+      const adminsCame = page.waitForResponse((response) => response.url().endsWith('/server/specs/oas'));
+      release();
+      await adminsCame;
+      // Neither the admin's collections and links, nor "Loading…" again: the operator's screen stays.
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await page.getByRole('columnheader', { name: 'crate_count' }).waitFor();
+      await settled(page);
+      assert.is(await page.getByRole('columnheader', { name: 'temperature' }).count(), 0, 'no admin column');
+      assert.is(await page.getByRole('link', { name: 'Users' }).count(), 0, 'no admin link');
+      watch.assertClean();
+    }),
+);
+
+studio(
   'a session ended elsewhere is not taken up: the reload shows the login and says why',
   ({ app, admin }) =>
     withChromium(async (page) => {
@@ -118,6 +157,93 @@ studio(
       await page.getByLabel('E-mail').waitFor();
       assert.equal(await storageOf(page), [0, 0, ''], 'the refused token is gone');
       watch.assertClean((problem) => /401 \(Unauthorized\)/.test(problem));
+    }),
+);
+
+studio(
+  'what the user may do, when the server is busy right after the login, is asked for again from "Try again"',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      let busy = true;
+      await page.route('**/server/specs/oas', (route) =>
+        busy
+          ? route.fulfill({
+              status: 429,
+              contentType: 'application/json',
+              headers: { 'Retry-After': '1' },
+              body: JSON.stringify({
+                errors: [
+                  {
+                    message: 'Too many requests at once from this caller. Try again shortly.',
+                    extensions: { code: 'TOO_MANY_REQUESTS' },
+                  },
+                ],
+              }),
+            })
+          : route.continue(),
+      );
+      await logInFor(page, app, admin);
+      await page.getByRole('alert').filter({ hasText: 'TOO_MANY_REQUESTS' }).waitFor();
+      assert.equal(await seriousAccessibilityViolations(page), [], 'the error and its button');
+      busy = false;
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('link', { name: 'cargos', exact: true }).waitFor();
+      assert.is(await page.getByRole('alert').count(), 0);
+      watch.assertClean((problem) => /status of 429/.test(problem));
+    }),
+);
+
+studio(
+  'a renewal the server cannot answer (503, out of reach) keeps the session: the request says why, and a later one works',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      await logInFor(page, app, admin);
+      await page.getByRole('link', { name: 'cargos', exact: true }).click();
+      await settled(page);
+      // The access token is refused once, as an expired one is, and the renewal then meets a busy server,
+      // then none: neither says anything of the session, which used to end there, unsaved edits and all.
+      for (const [refresh, says] of [
+        [
+          (route: Route) =>
+            route.fulfill({
+              status: 503,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                errors: [{ message: 'The database is busy.', extensions: { code: 'SERVICE_BUSY' } }],
+              }),
+            }),
+          'The database is busy. (SERVICE_BUSY)',
+        ],
+        [(route: Route) => route.abort('connectionrefused'), 'The server could not be reached.'],
+      ] as const) {
+        let refusedOnce = false;
+        await page.route('**/items/cargos?**', (route) => {
+          if (refusedOnce) return route.continue();
+          refusedOnce = true;
+          return route.fulfill({
+            status: 401,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              errors: [{ message: 'Token expired.', extensions: { code: 'TOKEN_EXPIRED' } }],
+            }),
+          });
+        });
+        await page.route('**/auth/refresh', refresh);
+        await page.getByLabel('Search').fill(says);
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.getByRole('alert').filter({ hasText: says }).waitFor();
+        assert.is(await page.getByRole('button', { name: 'Log out' }).count(), 1, `still logged in: ${says}`);
+        await page.unroute('**/auth/refresh');
+        await page.unroute('**/items/cargos?**');
+      }
+      await page.getByLabel('Search').fill('');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await settled(page);
+      assert.is(await page.getByRole('alert').count(), 0);
+      assert.ok((await page.locator('tbody tr').count()) > 0, 'the rows, with the same session');
+      watch.assertClean((problem) => /status of (401|503)|ERR_CONNECTION_REFUSED/.test(problem));
     }),
 );
 

@@ -90,4 +90,14 @@ test('a field is changed when its text or its null differ from what was loaded',
   assert.ok(changed(undefined, loaded));
 });
 
+test('text an input of a type cannot read (a number input says "") is refused, never sent as null', () => {
+  const unreadable = { text: '', isNull: false, unreadable: true } as const;
+  assert.equal(apiValueOf(shape('integer'), unreadable), { problem: 'Enter a whole number.' });
+  assert.equal(apiValueOf(shape('number'), unreadable), { problem: 'Enter a number.' });
+  assert.equal(apiValueOf(shape('date'), unreadable), { problem: 'Enter a date, YYYY-MM-DD.' });
+  // A new item's empty field is "changed" when its input holds text it cannot read: it gets the problem.
+  assert.ok(changed({ text: '', isNull: false }, unreadable));
+  assert.equal(apiValueOf(shape('integer'), { text: '', isNull: true, unreadable: true }), { value: null });
+});
+
 test.run();

@@ -57,6 +57,9 @@ type Document = {
 
 const DOCUMENT = '/server/specs/oas';
 
+/** How an update schema describes the key (src/adapters/http/openapi/item-operations.ts). */
+const KEY_NOTE = "The item's key: may be repeated, never changed.";
+
 export async function loadCapabilities(api: ApiClient): Promise<Capabilities> {
   const document = await api.get<Document>(DOCUMENT);
   return { ...capabilitiesOf(document), realtime: new RealtimeFlag(api, realtimeOf(document)) };
@@ -124,9 +127,14 @@ export function capabilitiesOf(document: Document): Omit<Capabilities, 'realtime
     const single = document.paths[`${path}/{id}`] ?? {};
     const component = componentOf(item, schemas);
     const readable = item.properties;
+    const updatable = schemas[`${component}.Update`]?.properties ?? {};
+    // The key is in every update schema, to be sent back, never changed: not a field to edit, read or not
+    // (an unreadable key has no `x-primary-key` to name it).
+    const key = Object.keys(updatable).find((field) => updatable[field]?.description === KEY_NOTE);
     const writeOnly = new Map<string, FieldShape>();
     for (const kind of ['Create', 'Update']) {
       for (const [field, schema] of Object.entries(schemas[`${component}.${kind}`]?.properties ?? {})) {
+        if (kind === 'Update' && field === key) continue;
         if (!(field in readable) && !writeOnly.has(field)) writeOnly.set(field, fieldShape(field, schema));
       }
     }
@@ -139,7 +147,7 @@ export function capabilitiesOf(document: Document): Omit<Capabilities, 'realtime
       canUpdate: 'patch' in single,
       canDelete: 'delete' in single,
       createFields: propertyNames(schemas, `${component}.Create`),
-      updateFields: propertyNames(schemas, `${component}.Update`),
+      updateFields: new Set(Object.keys(updatable).filter((field) => field !== key)),
     });
   }
   collections.sort((a, b) => a.name.localeCompare(b.name));

@@ -1,5 +1,6 @@
 import { ApiError, apiErrorOf, apiErrorOfText } from './api-error.ts';
 import type { Profile } from './profile.ts';
+import { reach } from './reach.ts';
 
 /** Query parameters as the item API takes them; `undefined` leaves one out. */
 export type Query = Readonly<Record<string, string | number | undefined>>;
@@ -18,7 +19,10 @@ export type Page<T> = {
 /** What the client needs of the session: the token to send, and a way to get a fresh one once. */
 export type TokenSource = {
   accessToken(): string | null;
-  /** Called after a 401 on a request that carried a token; true when a new token is ready to retry with. */
+  /**
+   * Called after a 401 on a request that carried a token; true when a new token is ready to retry with,
+   * false when the session has ended. Rejects when the server could not answer: that is the request's error.
+   */
   renew(): Promise<boolean>;
   /**
    * Calls `listener` each time the token changes (a renewal), until the returned function is called: for a
@@ -141,7 +145,7 @@ export class ApiClient {
       sent = token;
       if (token) headers.Authorization = `Bearer ${token}`;
       if (body !== undefined) headers['Content-Type'] = 'application/json';
-      return fetch(url, {
+      return reach(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -4,7 +4,15 @@ import type { FieldShape } from './field-shape.ts';
  * What an editor's input holds for one field: its text, or null. Booleans hold `true`/`false`, JSON its
  * text. Kept apart from the value so that what the user typed survives until it is sent.
  */
-export type Draft = { text: string; isNull: boolean };
+export type Draft = {
+  text: string;
+  isNull: boolean;
+  /**
+   * The input holds text its type cannot read (`12e` in a number input), which it reports as '': sent as
+   * that '', it would have written null over the value.
+   */
+  unreadable?: true;
+};
 
 /** A draft made into the value the API takes, or why it cannot be. */
 export type Converted = { value: unknown } | { problem: string };
@@ -16,6 +24,17 @@ const TIME = /^(\d\d:\d\d)(?::(\d\d)(?:\.(\d+))?)?$/;
 const INFINITE = /^-?infinity$/;
 /** The offset of a zoned timestamp as the API answers it: always UTC (docs/api.md §4). */
 const UTC = /(\+00:00|Z)$/;
+
+/** What a value of a kind with a format of its own must look like, said when it does not. */
+const EXPECTED = {
+  integer: 'Enter a whole number.',
+  number: 'Enter a number.',
+  date: 'Enter a date, YYYY-MM-DD.',
+  time: 'Enter a time, hh:mm:ss.',
+  datetime: 'Enter a date and time, YYYY-MM-DDThh:mm:ss.',
+  'zoned-datetime': 'Enter a date and time, YYYY-MM-DDThh:mm:ss.',
+  uuid: 'Enter a UUID.',
+} as const;
 
 /** The draft of a value as the API answered it (or `undefined`, a new item's field nobody has set). */
 export function draftOf(field: FieldShape, value: unknown): Draft {
@@ -36,6 +55,11 @@ export function draftOf(field: FieldShape, value: unknown): Draft {
  */
 export function apiValueOf(field: FieldShape, draft: Draft): Converted {
   if (draft.isNull) return { value: null };
+  if (draft.unreadable)
+    return {
+      problem:
+        field.kind in EXPECTED ? EXPECTED[field.kind as keyof typeof EXPECTED] : 'Enter a valid value.',
+    };
   const text = draft.text;
   const trimmed = text.trim();
   const empty = trimmed === '';
@@ -55,19 +79,17 @@ export function apiValueOf(field: FieldShape, draft: Draft): Converted {
       }
     case 'uuid':
       if (empty) return { value: null };
-      return UUID.test(trimmed) ? { value: trimmed.toLowerCase() } : { problem: 'Enter a UUID.' };
+      return UUID.test(trimmed) ? { value: trimmed.toLowerCase() } : { problem: EXPECTED.uuid };
     case 'integer':
     case 'number':
       return empty ? { value: null } : numberOf(field, trimmed);
     case 'date':
       if (empty) return { value: null };
-      return DATE.test(trimmed) || INFINITE.test(trimmed)
-        ? { value: trimmed }
-        : { problem: 'Enter a date, YYYY-MM-DD.' };
+      return DATE.test(trimmed) || INFINITE.test(trimmed) ? { value: trimmed } : { problem: EXPECTED.date };
     case 'time': {
       if (empty) return { value: null };
       const time = timeOf(trimmed);
-      return time === null ? { problem: 'Enter a time, hh:mm:ss.' } : { value: time };
+      return time === null ? { problem: EXPECTED.time } : { value: time };
     }
     case 'datetime':
     case 'zoned-datetime': {
@@ -77,7 +99,7 @@ export function apiValueOf(field: FieldShape, draft: Draft): Converted {
       const exact = time === undefined ? null : timeOf(time);
       if (rest !== undefined || !DATE.test(date ?? '') || exact === null) {
         if (field.kind === 'zoned-datetime' && !Number.isNaN(Date.parse(trimmed))) return { value: trimmed };
-        return { problem: 'Enter a date and time, YYYY-MM-DDThh:mm:ss.' };
+        return { problem: EXPECTED[field.kind] };
       }
       return { value: `${date}T${exact}${field.kind === 'zoned-datetime' ? '+00:00' : ''}` };
     }
@@ -100,19 +122,24 @@ function timeOf(text: string): string | null {
 function numberOf(field: FieldShape, text: string): Converted {
   const number = Number(text);
   if (field.kind === 'integer') {
-    if (!/^-?\d+$/.test(text)) return { problem: 'Enter a whole number.' };
+    if (!/^-?\d+$/.test(text)) return { problem: EXPECTED.integer };
     if (Number.isSafeInteger(number)) return { value: number };
     return field.acceptsText ? { value: text } : { problem: 'This number is too large.' };
   }
   if (!Number.isFinite(number) || !/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) {
     return field.acceptsText && /^(NaN|-?Infinity)$/.test(text)
       ? { value: text }
-      : { problem: 'Enter a number.' };
+      : { problem: EXPECTED.number };
   }
   return field.acceptsText && String(number) !== text ? { value: text } : { value: number };
 }
 
 /** Whether the user changed the draft from what was loaded. */
 export function changed(before: Draft | undefined, after: Draft): boolean {
-  return before === undefined || before.text !== after.text || before.isNull !== after.isNull;
+  return (
+    before === undefined ||
+    before.text !== after.text ||
+    before.isNull !== after.isNull ||
+    after.unreadable === true
+  );
 }

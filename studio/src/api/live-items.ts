@@ -268,7 +268,9 @@ export class LiveItems {
 
   /** After the server refused the credential: a newer token if the session has one, else a renewal. */
   private async reauthenticate(): Promise<void> {
-    if (this.tokens.accessToken() === this.sentToken && !(await this.tokens.renew())) {
+    // A renewal the server could not answer leaves this connection as a refused one would.
+    const renewed = () => this.tokens.renew().catch(() => false);
+    if (this.tokens.accessToken() === this.sentToken && !(await renewed())) {
       this.close();
       return;
     }

@@ -1,7 +1,8 @@
 import { signal } from '@preact/signals';
-import { apiErrorOf } from './api-error.ts';
+import { ApiError, apiErrorOf } from './api-error.ts';
 import { ApiClient } from './client.ts';
 import { type Profile, pageProfile } from './profile.ts';
+import { reach } from './reach.ts';
 
 /** The logged-in user, as `GET /users/me` answers. */
 export type Me = {
@@ -21,6 +22,9 @@ const RENEW_AHEAD_MS = 60_000;
 const PARKED = 'datagate-studio:refresh-token';
 
 const ENDED = 'Your session has ended. Please log in again.';
+
+/** How soon a renewal the server could not answer is tried again. */
+const RETRY_RENEWAL_MS = 5_000;
 
 /**
  * The login session. The tokens are held in memory; the access token is renewed before it expires, and a
@@ -131,14 +135,15 @@ export class Session {
     try {
       this.accept(await this.post('/auth/refresh', { refresh_token: refresh, mode: 'json' }));
       return true;
-    } catch {
+    } catch (failure) {
+      if (!refused(failure)) throw failure;
       this.end(ENDED);
       return false;
     }
   }
 
   private async post(path: string, body: unknown): Promise<Record<string, unknown>> {
-    const response = await fetch(path, json(body));
+    const response = await reach(path, json(body));
     if (!response.ok) throw await apiErrorOf(response);
     const answer = (await response.json()) as Record<string, unknown>;
     return (this.profile === 'directus' ? answer.data : answer) as Record<string, unknown>;
@@ -149,11 +154,23 @@ export class Session {
     // plain: the epoch millisecond of expiry; directus: the lifetime in milliseconds (docs/api.md §3).
     const expiresAt = this.profile === 'plain' ? expires : Date.now() + expires;
     this.tokens = { access: String(pair.access_token), refresh: String(pair.refresh_token), expiresAt };
-    clearTimeout(this.timer);
     const lifetime = expiresAt - Date.now();
     const ahead = Math.min(RENEW_AHEAD_MS, lifetime / 4);
-    this.timer = setTimeout(() => void this.renew(), Math.max(0, lifetime - ahead));
+    this.renewIn(Math.max(0, lifetime - ahead));
     for (const listener of this.tokenListeners) listener();
+  }
+
+  /**
+   * Renews the pair after `delay`. A renewal the server could not answer is tried again a little later:
+   * the session may well be alive, and the access token may still be good for a while.
+   */
+  private renewIn(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.renew().catch(() => {
+        if (this.tokens) this.renewIn(RETRY_RENEWAL_MS);
+      });
+    }, delay);
   }
 
   private end(reason: string | null): void {
@@ -163,6 +180,17 @@ export class Session {
     this.me.value = null;
     this.endedBecause.value = reason;
   }
+}
+
+/**
+ * Whether a failed renewal was the server refusing the refresh token (revoked, expired, malformed), which
+ * ends the session. No answer, a 5xx or a 429 says nothing about the session: ending it then would log
+ * the user out, unsaved edits and all, because the server was briefly busy or out of reach.
+ */
+function refused(failure: unknown): boolean {
+  return (
+    failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 429
+  );
 }
 
 function json(body: unknown): RequestInit {

@@ -14,12 +14,17 @@ export function ConfirmButton(props: {
   const asking = useSignal(false);
   const busy = useSignal(false);
   const cancel = useRef<HTMLButtonElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
+  /** Whether the question was open: its buttons go with it, and the focus would fall to the page's top. */
+  const asked = useRef(false);
   useEffect(() => {
     if (asking.value) cancel.current?.focus();
+    else if (asked.current) ask.current?.focus();
+    asked.current = asking.value;
   }, [asking.value]);
   if (!asking.value) {
     return (
-      <button type="button" class="danger" onClick={() => (asking.value = true)}>
+      <button type="button" class="danger" ref={ask} onClick={() => (asking.value = true)}>
         {props.label}
       </button>
     );

@@ -53,7 +53,6 @@ export function FieldInput(props: {
     'aria-invalid': error ? ('true' as const) : undefined,
     'aria-describedby': describedBy,
   };
-  const set = (text: string) => onChange({ text, isNull: false });
   return (
     <div class="field">
       <div class="field-head">
@@ -67,7 +66,7 @@ export function FieldInput(props: {
         )}
       </div>
       <div class="field-control">
-        {control(field, props.loadedText, draft, common, set)}
+        {control(field, props.loadedText, draft, common, onChange)}
         {field.nullable && (
           <label class="null-toggle">
             <input
@@ -101,8 +100,9 @@ function control(
   loadedText: string,
   draft: Draft,
   common: Common,
-  set: (text: string) => void,
+  onChange: (draft: Draft) => void,
 ) {
+  const set = (text: string) => onChange({ text, isNull: false });
   const onInput = (event: { currentTarget: { value: string } }) => set(event.currentTarget.value);
   switch (field.kind) {
     case 'boolean':
@@ -155,7 +155,19 @@ function control(
           : fraction
             ? '0.001'
             : '1';
-    return <input {...common} type={type} step={step} value={draft.text} onInput={onInput} />;
+    return (
+      <input
+        {...common}
+        type={type}
+        step={step}
+        value={draft.text}
+        onInput={(event) => {
+          const input = event.currentTarget;
+          if (input.validity.badInput) onChange({ text: '', isNull: false, unreadable: true });
+          else set(input.value);
+        }}
+      />
+    );
   }
   return (
     <input

@@ -35,6 +35,16 @@ const BY_KIND: Record<FieldKind, string[]> = {
 
 const VALUELESS = new Set(['_null', '_nnull']);
 
+/**
+ * The value a condition on `field` starts with. A list of choices starts on its first: a list showing no
+ * choice yet filtering on one (a boolean's '' was sent as false) would filter on what nobody chose.
+ */
+function initialValue(field: FieldShape): string {
+  if (field.kind === 'boolean') return 'true';
+  if (field.kind === 'enum') return field.choices[0] ?? '';
+  return '';
+}
+
 /** The `filter` query parameter the conditions make, or undefined when there are none. */
 export function filterOf(conditions: Condition[], fields: FieldShape[]): string | undefined {
   const members = conditions.flatMap((condition) => {
@@ -78,7 +88,10 @@ export function FilterBuilder(props: {
   const add = () => {
     const first = filterable[0];
     if (!first) return;
-    draft.value = [...draft.value, { field: first.name, operator: BY_KIND[first.kind][0]!, value: '' }];
+    draft.value = [
+      ...draft.value,
+      { field: first.name, operator: BY_KIND[first.kind][0]!, value: initialValue(first) },
+    ];
     focusNext.current = 'added';
   };
   return (
@@ -102,7 +115,13 @@ export function FilterBuilder(props: {
               value={condition.field}
               onChange={(event) => {
                 const next = filterable.find((candidate) => candidate.name === event.currentTarget.value)!;
-                change(index, { field: next.name, operator: BY_KIND[next.kind][0]! });
+                // The value typed for another field may not fit this one's input (text in a number's),
+                // where it would be sent without being seen.
+                change(index, {
+                  field: next.name,
+                  operator: BY_KIND[next.kind][0]!,
+                  value: initialValue(next),
+                });
               }}
             >
               {filterable.map((candidate) => (
@@ -129,7 +148,6 @@ export function FilterBuilder(props: {
                   value={condition.value}
                   onChange={(event) => change(index, { value: event.currentTarget.value })}
                 >
-                  <option value="">—</option>
                   {(field.kind === 'boolean' ? ['true', 'false'] : field.choices).map((choice) => (
                     <option key={choice} value={choice}>
                       {choice}

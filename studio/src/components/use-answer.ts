@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 
-/** What a screen loaded: nothing yet, the answer, or why it failed; `reload` asks again. */
+/** What a screen loaded: nothing yet, the answer, or why it failed (and no answer); `reload` asks again. */
 export type Answer<T> = { value: T | null; error: unknown; reload(): void };
 
 /** Loads once per change of `deps`; an answer that comes after a newer request started is ignored. */
@@ -18,7 +18,11 @@ export function useAnswer<T>(load: () => Promise<T>, deps: unknown[]): Answer<T>
         error.value = null;
       },
       (failure) => {
-        if (current) error.value = failure;
+        if (!current) return;
+        // The last answer was to other `deps` (another page of users): beside this error it would read as
+        // this request's answer.
+        value.value = null;
+        error.value = failure;
       },
     );
     return () => {

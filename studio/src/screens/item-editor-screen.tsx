@@ -175,7 +175,7 @@ function ItemEditor(props: { shape: CollectionShape; itemKey: string | null }) {
         {missing ? (
           <p role="alert">There is no such item, or you may not read it.</p>
         ) : (
-          <ErrorNote error={loadError.value} />
+          <ErrorNote error={loadError.value} retry={() => void load()} />
         )}
       </section>
     );
@@ -357,7 +357,12 @@ function ReadOnlyField(props: { field: FieldShape; value: unknown; error: string
         {related?.collection === FILES_COLLECTION && text !== null && UUID.test(text) && (
           <FileThumbnail id={text} />
         )}
-        {props.error && <p class="error field-error">{props.error}</p>}
+        {/* Announced as it comes: the focus, which takes an input's own error to it, cannot go here. */}
+        {props.error && (
+          <p class="error field-error" role="alert">
+            {props.error}
+          </p>
+        )}
       </dd>
     </dl>
   );

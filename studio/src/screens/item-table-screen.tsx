@@ -89,7 +89,11 @@ function ItemTable(props: {
           error.value = null;
         },
         (failure) => {
-          if (current) error.value = failure;
+          if (!current) return;
+          // The rows and count shown were another request's answer: under this one's error they would
+          // read as its answer.
+          page.value = null;
+          error.value = failure;
         },
       )
       .finally(() => {
@@ -210,7 +214,15 @@ function ItemTable(props: {
         )}
       </p>
       <LiveStatus live={live} />
-      {error.value !== null && <ErrorNote error={error.value} />}
+      {error.value !== null && (
+        <ErrorNote
+          error={error.value}
+          retry={() => {
+            loading.value = true;
+            reloads.value += 1;
+          }}
+        />
+      )}
       <div class="table-wrap">
         <table aria-busy={loading.value} tabIndex={-1} ref={table}>
           <caption class="visually-hidden">

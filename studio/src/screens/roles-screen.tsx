@@ -19,7 +19,7 @@ export function RolesScreen() {
       <h1 id="roles-title">Roles</h1>
       <FormError error={roles.error} />
       <div class="table-wrap">
-        <table aria-busy={roles.value === null} aria-labelledby="roles-title">
+        <table aria-busy={roles.value === null && roles.error === null} aria-labelledby="roles-title">
           <thead>
             <tr>
               <th scope="col">Name</th>

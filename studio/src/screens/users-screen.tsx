@@ -32,7 +32,7 @@ export function UsersScreen() {
       </header>
       <FormError error={users.error ?? roles.error} />
       <div class="table-wrap">
-        <table aria-busy={page === null} aria-labelledby="users-title">
+        <table aria-busy={page === null && users.error === null} aria-labelledby="users-title">
           <thead>
             <tr>
               <th scope="col">E-mail</th>
@@ -66,9 +66,11 @@ export function UsersScreen() {
           Previous page
         </button>
         <span>
-          {total === 0
-            ? 'No users'
-            : `${offset.value + 1}–${offset.value + (page?.rows.length ?? 0)} of ${total}`}
+          {page === null
+            ? ''
+            : total === 0
+              ? 'No users'
+              : `${offset.value + 1}–${offset.value + (page?.rows.length ?? 0)} of ${total}`}
         </span>
         <button
           type="button"
