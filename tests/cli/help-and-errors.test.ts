@@ -76,6 +76,10 @@ help('every command and sub-command has a description and describes each of its 
     assert.not.ok(run.stdout.includes(ESC), `${path.join(' ')} --help is coloured`);
     assert.ok(run.stdout.startsWith(`Usage: ${['datagate', ...path].join(' ')} `), run.stdout);
     assert.ok(run.stdout.split('\n')[2]!.trim().length > 10, `${name} has no description`);
+    // Commander wraps its own text at 80 columns off a terminal; the prose after it must match (examples may not fit).
+    for (const line of run.stdout.split('\n'))
+      if (!line.startsWith('  $ '))
+        assert.ok(line.length <= 80, `${name} --help has a line over 80 columns: ${line}`);
     const options = section(run.stdout, 'Options:');
     for (const [flags, description] of options)
       assert.ok(description.length > 0, `${name}: option ${flags} has no description`);
