@@ -154,6 +154,10 @@ export const collectionsModule = new ContainerModule((options) => {
           }),
         );
         router.get(
+          '/fields',
+          authenticated(async (ctx, caller) => respond.send(ctx, await listFields.execute(caller, {}))),
+        );
+        router.get(
           '/fields/:collection',
           authenticated(async (ctx, caller) =>
             respond.send(ctx, await listFields.execute(caller, { collection: ctx.params.collection! })),
@@ -257,6 +261,15 @@ export const collectionsModule = new ContainerModule((options) => {
               description: 'The table and its rows are dropped.',
               answers: [deleted],
               errors: [401, 403, 404],
+            },
+            {
+              ...fields,
+              method: 'get',
+              path: '/fields',
+              operationId: 'listAllFields',
+              summary: 'List the fields of every collection',
+              answers: [{ status: 200, description: 'Every field, by collection.', body: fieldList }],
+              errors: [401, 403],
             },
             {
               ...fields,

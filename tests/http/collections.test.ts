@@ -453,6 +453,30 @@ const adminRows: Row[] = [
     },
   },
   {
+    name: "GET /fields lists every collection's fields, by collection, without the system tables (the SDK's readFields)",
+    everywhere: true,
+    method: 'GET',
+    path: '/fields',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => {
+      const fields = body as FieldView[];
+      assert.equal(
+        fields.filter((field) => field.collection === NAME).map((field) => field.field),
+        [...FIELD_NAMES, 'extra'],
+      );
+      const order = [...new Set(fields.map((field) => field.collection))];
+      assert.equal(
+        order,
+        [...order].sort((a, b) => a.localeCompare(b)),
+      );
+      assert.not.ok(
+        order.some((name) => name.startsWith('datagate_')),
+        order.join(),
+      );
+    },
+  },
+  {
     name: 'GET /fields/:c takes no query parameters: fields and limit are ignored, as in Directus',
     everywhere: true,
     method: 'GET',
@@ -672,6 +696,7 @@ const ENDPOINTS: Array<{ method: string; path: string; body?: unknown }> = [
   },
   { method: 'GET', path: `/collections/${NAME}` },
   { method: 'DELETE', path: `/collections/${NAME}` },
+  { method: 'GET', path: '/fields' },
   { method: 'GET', path: `/fields/${NAME}` },
   { method: 'POST', path: `/fields/${NAME}`, body: { field: 'sneaky', type: 'text' } },
   { method: 'GET', path: `/fields/${NAME}/code` },
