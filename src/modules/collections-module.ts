@@ -48,7 +48,15 @@ const fieldName = z.string().describe("The field's name.");
 const collectionList = z.array(collectionAnswer);
 const fieldList = z.array(fieldAnswer);
 
-const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
+const createCollectionBody = z.strictObject({
+  collection: z.string(),
+  // Directus's way of asking for a table rather than a folder; every collection here is a table.
+  schema: z
+    .strictObject({}, { error: mustBe('{} (a collection is always a table: there are no folders)') })
+    .optional()
+    .describe("Directus's `{}` (a table); accepted and changes nothing."),
+  fields: z.array(newField).max(1000),
+});
 
 const updateCollectionBody = z.strictObject({
   meta: z
@@ -120,8 +128,8 @@ export const collectionsModule = new ContainerModule((options) => {
         router.post(
           '/collections',
           authenticated(async (ctx, caller) => {
-            const body = await readBody(ctx, createCollectionBody);
-            respond.send(ctx, await createCollection.execute(caller, body));
+            const { collection, fields } = await readBody(ctx, createCollectionBody);
+            respond.send(ctx, await createCollection.execute(caller, { collection, fields }));
           }),
         );
         router.get(
