@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { datagate as run } from '../support/datagate-process.ts';
@@ -162,5 +165,28 @@ errors('an unreachable database is one line saying so, without colour', async ()
   assert.is(run.code, 1);
   assert.is(run.stderr, 'datagate: the database cannot be reached: connection refused (ECONNREFUSED)\n');
 });
+
+errors(
+  'a HOST that cannot be listened on is one line about the address, not about the database',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'datagate-host-'));
+    try {
+      for (const [host, reason] of [
+        [
+          'no-such-host.invalid',
+          /^datagate: port 18799 on no-such-host\.invalid cannot be listened on: the host name /,
+        ],
+        ['192.0.2.1', /^datagate: port 18799 on 192\.0\.2\.1 cannot be listened on: no network interface /],
+      ] as const) {
+        const run = await datagate(['serve'], { HOST: host, PORT: '18799', DATA_DIR: dataDir });
+        assert.is(run.code, 1, run.stderr);
+        assert.match(run.stderr, reason);
+        assert.is(run.stderr.trim().split('\n').length, 1, run.stderr);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
 
 errors.run();
