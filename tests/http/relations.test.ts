@@ -592,6 +592,26 @@ const memberRows: Row[] = [
 
 const dropRows: Row[] = [
   {
+    name: 'dropping a collection another one refers to → 400 naming the relation and how to drop it',
+    everywhere: true,
+    method: 'DELETE',
+    path: `/collections/${SHIPMENTS}`,
+    as: 'admin',
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'collection',
+    expectedMessage: `The relation ${CARGOS}.shipment refers to this collection: drop it first (DELETE /relations/${CARGOS}/shipment).`,
+  },
+  {
+    name: 'the collection at the end of the chain names the one relation that refers to it',
+    method: 'DELETE',
+    path: `/collections/${CUSTOMERS}`,
+    as: 'admin',
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedMessage: `The relation ${SHIPMENTS}.customer refers to this collection: drop it first (DELETE /relations/${SHIPMENTS}/customer).`,
+  },
+  {
     name: 'DELETE /relations/:collection/:field → 204',
     everywhere: true,
     method: 'DELETE',
