@@ -145,6 +145,22 @@ test('without a configured secret one is generated once and kept in the data dir
   });
 });
 
+test('a data directory that cannot be made says why, naming the key, not mkdir', () => {
+  withDir((dir) => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    for (const dataDir of [file, join(file, 'below')]) {
+      assert.throws(
+        () => resolveSecret(loadConfig({ env: { DATA_DIR: dataDir } }), {}),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          error.message.startsWith(`invalid configuration: database.dataDir: ${dataDir} cannot be used`) &&
+          /a file (of that name )?is in the way/.test(error.message),
+      );
+    }
+  });
+});
+
 test('production refuses to run on a generated secret', () => {
   withDir((dir) => {
     const config = loadConfig({ env: { DATA_DIR: dir } });
