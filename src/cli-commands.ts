@@ -199,6 +199,8 @@ export const createUser = (options: { email: string; password: string; role?: st
 
 export const setStaticToken = (options: { email: string; token?: string }) =>
   withContainer(async (container) => {
+    // Said as the other commands naming a user by e-mail say it, not as the handler's "User not found.".
+    await userIdByEmail(container, options.email);
     const token = await container.get(SetStaticTokenHandler).execute(null, options);
     console.log(options.token ? `Static token set for ${options.email}.` : token);
   });

@@ -54,10 +54,11 @@ program
 Listens on HOST:PORT (default 127.0.0.1:8055). With no admin yet, it creates
 the Administrator role and an admin from ADMIN_EMAIL / ADMIN_PASSWORD, or
 generates a password and prints it once; with an admin, those two are ignored
-(a warning says so) and \`users password\` sets a lost password. While the database cannot be reached
-it answers 503 and retries. SIGTERM or SIGINT let requests in flight finish
-(at most SHUTDOWN_TIMEOUT), then it exits 0. With HTTP_WORKERS=N (or auto: one
-per core; PostgreSQL only) it serves in N worker processes on the one port.
+(a warning says so) and \`users password\` sets a lost password. While the
+database cannot be reached it answers 503 and retries. SIGTERM or SIGINT let
+requests in flight finish (at most SHUTDOWN_TIMEOUT), then it exits 0. With
+HTTP_WORKERS=N (or auto: one per core; PostgreSQL only) it serves in N worker
+processes on the one port.
 
 Examples:
   $ datagate serve
@@ -133,7 +134,10 @@ users
   .command('token')
   .description("set a user's static token, for servers calling the API (replaces the previous one)")
   .requiredOption('--email <email>', 'e-mail address of the user')
-  .option('--token <token>', 'the token, at least 32 characters; without it one is generated and printed')
+  .option(
+    '--token <token>',
+    'the token, 32 to 512 visible ASCII characters; without it one is generated and printed',
+  )
   .addHelpText(
     'after',
     `
@@ -311,9 +315,10 @@ program
 The database generates the rows, 50,000 a batch (1,000,000 rows: about 5 s on
 PostgreSQL); a progress bar shows on a terminal. Each cargo refers to a shipment
 (a new one for about every 50 cargos), each shipment to one of 8 customers, by
-indexed foreign keys: relations to try nested reads and filters on. The embedded database is held
-by one process at a time, so run this before \`serve\`. A server running on
-PostgreSQL sees a new table after POST /utils/cache/clear.
+indexed foreign keys: relations to try nested reads and filters on. The
+embedded database is held by one process at a time, so run this before
+\`serve\`. A server running on PostgreSQL sees a new table after
+POST /utils/cache/clear.
 
 Example:
   $ datagate sample cargos --rows 1000000`,

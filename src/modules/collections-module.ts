@@ -48,7 +48,15 @@ const fieldName = z.string().describe("The field's name.");
 const collectionList = z.array(collectionAnswer);
 const fieldList = z.array(fieldAnswer);
 
-const createCollectionBody = z.strictObject({ collection: z.string(), fields: z.array(newField).max(1000) });
+const createCollectionBody = z.strictObject({
+  collection: z.string(),
+  // Directus's way of asking for a table rather than a folder; every collection here is a table.
+  schema: z
+    .strictObject({}, { error: mustBe('{} (a collection is always a table: there are no folders)') })
+    .optional()
+    .describe("Directus's `{}` (a table); accepted and changes nothing."),
+  fields: z.array(newField).max(1000),
+});
 
 const updateCollectionBody = z.strictObject({
   meta: z
@@ -120,8 +128,8 @@ export const collectionsModule = new ContainerModule((options) => {
         router.post(
           '/collections',
           authenticated(async (ctx, caller) => {
-            const body = await readBody(ctx, createCollectionBody);
-            respond.send(ctx, await createCollection.execute(caller, body));
+            const { collection, fields } = await readBody(ctx, createCollectionBody);
+            respond.send(ctx, await createCollection.execute(caller, { collection, fields }));
           }),
         );
         router.get(
@@ -152,6 +160,10 @@ export const collectionsModule = new ContainerModule((options) => {
             await deleteCollection.execute(caller, { collection: ctx.params.collection! });
             respond.noContent(ctx);
           }),
+        );
+        router.get(
+          '/fields',
+          authenticated(async (ctx, caller) => respond.send(ctx, await listFields.execute(caller, {}))),
         );
         router.get(
           '/fields/:collection',
@@ -257,6 +269,15 @@ export const collectionsModule = new ContainerModule((options) => {
               description: 'The table and its rows are dropped.',
               answers: [deleted],
               errors: [401, 403, 404],
+            },
+            {
+              ...fields,
+              method: 'get',
+              path: '/fields',
+              operationId: 'listAllFields',
+              summary: 'List the fields of every collection',
+              answers: [{ status: 200, description: 'Every field, by collection.', body: fieldList }],
+              errors: [401, 403],
             },
             {
               ...fields,

@@ -94,6 +94,9 @@ cli('a failing command exits non-zero with one line saying why', async ({ env })
     env,
   );
   assert.is(missingRole.stderr.trim(), 'datagate: role "Nope" does not exist');
+  const missingUser = await datagate(['users', 'token', '--email', 'nobody@example.com'], env);
+  assert.is(missingUser.code, 1);
+  assert.is(missingUser.stderr, 'datagate: user "nobody@example.com" does not exist\n');
   const badConfig = await datagate(['migrate'], { ...env, ACCESS_TOKEN_TTL: 'soon' });
   assert.is(badConfig.code, 1);
   assert.match(badConfig.stderr, /^datagate: invalid configuration: auth\.accessTokenTTL: /);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { datagate as run } from '../support/datagate-process.ts';
@@ -76,6 +79,10 @@ help('every command and sub-command has a description and describes each of its 
     assert.not.ok(run.stdout.includes(ESC), `${path.join(' ')} --help is coloured`);
     assert.ok(run.stdout.startsWith(`Usage: ${['datagate', ...path].join(' ')} `), run.stdout);
     assert.ok(run.stdout.split('\n')[2]!.trim().length > 10, `${name} has no description`);
+    // Commander wraps its own text at 80 columns off a terminal; the prose after it must match (examples may not fit).
+    for (const line of run.stdout.split('\n'))
+      if (!line.startsWith('  $ '))
+        assert.ok(line.length <= 80, `${name} --help has a line over 80 columns: ${line}`);
     const options = section(run.stdout, 'Options:');
     for (const [flags, description] of options)
       assert.ok(description.length > 0, `${name}: option ${flags} has no description`);
@@ -158,5 +165,28 @@ errors('an unreachable database is one line saying so, without colour', async ()
   assert.is(run.code, 1);
   assert.is(run.stderr, 'datagate: the database cannot be reached: connection refused (ECONNREFUSED)\n');
 });
+
+errors(
+  'a HOST that cannot be listened on is one line about the address, not about the database',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'datagate-host-'));
+    try {
+      for (const [host, reason] of [
+        [
+          'no-such-host.invalid',
+          /^datagate: port 18799 on no-such-host\.invalid cannot be listened on: the host name /,
+        ],
+        ['192.0.2.1', /^datagate: port 18799 on 192\.0\.2\.1 cannot be listened on: no network interface /],
+      ] as const) {
+        const run = await datagate(['serve'], { HOST: host, PORT: '18799', DATA_DIR: dataDir });
+        assert.is(run.code, 1, run.stderr);
+        assert.match(run.stderr, reason);
+        assert.is(run.stderr.trim().split('\n').length, 1, run.stderr);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
 
 errors.run();

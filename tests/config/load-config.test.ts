@@ -102,6 +102,28 @@ test('a bad value stops start-up with a message naming the key', () => {
   refuses({ QUERY_LIMIT_MAX: '0' }, 'query.limitMax');
 });
 
+test('the message says what the value must be in its own words, and which variable set it', () => {
+  for (const [env, message] of [
+    [{ PORT: 'eighty' }, 'http.port: must be a number (set by the environment variable PORT)'],
+    [{ PORT: '70000' }, 'http.port: must be at most 65535 (set by the environment variable PORT)'],
+    [{ API_PROFILE: 'Directus' }, 'http.profile: must be one of "plain" or "directus" (set by'],
+    [{ ALLOW_QUERY_TOKEN: 'yes' }, 'auth.allowQueryToken: must be true, false, 1 or 0 (set by'],
+    [{ DATABASE_URL: 'mysql://localhost/x' }, 'database.url: must be a PostgreSQL URL such as'],
+    [{ LOG_LEVEL: 'verbose' }, 'log.level: must be one of "fatal", "error"'],
+  ] as const) {
+    let refusal = '';
+    try {
+      loadConfig({ env });
+    } catch (error) {
+      assert.instance(error, ConfigError);
+      refusal = (error as Error).message;
+    }
+    assert.ok(refusal.includes(message), `${JSON.stringify(env)}: "${refusal}" does not say "${message}"`);
+    assert.not.match(refusal, /Invalid|expected|received|NaN/);
+    assert.not.match(refusal, /mysql/, 'a value is quoted back');
+  }
+});
+
 test('an unknown key in a file is refused, by its full name', () => {
   withDir((dir) => {
     writeFileSync(join(dir, 'default.yaml'), 'auth:\n  acessTokenTTL: 5m\n');
@@ -120,6 +142,22 @@ test('without a configured secret one is generated once and kept in the data dir
     assert.is(second.auth.secret, first.auth.secret);
     assert.is(readFileSync(join(dir, 'secret'), 'utf8').trim(), first.auth.secret);
     assert.is(statSync(join(dir, 'secret')).mode & 0o777, 0o600);
+  });
+});
+
+test('a data directory that cannot be made says why, naming the key, not mkdir', () => {
+  withDir((dir) => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    for (const dataDir of [file, join(file, 'below')]) {
+      assert.throws(
+        () => resolveSecret(loadConfig({ env: { DATA_DIR: dataDir } }), {}),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          error.message.startsWith(`invalid configuration: database.dataDir: ${dataDir} cannot be used`) &&
+          /a file (of that name )?is in the way/.test(error.message),
+      );
+    }
   });
 });
 

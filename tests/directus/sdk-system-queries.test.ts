@@ -1,4 +1,14 @@
-import { readMe, readPermissions, readRole, readRoles, readUser, readUsers } from '@directus/sdk';
+import {
+  readCollections,
+  readFields,
+  readFieldsByCollection,
+  readMe,
+  readPermissions,
+  readRole,
+  readRoles,
+  readUser,
+  readUsers,
+} from '@directus/sdk';
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
@@ -79,9 +89,22 @@ for (const [target, reads] of suitePerBackend<Context>(
     assert.equal(reads, [{ collection: 'cargos', action: 'read' }]);
   });
 
+  reads('readCollections, readFields and readFieldsByCollection answer the schema', async ({ admin }) => {
+    const collections = (await admin.request(readCollections())).map(({ collection }) => collection);
+    assert.ok(collections.includes('cargos'), collections.join());
+    const all = await admin.request(readFields());
+    const ofCargos = await admin.request(readFieldsByCollection('cargos'));
+    assert.equal(
+      all.filter((field) => field.collection === 'cargos'),
+      ofCargos,
+    );
+    assert.ok(ofCargos.some((field) => field.field === 'temperature'));
+  });
+
   reads('a non-admin is refused whatever the query', async ({ operator }) => {
     await sdkError(operator.request(readUsers({ filter: { status: { _eq: 'active' } } })), 403, 'FORBIDDEN');
     await sdkError(operator.request(readRoles({ fields: ['name'] })), 403, 'FORBIDDEN');
+    await sdkError(operator.request(readFields()), 403, 'FORBIDDEN');
   });
 
   reads.run();

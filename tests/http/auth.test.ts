@@ -226,6 +226,16 @@ refresh('an expired refresh token → 401 TOKEN_EXPIRED', () =>
   }),
 );
 
+refresh('logout with an expired refresh token answers 204: its session is ended all the same', () =>
+  withTestApp(async (app) => {
+    const admin = await app.seedAdmin();
+    const pair = await app.login(admin);
+    app.clock.advance(SEVEN_DAYS + 1_000);
+    const logout = await app.request('POST', '/auth/logout', { body: { refresh_token: pair.refresh_token } });
+    assert.is(logout.status, 204, logout.text);
+  }),
+);
+
 refresh('logout answers 204 with no body, after which the refresh token is refused', () =>
   withTestApp(async (app) => {
     const admin = await app.seedAdmin();

@@ -417,6 +417,28 @@ const adminRows: Row[] = [
     expectedCode: 'INVALID_PAYLOAD',
   },
   {
+    name: "Directus's folder (`schema: null`) → 400 INVALID_PAYLOAD: a collection is always a table",
+    method: 'POST',
+    path: '/collections',
+    as: 'admin',
+    body: { collection: 'dg_folder', schema: null, fields: [{ field: 'a', type: 'text' }] },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'schema',
+    expectedMessage: '"schema" must be {} (a collection is always a table: there are no folders).',
+  },
+  {
+    name: "Directus's presentation settings on a new field → 400 INVALID_PAYLOAD naming the member, not a field",
+    method: 'POST',
+    path: '/collections',
+    as: 'admin',
+    body: { collection: 'dg_meta', fields: [{ field: 'a', type: 'text', meta: { interface: 'input' } }] },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedField: 'fields.0.meta',
+    expectedMessage: 'Unknown member "fields.0.meta".',
+  },
+  {
     name: 'none of the refused payloads made a collection',
     method: 'GET',
     path: '/collections',
@@ -424,6 +446,22 @@ const adminRows: Row[] = [
     expectedStatus: 200,
     expectedBody: (body) =>
       assert.not.ok(namesOf(body).some((name) => name !== NAME && name.startsWith('dg_'))),
+  },
+  {
+    name: "Directus's `schema: {}` (make a table) is taken → 200",
+    method: 'POST',
+    path: '/collections',
+    as: 'admin',
+    body: { collection: 'dg_directus_style', schema: {}, fields: [{ field: 'a', type: 'text' }] },
+    expectedStatus: 200,
+    expectedBody: (body) => assert.is((body as CollectionView).collection, 'dg_directus_style'),
+  },
+  {
+    name: "the collection made with Directus's `schema: {}` is dropped again → 204",
+    method: 'DELETE',
+    path: '/collections/dg_directus_style',
+    as: 'admin',
+    expectedStatus: 204,
   },
   {
     name: 'POST /fields/:c adds a column → 200 and its view',
@@ -450,6 +488,30 @@ const adminRows: Row[] = [
         [...FIELD_NAMES, 'extra'],
       );
       for (const [index, { expected }] of COLUMNS.entries()) assertFieldView(fields[index], expected);
+    },
+  },
+  {
+    name: "GET /fields lists every collection's fields, by collection, without the system tables (the SDK's readFields)",
+    everywhere: true,
+    method: 'GET',
+    path: '/fields',
+    as: 'admin',
+    expectedStatus: 200,
+    expectedBody: (body) => {
+      const fields = body as FieldView[];
+      assert.equal(
+        fields.filter((field) => field.collection === NAME).map((field) => field.field),
+        [...FIELD_NAMES, 'extra'],
+      );
+      const order = [...new Set(fields.map((field) => field.collection))];
+      assert.equal(
+        order,
+        [...order].sort((a, b) => a.localeCompare(b)),
+      );
+      assert.not.ok(
+        order.some((name) => name.startsWith('datagate_')),
+        order.join(),
+      );
     },
   },
   {
@@ -672,6 +734,7 @@ const ENDPOINTS: Array<{ method: string; path: string; body?: unknown }> = [
   },
   { method: 'GET', path: `/collections/${NAME}` },
   { method: 'DELETE', path: `/collections/${NAME}` },
+  { method: 'GET', path: '/fields' },
   { method: 'GET', path: `/fields/${NAME}` },
   { method: 'POST', path: `/fields/${NAME}`, body: { field: 'sneaky', type: 'text' } },
   { method: 'GET', path: `/fields/${NAME}/code` },

@@ -425,6 +425,9 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(answer.status, status, `${name}: ${answer.text}`);
       assert.is(errorOf(answer.body).extensions.code, code, name);
     }
+    // Fields without any file: the message says the file is missing, not that the fields came too late.
+    const fieldsOnly = await send(app, 'POST', '/files', admin, form([['title', 'x']]));
+    assert.match(errorOf(fieldsOnly.body).message, /^The upload has no file/);
     assert.equal(await keys(storage), before);
   });
 

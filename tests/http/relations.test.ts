@@ -17,7 +17,14 @@ const COLLECTIONS = [CARGOS, SHIPMENTS, CUSTOMERS] as const;
 
 const id = { field: 'id', type: 'integer', schema: { is_primary_key: true } };
 const TABLES = [
-  { collection: CUSTOMERS, fields: [id, { field: 'name', type: 'string' }] },
+  {
+    collection: CUSTOMERS,
+    fields: [
+      id,
+      { field: 'name', type: 'string' },
+      { field: 'code', type: 'string', schema: { is_unique: true } },
+    ],
+  },
   {
     collection: SHIPMENTS,
     fields: [id, { field: 'number', type: 'string' }, { field: 'customer', type: 'integer' }],
@@ -591,6 +598,59 @@ const memberRows: Row[] = [
 ];
 
 const dropRows: Row[] = [
+  {
+    name: 'dropping a collection another one refers to → 400 naming the relation and how to drop it',
+    everywhere: true,
+    method: 'DELETE',
+    path: `/collections/${SHIPMENTS}`,
+    as: 'admin',
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'collection',
+    expectedMessage: `The relation ${CARGOS}.shipment refers to this collection: drop it first (DELETE /relations/${CARGOS}/shipment).`,
+  },
+  {
+    name: 'a relation to a unique field that is not the key: created for the next row',
+    everywhere: true,
+    method: 'POST',
+    path: '/relations',
+    as: 'admin',
+    body: {
+      collection: CARGOS,
+      field: 'label',
+      related_collection: CUSTOMERS,
+      schema: { foreign_key_column: 'code' },
+    },
+    expectedStatus: 200,
+  },
+  {
+    name: 'dropping the field it refers to → 400 naming the relation and how to drop it',
+    everywhere: true,
+    method: 'DELETE',
+    path: `/fields/${CUSTOMERS}/code`,
+    as: 'admin',
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedField: 'code',
+    expectedMessage: `The relation ${CARGOS}.label refers to this field: drop it first (DELETE /relations/${CARGOS}/label).`,
+  },
+  {
+    name: 'that relation dropped again → 204',
+    everywhere: true,
+    method: 'DELETE',
+    path: `/relations/${CARGOS}/label`,
+    as: 'admin',
+    expectedStatus: 204,
+  },
+  {
+    name: 'the collection at the end of the chain names the one relation that refers to it',
+    method: 'DELETE',
+    path: `/collections/${CUSTOMERS}`,
+    as: 'admin',
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
+    expectedMessage: `The relation ${SHIPMENTS}.customer refers to this collection: drop it first (DELETE /relations/${SHIPMENTS}/customer).`,
+  },
   {
     name: 'DELETE /relations/:collection/:field → 204',
     everywhere: true,

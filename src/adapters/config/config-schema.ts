@@ -32,10 +32,13 @@ const durationOrOff = z
 
 /** Environment variables are text, and `z.coerce.boolean()` would read "false" as true. */
 const flag = z
-  .union([
-    z.boolean(),
-    z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
-  ])
+  .union(
+    [
+      z.boolean(),
+      z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+    ],
+    { error: 'must be true, false, 1 or 0' },
+  )
   .meta({ type: 'boolean' });
 
 const integer = z.coerce.number().int();
@@ -227,7 +230,10 @@ export const configSchema = z
     database: z
       .object({
         url: z
-          .url({ protocol: /^postgres(ql)?$/ })
+          .url({
+            protocol: /^postgres(ql)?$/,
+            error: 'must be a PostgreSQL URL such as postgresql://user:password@host:5432/db',
+          })
           .optional()
           .describe(
             'PostgreSQL server (`postgresql://user:password@host:5432/db`); unset, the embedded PostgreSQL (PGlite) in `database.dataDir`.',
@@ -685,7 +691,7 @@ export const configSchema = z
               .describe("Bucket of the files' bytes; required with `storage.driver: s3`."),
             region: z.string().min(1).default('us-east-1').describe("The bucket's region."),
             endpoint: z
-              .url({ protocol: /^https?$/ })
+              .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
               .optional()
               .describe(
                 'URL of an S3-compatible service (MinIO, Cloudflare R2, Ceph…); unset, AWS S3 in `storage.s3.region`.',

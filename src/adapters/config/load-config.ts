@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ZodError } from 'zod';
 import { PACKAGE_ROOT } from '../../package-root.ts';
+import { configIssueMessage } from './config-issue-message.ts';
 import { configSchema, ENV_KEYS, type ParsedConfig } from './config-schema.ts';
 
 export class ConfigError extends Error {
@@ -37,7 +38,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ParsedConfig {
 
   const merged = layers.reduce<Tree>((acc, layer) => deepMerge(acc, layer), {});
   const result = configSchema.safeParse(merged);
-  if (!result.success) throw new ConfigError(describe(result.error));
+  if (!result.success) throw new ConfigError(describe(result.error, env));
   if (result.data.query.limitMax === 0)
     throw new ConfigError('invalid configuration: query.limitMax: must be -1 or at least 1');
   return result.data;
@@ -89,10 +90,13 @@ function isTree(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function describe(error: ZodError): string {
+function describe(error: ZodError, env: NodeJS.ProcessEnv): string {
   const issue = error.issues[0]!;
   const path = issue.path.join('.');
   const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => (path ? `${path}.${k}` : k)) : [];
   if (keys.length > 0) return `invalid configuration: unknown key ${keys.join(', ')}`;
-  return `invalid configuration: ${path || '(root)'}: ${issue.message}`;
+  // The environment wins over the files, so a variable set for this key is where the value came from.
+  const variable = Object.entries(ENV_KEYS).find(([name, key]) => key === path && env[name])?.[0];
+  const source = variable === undefined ? '' : ` (set by the environment variable ${variable})`;
+  return `invalid configuration: ${path || '(root)'}: ${configIssueMessage(issue)}${source}`;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { unusableDataDirReason } from '../unusable-data-dir.ts';
 import type { AppConfig, ParsedConfig } from './config-schema.ts';
 import { ConfigError } from './load-config.ts';
 
@@ -25,8 +26,15 @@ export function resolveSecret(config: ParsedConfig, env: NodeJS.ProcessEnv = pro
     secret = readFileSync(path, 'utf8').trim();
     if (secret.length < 32) throw new ConfigError(`the secret kept in ${path} is shorter than 32 characters`);
   } else {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     secret = randomBytes(48).toString('base64url');
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      const reason = unusableDataDirReason(dataDir, error);
+      throw reason === undefined
+        ? error
+        : new ConfigError(`invalid configuration: database.dataDir: ${reason}`);
+    }
     writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   }
   return { ...config, auth: { ...config.auth, secret } };

@@ -42,6 +42,7 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   const fail = (error: Error) => settle(() => (failure ??= error));
 
   let fields: Record<string, string> = Object.create(null);
+  let files = 0;
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) {
       fail(invalidPayload(`Form field "${name.slice(0, 100)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
@@ -52,6 +53,7 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   parser.on('file', (_name, stream, info) => {
     // A file cut short errors; one nobody reads must not make that an unhandled 'error' event.
     stream.on('error', () => {});
+    files++;
     const upload = {
       fields,
       filename: info.filename ?? '',
@@ -73,7 +75,14 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   parser.on('error', () => fail(invalidPayload('The multipart upload is malformed.')));
   parser.on('close', () => {
     if (Object.keys(fields).length > 0) {
-      fail(invalidPayload('Form fields after the last file belong to no file: send them before it.'));
+      // Fields and no file at all is most often a form without its file part, not fields in the wrong place.
+      fail(
+        invalidPayload(
+          files === 0
+            ? 'The upload has no file: send it as a part after its fields (curl -F title=… -F file=@photo.jpg).'
+            : 'Form fields after the last file belong to no file: send them before it.',
+        ),
+      );
       return;
     }
     settle(() => (ended = true));

@@ -20,7 +20,8 @@ export function payloadIssueMessage(issue: core.$ZodRawIssue): string {
     case 'too_big':
       return `${member} must ${bound('at most', issue.origin, issue.maximum)}.`;
     case 'unrecognized_keys':
-      return `Unknown field "${[...(issue.path ?? []), issue.keys[0]].join('.')}".`;
+      // "member", not "field": on /collections and /fields a field is a column, and "meta" is none.
+      return `Unknown member "${[...(issue.path ?? []), issue.keys[0]].join('.')}".`;
     default:
       return `${member} is not valid.`;
   }

@@ -7,6 +7,7 @@ import type { Handler } from '../handler.ts';
 import { collectionFor, requireWritable } from '../items/collection-access.ts';
 import type { SchemaCatalog, SchemaEditor } from '../ports/schema-catalog.ts';
 import type { FieldAddress } from './get-field.ts';
+import { refuseWhileReferred } from './referring-relations.ts';
 
 export class DeleteFieldHandler implements Handler<FieldAddress, void> {
   constructor(
@@ -18,7 +19,11 @@ export class DeleteFieldHandler implements Handler<FieldAddress, void> {
     requireAdmin(caller);
     const collection = collectionFor(this.catalog, caller, request.collection);
     requireWritable(collection);
-    if (!fieldOf(collection, request.field)) throw notFound('Field');
+    const field = fieldOf(collection, request.field);
+    if (!field) throw notFound('Field');
+    // The primary key is refused for what it is, by the editor, whether or not relations refer to it.
+    if (!field.isPrimaryKey)
+      refuseWhileReferred(this.catalog.current(), { collection: collection.name, field: request.field });
     const activity = systemActivity(
       caller,
       'delete',

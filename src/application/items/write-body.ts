@@ -18,7 +18,14 @@ export function parseUpdateBody(body: unknown): { target: BatchTarget; data: unk
   if (Array.isArray(body)) return { target: { kind: 'items', items: body }, data: undefined };
   if (!isObject(body)) throw invalidPayload('Expected an array of items, or an object with "data".');
   const extra = Object.keys(body).find((key) => !['keys', 'query', 'data'].includes(key));
-  if (extra !== undefined) throw invalidPayload(`Unknown property "${extra}".`, extra);
+  // Most often an item's fields sent to the collection's path (Directus would update every row there).
+  if (extra !== undefined)
+    throw invalidPayload(
+      `Unknown property "${extra}": a batch update is { "keys": [...], "data": {...} }, ` +
+        '{ "query": { "filter": {...} }, "data": {...} } or an array of items with their keys; ' +
+        'one item is updated at PATCH /items/:collection/:key.',
+      extra,
+    );
   if (body.data === undefined) throw invalidPayload('"data" is required with "keys" or "query".', 'data');
   return { target: targetOf(body), data: body.data };
 }

@@ -116,7 +116,11 @@ class FilterParser {
     hops: ReadonlyArray<string>,
   ): FilterNode {
     const list = asList(raw);
-    if (list === null) throw invalidQuery(`"${key}" takes a list of filters.`, { reason: 'INVALID_VALUE' });
+    if (list === null)
+      throw invalidQuery(
+        `"${key}" takes a list of filters: {"${key}":[{…},{…}]} in JSON, filter[${key}][0][field][_eq]=… in brackets.`,
+        { reason: 'INVALID_VALUE' },
+      );
     if (list.length === 0) {
       this.count();
       return key === '_and' ? MATCH_ALL : MATCH_NONE;

@@ -295,6 +295,14 @@ function parseSort(
     const descending = entry.startsWith('-');
     const name = descending ? entry.slice(1) : entry;
     const direction = descending ? 'desc' : 'asc';
+    const sqlForm = /^(\S+) (asc|desc)$/i.exec(name);
+    if (sqlForm && !fieldOf(collection, name)) {
+      const [, sorted, order] = sqlForm;
+      throw invalidQuery(
+        `Unknown field ${describeInput(name)} in "sort": write "${order!.toLowerCase() === 'desc' ? '-' : ''}${sorted}" (a "-" prefix sorts descending).`,
+        { field: name.slice(0, 64), reason: 'UNKNOWN_FIELD' },
+      );
+    }
     const { field, hops } =
       relations && name.includes('.')
         ? sortPath(name, collection, relations)

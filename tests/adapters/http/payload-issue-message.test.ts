@@ -44,7 +44,7 @@ test('each kind of misfit is worded by the member it is about and what that must
     [{ name: 'n', choice: { a: 1 } }, '"choice" must be of one of the accepted shapes.'],
     [{ name: 'n', rule: [] }, '"rule" must be a JSON object or null.'],
     [{ name: 'n', nested: { flag: 'yes' } }, '"nested.flag" must be true or false.'],
-    [{ name: 'n', extra: 1 }, 'Unknown field "extra".'],
+    [{ name: 'n', extra: 1 }, 'Unknown member "extra".'],
   ];
   for (const [body, message] of table) assert.is(messageFor(body), message, JSON.stringify(body));
 });

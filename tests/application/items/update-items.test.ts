@@ -637,6 +637,27 @@ for (const { name, body, field } of BAD_BODIES) {
   });
 }
 
+update(
+  "an item's fields sent to the collection's path: the message shows the batch forms and the one-item path",
+  async () => {
+    const fixture = await writeFixture();
+    const error = await fixture.update(CALLER.admin, { temperature: 1 }).then(
+      () => assert.unreachable('the update was accepted'),
+      (caught: unknown) => caught,
+    );
+    assert.match(
+      String((error as Error).message),
+      /"temperature".*"keys".*"query".*PATCH \/items\/:collection\/:key/,
+    );
+    await refusedUnchanged(
+      fixture,
+      () => fixture.update(CALLER.admin, { temperature: 1 }),
+      'INVALID_PAYLOAD',
+      'temperature',
+    );
+  },
+);
+
 update('an empty keys list changes nothing and answers []', async () => {
   const fixture = await fixtureWithOperators();
   assert.equal(await fixture.update(CALLER.ada, { keys: [], data: { temperature: 1 } }), []);

@@ -293,6 +293,17 @@ test('malformed shapes are INVALID_QUERY', () => {
   for (const [raw, why] of table) refused(raw, {}, why);
 });
 
+test('_and with an object instead of a list: the message shows the JSON and the bracket form', () => {
+  try {
+    parse({ _and: { crate_count: { _gt: 1 } } });
+    assert.unreachable('parsed');
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    assert.is(error.extensions.reason, 'INVALID_VALUE');
+    assert.ok(error.message.includes('filter[_and][0][field][_eq]='), error.message);
+  }
+});
+
 test('nesting up to depth 10 is accepted; depth 11 is refused with reason MAX_DEPTH', () => {
   const nested = (depth: number): object => {
     let filter: object = { crate_count: { _eq: 1 } };

@@ -89,6 +89,22 @@ test('sort: comma list, - for descending, in order', () => {
   ]);
 });
 
+test('sort: SQL\'s "name desc" is an unknown field whose message shows the "-name" form', () => {
+  for (const [sort, hint] of [
+    ['code desc', '"-code"'],
+    ['code ASC', '"code"'],
+  ] as const) {
+    try {
+      parse({ sort });
+      assert.unreachable(`${sort} parsed`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      assert.is(error.extensions.reason, 'UNKNOWN_FIELD');
+      assert.ok(error.message.includes(`write ${hint}`), error.message);
+    }
+  }
+});
+
 test('sort: unknown, duplicated, unsortable or empty entries are refused', () => {
   refused({ sort: 'nope' }, 'UNKNOWN_FIELD');
   refused({ sort: '--id' }, 'UNKNOWN_FIELD');

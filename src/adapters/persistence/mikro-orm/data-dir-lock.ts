@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { unusableDataDirReason } from '../../unusable-data-dir.ts';
 
 const LOCK_FILE = 'datagate.lock';
 
@@ -20,7 +21,10 @@ export class DataDirLock {
   private constructor(private readonly file: string) {}
 
   static async acquire(dataDir: string): Promise<DataDirLock> {
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+      const reason = unusableDataDirReason(dataDir, error);
+      throw reason === undefined ? error : new Error(reason);
+    });
     const file = resolve(join(dataDir, LOCK_FILE));
     // Two rounds: the second one follows the removal of a stale lock.
     for (let round = 0; round < 2; round++) {

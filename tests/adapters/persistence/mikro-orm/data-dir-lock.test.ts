@@ -32,6 +32,19 @@ test('a missing data directory is created', async ({ dir }) => {
   await lock.release();
 });
 
+test('a file where the data directory should be is said plainly, not as mkdir EEXIST', async ({ dir }) => {
+  const file = join(dir, 'a-file');
+  await writeFile(file, '');
+  await DataDirLock.acquire(file).then(
+    () => assert.unreachable('a file was taken for a directory'),
+    (error: Error) =>
+      assert.is(
+        error.message,
+        `${file} cannot be used as the data directory: a file of that name is in the way (EEXIST)`,
+      ),
+  );
+});
+
 test('a second lock in the same process is refused', async ({ dir }) => {
   const lock = await DataDirLock.acquire(dir);
   try {
