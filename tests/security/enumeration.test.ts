@@ -96,6 +96,31 @@ test('probing user ids as a non-admin: an existing and a missing id get the same
   assert.equal(visible(anonymous), visible(anonymousMissing));
 });
 
+test('an id that cannot exist is answered as one that does not: the same 404, naming what was asked', async ({
+  app,
+  admin,
+}) => {
+  for (const [collection, message] of [
+    ['users', 'User not found.'],
+    ['roles', 'Role not found.'],
+    ['permissions', 'Permission not found.'],
+    ['files', 'Item not found.'],
+    ['assets', 'Item not found.'],
+  ]) {
+    const malformed = await app.request('GET', `/${collection}/not-a-uuid`, { token: admin });
+    const missing = await app.request('GET', `/${collection}/0190a000-0000-7000-8000-00000000ffff`, {
+      token: admin,
+    });
+    expectError(malformed, 404, 'NOT_FOUND', `${collection}: malformed`);
+    assert.is(
+      (malformed.body as { errors: Array<{ message: string }> }).errors[0]!.message,
+      message,
+      collection,
+    );
+    assert.equal(visible(malformed).body, visible(missing).body, collection);
+  }
+});
+
 test('probing e-mails through user creation as a non-admin: taken and free addresses get the same 403', async ({
   app,
   member,

@@ -26,6 +26,16 @@ import { allowOf, onlyRoutesThatAnswer, routesThatAnswer } from './routes-that-a
 import { canonicalUuid, UUID_PATTERN } from './uuid.ts';
 import { wellFormedParameter } from './well-formed-input.ts';
 
+/**
+ * What an `:id` names, by its route's first segment, in the words its handlers use for a well-formed id that
+ * does not exist, so the two 404s read alike; a file, read as the item it is, is an item's (the default).
+ */
+const RESOURCE_OF_ID: ReadonlyMap<string, string> = new Map([
+  ['users', 'User'],
+  ['roles', 'Role'],
+  ['permissions', 'Permission'],
+]);
+
 /** A Koa application; serve it with `http.createServer(app.callback())`. */
 export type HttpApp = Koa<HttpState>;
 
@@ -88,7 +98,9 @@ export function createHttpApp({
   router.param('id', (id, ctx, next) => {
     if (!UUID_PATTERN.test(id)) {
       const answering = routesThatAnswer(ctx);
-      throw answering.length > 0 ? methodNotAllowed(ctx.method, allowOf(answering)) : notFound();
+      throw answering.length > 0
+        ? methodNotAllowed(ctx.method, allowOf(answering))
+        : notFound(RESOURCE_OF_ID.get(ctx.path.split('/')[1] ?? ''));
     }
     ctx.params.id = canonicalUuid(id);
     return next();
