@@ -51,14 +51,6 @@ type Change = { key: ScalarValue; payload: ItemValues };
 /** The changes and the rows they target that the caller may read, locked, keyed by `String(key)`. */
 type Targets = { changes: Change[]; rows: Map<string, StoredItem> };
 
-/**
- * PATCH /items/:collection[/:key] — one transaction. Every target row is locked and checked before any is
- * written: a key that does not exist or that the caller may not read is 404 (as for GET), a row outside
- * the update permission or a field it does not grant is 403, a failed validation 400; the first such key
- * fails the whole request and nothing is written. Only then may the database refuse: a unique clash is
- * answered as withClashAnswered says, so a value held by a row the caller cannot read stays unrevealed,
- * and rows still referring to a changed value as withReferencesAnswered says.
- */
 /** What an update's payloads are checked against. */
 type PayloadFit = {
   readonly caller: Accountability;
@@ -67,6 +59,14 @@ type PayloadFit = {
   readonly keyField: FieldSchema;
 };
 
+/**
+ * PATCH /items/:collection[/:key] — one transaction. Every target row is locked and checked before any is
+ * written: a key that does not exist or that the caller may not read is 404 (as for GET), a row outside
+ * the update permission or a field it does not grant is 403, a failed validation 400; the first such key
+ * fails the whole request and nothing is written. Only then may the database refuse: a unique clash is
+ * answered as withClashAnswered says, so a value held by a row the caller cannot read stays unrevealed,
+ * and rows still referring to a changed value as withReferencesAnswered says.
+ */
 export class UpdateItemsHandler {
   constructor(
     private readonly catalog: SchemaCatalog,
@@ -102,16 +102,7 @@ export class UpdateItemsHandler {
           ? await this.lockKeyed(writer, collection, keyField, rule, [
               this.change(itemKey(keyField, command.key), command.body, fit),
             ])
-          : await this.lockTargets(
-              caller,
-              collection,
-              keyField,
-              rule,
-              writer,
-              parseUpdateBody(command.body),
-              now,
-              fit,
-            );
+          : await this.lockTargets(fit, rule, writer, parseUpdateBody(command.body), now);
         for (const change of changes) {
           const existing = rows.get(String(change.key));
           if (!existing) throw notFound();
@@ -143,15 +134,13 @@ export class UpdateItemsHandler {
    * each locked once. Every payload is parsed before any row is locked.
    */
   private async lockTargets(
-    caller: Accountability,
-    collection: CollectionSchema,
-    keyField: FieldSchema,
+    fit: PayloadFit,
     rule: ReadRule,
     writer: ItemWriter,
     { target, data }: { target: BatchTarget; data: unknown },
     now: Date,
-    fit: PayloadFit,
   ): Promise<Targets> {
+    const { caller, collection, keyField } = fit;
     if (target.kind === 'items') {
       requireBatchSize(target.items.length, this.batchMax);
       const changes = target.items.map((item) => {
