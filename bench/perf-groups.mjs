@@ -4,7 +4,8 @@
 //   perf record -e cpu-clock -g -p <pid> -o server.data -- sleep 12
 // then: perf script -i server.data | node bench/perf-groups.mjs <main thread id = pid> <CPU µs per request>
 // Each sample goes to the group of the first JavaScript frame above it (builtins, a syscall's kernel work
-// and V8's runtime count with the JS that called them), or of the thread it ran on.
+// and V8's runtime count with the JS that called them), or of the thread it ran on. A second table splits
+// datagate's own code by what it does for the request (FEATURES: the first pattern its file matches).
 import { readFileSync } from 'node:fs';
 
 const [mainThread, microsPerRequest] = process.argv.slice(2);
@@ -24,7 +25,36 @@ const PACKAGE_GROUPS = {
   pino: 'pino (the access log)',
   'sonic-boom': 'pino (the access log)',
 };
+const FEATURES = [
+  [
+    /http\/(authenticated|bearer-token)|application\/auth\/|adapters\/tokens\/|caching-(user|role|refresh)/,
+    'the caller: token, user, role',
+  ],
+  [/read-rules|permission|domain\/permissions\//, 'the rules'],
+  [
+    /domain\/query\/|item-query|parse-as-caller|relational-read|collection-access|with-fresh-schema/,
+    'the query: parse, check, coerce',
+  ],
+  [/persistence\//, 'the statement: compile, prepare, run, read'],
+  [
+    /request-frame|request-id|security-headers|access-log|request-metrics/,
+    'the frame: id, security headers, log line, metrics',
+  ],
+  [/caller-concurrency-limit|admission/, "the caller's share (per-caller limit, admission)"],
+  [
+    /match-by-segment|route-fallback|error-handler|well-formed-input|modules\/|export-route/,
+    'routing and input checks',
+  ],
+  [/respond|json-answer/, 'the answer'],
+  [/application\/items\//, 'the handler'],
+];
 const GC = /Scavenger|MarkCompact|Heap::CollectGarbage|Sweeper|IncrementalMarking|ConcurrentMarking/;
+
+const features = new Map();
+
+function featureOf(path) {
+  return FEATURES.find(([pattern]) => pattern.test(path))?.[1] ?? `other: ${path.replace(/:\d+.*/, '')}`;
+}
 
 function groupOf(thread, frames, inKernel) {
   if (thread !== mainThread)
@@ -43,7 +73,10 @@ function groupOf(thread, frames, inKernel) {
         'other packages'
       );
     }
-    return path.startsWith('bench/') ? 'the bench script itself' : 'datagate code';
+    if (path.startsWith('bench/')) return 'the bench script itself';
+    const feature = featureOf(path);
+    features.set(feature, (features.get(feature) ?? 0) + 1);
+    return 'datagate code';
   }
   const internal = js.match(/node:(\S+?):\d+/)?.[1] ?? '';
   if (/async_hooks|task_queues|promises/.test(internal))
@@ -63,10 +96,17 @@ for (const block of readFileSync(0, 'utf8').split('\n\n')) {
   counts.set(group, (counts.get(group) ?? 0) + 1);
   total++;
 }
-console.log('| group | µs per request | share |\n|---|---|---|');
-for (const [group, count] of [...counts].sort((a, b) => b[1] - a[1])) {
-  const share = count / total;
-  console.log(
-    `| ${group} | ${Math.round(share * Number(microsPerRequest))} | ${(share * 100).toFixed(1)} % |`,
-  );
+function table(title, rows) {
+  console.log(`| ${title} | µs per request | share |\n|---|---|---|`);
+  for (const [name, count] of [...rows].sort((a, b) => b[1] - a[1])) {
+    const share = count / total;
+    console.log(
+      `| ${name} | ${Math.round(share * Number(microsPerRequest))} | ${(share * 100).toFixed(1)} % |`,
+    );
+  }
+}
+table('group', counts);
+if (features.size > 0) {
+  console.log();
+  table("datagate's code by what it does", features);
 }
