@@ -2,7 +2,7 @@ import type { Locker } from '@tus/server';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
-import { errorResponse } from '../adapters/http/error-response.ts';
+import { failureAnswer } from '../adapters/http/error-handler.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { tusMethodOverride } from '../adapters/http/tus-method-override.ts';
 import type { ClosingPart } from '../adapters/persistence/close-in-turn.ts';
@@ -10,6 +10,7 @@ import type { TusResumableUploads } from '../adapters/tus/tus-resumable-uploads.
 import { UploadFilesHandler } from '../application/files/upload-files.ts';
 import type { Clock } from '../application/ports/clock.ts';
 import type { FileStorage } from '../application/ports/file-storage.ts';
+import type { Metrics } from '../application/ports/metrics.ts';
 import { notFound } from '../domain/errors.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -68,6 +69,7 @@ export const tusModule = new ContainerModule((options) => {
     }
     const clock = get<Clock>(TYPES.Clock);
     const logger = get<Logger>(TYPES.Logger);
+    const metrics = get<Metrics>(TYPES.Metrics);
     const upload = get(UploadFilesHandler);
     const storage = get<FileStorage>(TYPES.FileStorage);
     const { url, connectTimeout } = config.database;
@@ -100,7 +102,7 @@ export const tusModule = new ContainerModule((options) => {
           return { status_code: 200, body: wrapped };
         },
         failed: (error, requestId) => {
-          const response = errorResponse(error, requestId);
+          const response = failureAnswer(error, requestId, metrics);
           if (response.unexpected) logger.error({ err: error, requestId }, 'resumable upload failed');
           return {
             status_code: response.status,

@@ -4,9 +4,11 @@ import * as tus from 'tus-js-client';
 import * as assert from 'uvu/assert';
 import { UploadFilesHandler } from '../../src/application/files/upload-files.ts';
 import type { FileStorage } from '../../src/application/ports/file-storage.ts';
+import type { Metrics } from '../../src/application/ports/metrics.ts';
 import { TYPES } from '../../src/container.ts';
 import { serviceUnavailable } from '../../src/domain/errors.ts';
 import { backends, borrowed } from '../support/databases.ts';
+import { RecordingMetrics } from '../support/fakes/recording-metrics.ts';
 import { administer, testDatabaseUrl } from '../support/postgres-server.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
@@ -463,18 +465,22 @@ for (const [target, test] of suitePerBackend<Context>(
     }
   });
 
-  test('a 503 at the commit says when to retry, as every 503 does, and keeps the upload for that retry', async (context) => {
+  test('a 503 at the commit says when to retry, as every 503 does, keeps the upload for that retry, and is counted', async (context) => {
     const { app, uploader, storage } = context;
     let failures = 2;
+    const metrics = new RecordingMetrics();
+    // As the persistence adapters translate a lost connection: the driver's error kept as the cause.
+    const lost = () => Object.assign(serviceUnavailable(), { cause: new Error('Connection terminated') });
     const busy = await startTestApp({
       persistence: app.persistence,
       env: instanceEnv(target.name),
       rebind: (container) => {
         container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(storage);
+        container.rebind<Metrics>(TYPES.Metrics).toConstantValue(metrics);
         const real = container.get(UploadFilesHandler);
         const unavailable = Object.create(real) as UploadFilesHandler;
         unavailable.execute = (caller, command) =>
-          failures-- > 0 ? Promise.reject(serviceUnavailable()) : real.execute(caller, command);
+          failures-- > 0 ? Promise.reject(lost()) : real.execute(caller, command);
         container.rebind(UploadFilesHandler).toConstantValue(unavailable);
       },
     });
@@ -496,6 +502,8 @@ for (const [target, test] of suitePerBackend<Context>(
       const offset = await head(`${busy.url}${path}`, uploader);
       assert.is(offset.status, 503, 'the HEAD that commits it meets the same 503');
       assert.is(offset.headers.get('retry-after'), '5');
+      // datagate_database_errors_total, as for the failures of any other request (docs/api.md §11).
+      assert.equal(metrics.databaseFailures, ['unreachable', 'unreachable']);
       const retried = await head(`${busy.url}${path}`, uploader);
       assert.is(retried.status, 200, 'the bytes were kept for the retry');
       assert.is(retried.headers.get('upload-offset'), '10');

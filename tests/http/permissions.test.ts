@@ -339,6 +339,78 @@ permissions(
   },
 );
 
+permissions(
+  'a preset for a field the server sets → 400 FAILED_VALIDATION naming the preset, nothing stored',
+  async ({ app, tokens, editorRole }) => {
+    const created = await app.request('POST', '/collections', {
+      token: tokens.admin,
+      body: {
+        collection: 'stamped',
+        fields: [
+          { field: 'id', type: 'uuid', schema: { is_primary_key: true } },
+          { field: 'title', type: 'string' },
+          { field: 'date_created', type: 'timestamp' },
+          { field: 'user_created', type: 'uuid' },
+          { field: 'date_updated', type: 'timestamp' },
+          { field: 'user_updated', type: 'uuid' },
+        ],
+      },
+    });
+    assert.is(created.status, 200, created.text);
+    const grant = { role: editorRole, collection: 'stamped', action: 'create', fields: ['title'] };
+    const stored = async () =>
+      ((await app.request('GET', '/permissions', { token: tokens.admin })).body as PermissionView[]).filter(
+        (permission) => permission.collection === 'stamped',
+      );
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['date_created', { date_created: '2000-01-01T00:00:00' }],
+      ['user_created', { title: 'fine', user_created: '$CURRENT_USER' }],
+      ['date_updated', { date_updated: '$NOW' }],
+      ['user_updated', { user_updated: MISSING_ID }],
+      // A uuid key without a database default: the server generates it for each new item.
+      ['id', { id: MISSING_ID }],
+    ];
+    for (const [named, presets] of cases) {
+      const refused = await app.request('POST', '/permissions', {
+        token: tokens.admin,
+        body: { ...grant, presets },
+      });
+      assertError(refused, 400, 'FAILED_VALIDATION', 'presets');
+      assert.match((refused.body as { errors: Array<{ message: string }> }).errors[0]!.message, `"${named}"`);
+    }
+    assert.equal(await stored(), []);
+    // On a change too: the whole permission as it would be stored is checked.
+    const fine = await app.request('POST', '/permissions', {
+      token: tokens.admin,
+      body: { ...grant, presets: { title: 'untitled' } },
+    });
+    assert.is(fine.status, 200, fine.text);
+    const { id } = fine.body as PermissionView;
+    const patched = await app.request('PATCH', `/permissions/${id}`, {
+      token: tokens.admin,
+      body: { presets: { title: 'untitled', date_created: '2000-01-01T00:00:00' } },
+    });
+    assertError(patched, 400, 'FAILED_VALIDATION', 'presets');
+    assert.equal(
+      (await stored()).map((permission) => permission.presets),
+      [{ title: 'untitled' }],
+    );
+    // A file's facts are the server's too (docs/api.md §15).
+    const files = await app.request('POST', '/permissions', {
+      token: tokens.admin,
+      body: {
+        role: editorRole,
+        collection: 'datagate_files',
+        action: 'create',
+        presets: { uploaded_by: null },
+      },
+    });
+    assertError(files, 400, 'FAILED_VALIDATION', 'presets');
+    await app.request('DELETE', `/permissions/${id}`, { token: tokens.admin });
+    await app.persistence.schemaEditor.dropCollection('stamped');
+  },
+);
+
 permissions('deleting a role deletes its permissions', async ({ app, tokens }) => {
   const role = await app.createRole();
   const created = await app.request('POST', '/permissions', {

@@ -81,6 +81,67 @@ test('REST writes reach a subscriber as create, update and delete, shaped by its
   }
 });
 
+/** A socket of `token`'s, subscribed to every field it may read of `collection`, past its `init`. */
+async function subscribed(scenario: CargosScenario, token: string, collection: string) {
+  const socket = new WebSocket(`${scenario.app.url.replace('http', 'ws')}/websocket?access_token=${token}`);
+  const next = inbox(socket);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  socket.send(JSON.stringify({ type: 'subscribe', collection, uid: 'all', query: { fields: ['*'] } }));
+  assert.is((await next()).event, 'init');
+  return { socket, next };
+}
+
+test('an update of only fields a subscriber may not read reaches the admin, not that subscriber', async ({
+  scenario,
+}) => {
+  const { app } = scenario;
+  const asAdmin = async (method: string, path: string, body: unknown) => {
+    const response = await app.request(method, path, { token: ADMIN_STATIC_TOKEN, body });
+    assert.ok(response.status < 300, `${method} ${path}: ${response.text}`);
+  };
+  await asAdmin('POST', '/collections', {
+    collection: 'dossiers',
+    fields: [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+      { field: 'title', type: 'string' },
+      { field: 'secret', type: 'string' },
+    ],
+  });
+  const sockets: WebSocket[] = [];
+  try {
+    await asAdmin('POST', '/items/dossiers', { id: 1, title: 'Plan', secret: 'a' });
+    const role = await app.createRole({ name: 'Reader' });
+    await asAdmin('POST', '/permissions', {
+      role: role.id,
+      collection: 'dossiers',
+      action: 'read',
+      fields: ['id', 'title'],
+    });
+    const reader = await app.createUser({ role: role.id });
+    const login = await app.request('POST', '/auth/login', {
+      body: { email: reader.email, password: reader.password },
+    });
+    const readerToken = (login.body as { data: { access_token: string } }).data.access_token;
+    const admin = await subscribed(scenario, ADMIN_STATIC_TOKEN, 'dossiers');
+    const limited = await subscribed(scenario, readerToken, 'dossiers');
+    sockets.push(admin.socket, limited.socket);
+
+    await asAdmin('PATCH', '/items/dossiers/1', { secret: 'b' });
+    await asAdmin('PATCH', '/items/dossiers/1', { title: 'Plan B' });
+    const update = (data: unknown) => ({ type: 'subscription', event: 'update', data, uid: 'all' });
+    assert.equal(await admin.next(), update([{ id: 1, title: 'Plan', secret: 'b' }]));
+    assert.equal(await admin.next(), update([{ id: 1, title: 'Plan B', secret: 'b' }]));
+    assert.equal(
+      await limited.next(),
+      update([{ id: 1, title: 'Plan B' }]),
+      'the first thing the reader hears of is the change it can see',
+    );
+  } finally {
+    for (const socket of sockets) socket.close();
+    await app.persistence.schemaEditor.dropCollection('dossiers');
+  }
+});
+
 /** Sends raw bytes and returns the raw answer once the server closes; null when it has not within 3 s. */
 async function rawExchange(url: string, request: string): Promise<string | null> {
   const { hostname, port } = new URL(url);

@@ -3,7 +3,7 @@ import type { ImageVariant } from '../../application/files/image-variants.ts';
 import type { Asset } from '../../application/files/read-asset.ts';
 import type { ByteRange } from '../../application/ports/file-storage.ts';
 import { byteRangeOf } from './byte-range.ts';
-import { notModified } from './conditional-get.ts';
+import { notModified, preconditionFailed } from './conditional-get.ts';
 import { HttpProblem } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
 import { singleParameter } from './item-query-string.ts';
@@ -58,9 +58,9 @@ function isInline(type: string, inline: InlineTypes): boolean {
 /**
  * A file's bytes, or a variant's, as the answer to GET or HEAD /assets/:id (docs/api.md §15): user
  * content, so sandboxed (`Content-Security-Policy: sandbox`, `nosniff`) and inline only for the allowed
- * types or unless `download` is asked; a strong ETag, the last change as Last-Modified, a matching
- * conditional request 304 (`now` judges `If-Modified-Since`); one byte range 206, an unsatisfiable one
- * 416, anything else the whole file. The bytes stream from the store as the client takes them.
+ * types or unless `download` is asked; a strong ETag, the last change as Last-Modified, a failed
+ * precondition (`If-Match`, `If-Unmodified-Since`) 412, a matching conditional request 304 (`now` judges
+ * the dates); one byte range 206, an unsatisfiable one 416, anything else the whole file. The bytes stream from the store as the client takes them.
  */
 export async function sendAsset(
   ctx: HttpContext,
@@ -68,6 +68,13 @@ export async function sendAsset(
   inline: InlineTypes,
   now: Date,
 ): Promise<void> {
+  const validators = { etag: asset.etag, lastModified: asset.modifiedAt };
+  if (preconditionFailed(ctx, validators, now)) {
+    throw new HttpProblem(
+      'PRECONDITION_FAILED',
+      'The file is not the one If-Match or If-Unmodified-Since names: it has changed since.',
+    );
+  }
   const download = singleParameter(ctx, 'download') !== undefined || !isInline(asset.type, inline);
   ctx.set('Content-Security-Policy', 'sandbox');
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -82,7 +89,7 @@ export async function sendAsset(
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Cache-Control', 'private, no-cache');
   ctx.status = 200;
-  if (notModified(ctx, { etag: asset.etag, lastModified: asset.modifiedAt }, now)) {
+  if (notModified(ctx, validators, now)) {
     ctx.status = 304;
     return;
   }
@@ -104,7 +111,11 @@ export async function sendAsset(
   ctx.length = length;
 }
 
-/** A `Range` counts only while `If-Range` (when sent) still names these bytes. */
+/**
+ * A `Range` counts only while `If-Range` (when sent) still names these bytes: their ETag, compared strongly
+ * (RFC 9110 §13.1.5). An HTTP-date never does: a file's bytes can change twice within the second a
+ * Last-Modified names, so the date is a weak validator here, which If-Range may not match (§8.8.2.2).
+ */
 function rangeAsked(ctx: HttpContext, asset: ServedAsset) {
   const ifRange = ctx.get('If-Range');
   if (ifRange !== '' && ifRange !== asset.etag) return 'whole';

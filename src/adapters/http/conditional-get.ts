@@ -28,26 +28,61 @@ export function notModified(ctx: HttpContext, { etag, lastModified }: Validators
   if (noneMatch !== undefined) return anyMatches(noneMatch, etag);
   if (lastModified === null) return false;
   const since = modifiedSince(ctx, now);
-  // Last-Modified is sent in whole seconds.
-  return since !== null && Math.floor(lastModified.getTime() / 1000) * 1000 <= since.getTime();
-}
-
-/** `*`, or a list of entity tags one of which equals `etag` once `W/` is set aside (weak comparison). */
-function anyMatches(list: string, etag: string): boolean {
-  const opaque = etag.replace(/^W\//, '');
-  return list.split(',').some((member) => {
-    const tag = member.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === opaque;
-  });
+  return since !== null && wholeSeconds(lastModified) <= since.getTime();
 }
 
 /**
- * `If-Modified-Since` when it is one valid HTTP-date not later than `now`, else null. Node keeps only the
- * first of repeated fields in `headers`; `headersDistinct` has them all, and two are a list.
+ * Whether a GET or HEAD is answered 412 Precondition Failed (RFC 9110 §13.2.2, steps 1 and 2), which is
+ * decided before anything else, 304 included. `If-Match`, when sent, decides alone: `*` holds (the file
+ * exists), and so does a list naming `etag` by strong comparison — a `W/` tag never matches (§8.8.3.2).
+ * Otherwise `If-Unmodified-Since` fails when the representation changed after it, and is ignored
+ * (§13.1.4) unless it is one valid HTTP-date, or when there is no Last-Modified to compare.
  */
+export function preconditionFailed(ctx: HttpContext, { etag, lastModified }: Validators, now: Date): boolean {
+  const { headers } = ctx.req;
+  // Node joins repeated If-Match fields into one list, as RFC 9110 §5.3 allows.
+  const match = headers['if-match'];
+  if (match !== undefined) return !anyMatches(match, etag, 'strong');
+  if (lastModified === null) return false;
+  const since = oneHttpDate(ctx, 'if-unmodified-since', now);
+  return since !== null && wholeSeconds(lastModified) > since.getTime();
+}
+
+/**
+ * `*`, or a list of entity tags one of which equals `etag`: once `W/` is set aside (weak comparison), or
+ * only when neither is weak (strong comparison, RFC 9110 §8.8.3.2).
+ */
+function anyMatches(list: string, etag: string, comparison: 'weak' | 'strong' = 'weak'): boolean {
+  const opaque = etag.replace(/^W\//, '');
+  return list.split(',').some((member) => {
+    const tag = member.trim();
+    if (tag === '*') return true;
+    if (comparison === 'strong') return tag === etag && !etag.startsWith('W/');
+    return tag.replace(/^W\//, '') === opaque;
+  });
+}
+
+/** `If-Modified-Since` when it is one valid HTTP-date not later than `now`, else null. */
 function modifiedSince(ctx: HttpContext, now: Date): Date | null {
-  const fields = ctx.req.headersDistinct['if-modified-since'];
-  if (fields?.length !== 1) return null;
-  const date = parseHttpDate(fields[0]!, now);
+  const date = oneHttpDate(ctx, 'if-modified-since', now);
   return date !== null && date.getTime() <= now.getTime() ? date : null;
+}
+
+/**
+ * The field when it is one valid HTTP-date, else null. Node keeps only the first of repeated date fields in
+ * `headers`; `headersDistinct` has them all, and two are a list.
+ */
+function oneHttpDate(
+  ctx: HttpContext,
+  name: 'if-modified-since' | 'if-unmodified-since',
+  now: Date,
+): Date | null {
+  const fields = ctx.req.headersDistinct[name];
+  if (fields?.length !== 1) return null;
+  return parseHttpDate(fields[0]!, now);
+}
+
+/** Last-Modified is sent in whole seconds, and compared as sent. */
+function wholeSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000) * 1000;
 }

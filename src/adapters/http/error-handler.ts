@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
 import { databaseFailureOf } from './database-failure.ts';
-import { errorResponse } from './error-response.ts';
+import { type ErrorResponse, errorResponse } from './error-response.ts';
 import type { HttpMiddleware } from './http-state.ts';
 import { setJsonBody } from './json-answer.ts';
 
@@ -21,9 +21,7 @@ export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): Htt
     try {
       await next();
     } catch (error) {
-      const response = errorResponse(error, ctx.state.requestId);
-      const failure = databaseFailureOf(error);
-      if (failure) metrics.databaseFailed(failure);
+      const response = failureAnswer(error, ctx.state.requestId, metrics);
       if (response.unexpected) {
         logger.error(
           { err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },
@@ -36,4 +34,15 @@ export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): Htt
       setJsonBody(ctx, response.body);
     }
   };
+}
+
+/**
+ * The contract's answer to a failure that reaches a caller, the database failure behind it (if any)
+ * counted: the one way to an error answer, for the answers Koa writes and for those @tus/server writes
+ * itself (the resumable uploads').
+ */
+export function failureAnswer(error: unknown, requestId: string, metrics: Metrics): ErrorResponse {
+  const failure = databaseFailureOf(error);
+  if (failure) metrics.databaseFailed(failure);
+  return errorResponse(error, requestId);
 }

@@ -191,7 +191,7 @@ export function filesApi({ description }: ApiContext): ApiPart {
         operationId: 'readAsset',
         summary: "Read a file's bytes",
         description:
-          "For a caller who may read the file's row. `Range` (one range: 206), `If-None-Match` / `If-Modified-Since` (304), `download` for an attachment. Served with `Content-Security-Policy: sandbox` and `X-Content-Type-Options: nosniff`. Transform parameters ask for an image variant, made once and stored, with its own `ETag`: 400 `INVALID_QUERY` with `reason` `UNSUPPORTED_IMAGE` (not a transformable image) or `IMAGE_TOO_LARGE`; 503 `SERVICE_UNAVAILABLE` with `reason` `TRANSFORMS_BUSY` and `Retry-After` when the transform queue is full.",
+          "For a caller who may read the file's row. `Range` (one range: 206; `If-Range` with the ETag), `If-Match` / `If-Unmodified-Since` (412 when they fail), `If-None-Match` / `If-Modified-Since` (304), `download` for an attachment. Served with `Content-Security-Policy: sandbox` and `X-Content-Type-Options: nosniff`. Transform parameters ask for an image variant, made once and stored, with its own `ETag`: 400 `INVALID_QUERY` with `reason` `UNSUPPORTED_IMAGE` (not a transformable image) or `IMAGE_TOO_LARGE`; 503 `SERVICE_UNAVAILABLE` with `reason` `TRANSFORMS_BUSY` and `Retry-After` when the transform queue is full.",
         pathParameters: id,
         query: assetQuery,
         answers: [
@@ -199,7 +199,7 @@ export function filesApi({ description }: ApiContext): ApiPart {
           { status: 206, description: 'The range asked for.', body: z.string(), form: 'binary' },
           { status: 304, description: 'Not modified.' },
         ],
-        errors: [400, 401, 403, 404, 416],
+        errors: [400, 401, 403, 404, 412, 416],
       },
     ],
     [
@@ -219,7 +219,7 @@ export function filesApi({ description }: ApiContext): ApiPart {
           { status: 206, description: 'The range asked for.', body: z.string(), form: 'binary' },
           { status: 304, description: 'Not modified.' },
         ],
-        errors: [400, 401, 403, 404, 416],
+        errors: [400, 401, 403, 404, 412, 416],
       },
     ],
   ];

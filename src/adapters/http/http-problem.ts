@@ -4,6 +4,7 @@ export type HttpOnlyCode =
   | 'REQUEST_TOO_LARGE'
   | 'URI_TOO_LONG'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PRECONDITION_FAILED'
   | 'RANGE_NOT_SATISFIABLE';
 
 /** A refusal decided by the HTTP adapter itself (routing, body reading), before any handler runs. */

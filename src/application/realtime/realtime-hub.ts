@@ -1,5 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { changedOnlyHiddenFields } from '../../domain/permissions/hidden-change.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { assertFilterQueryable, projectFields } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
@@ -284,12 +285,16 @@ export class RealtimeHub implements ItemSubscriptions {
 
   /** REALTIME-SPEC: visibility before and after, each under the rule and the subscription's filter. */
   private judge(view: View, event: ItemEvent, collection: CollectionSchema): SubscriptionEvent | null {
-    const before = event.before !== null && this.visible(view, event.before, collection);
-    const after = event.after !== null && this.visible(view, event.after, collection);
-    if (!before && !after) return null;
-    if (!after) return { event: 'delete', id: event.id, data: JSON.stringify([event.key]) };
-    const data = this.format.format([event.after as StoredItem], view.select, collection);
-    return { event: before ? 'update' : 'create', id: event.id, data };
+    const before =
+      event.before !== null && this.visible(view, event.before, collection) ? event.before : null;
+    const after = event.after !== null && this.visible(view, event.after, collection) ? event.after : null;
+    if (before === null && after === null) return null;
+    if (after === null) return { event: 'delete', id: event.id, data: JSON.stringify([event.key]) };
+    // The row stays in view: an update the subscriber can see nothing of would only tell them that a field
+    // they may not read changed (docs/decisions/XXXX).
+    if (before !== null && changedOnlyHiddenFields(view.rule, before, after, collection)) return null;
+    const data = this.format.format([after], view.select, collection);
+    return { event: before !== null ? 'update' : 'create', id: event.id, data };
   }
 
   private visible(view: View, item: StoredItem, collection: CollectionSchema): boolean {
@@ -364,8 +369,9 @@ export class RealtimeHub implements ItemSubscriptions {
     }
     if (query.search !== null) conditions.push(searchCondition(rule, collection, query.search));
     const filter = conditions.length === 0 ? null : allOf(conditions);
-    // What a subscriber is told depends on these alone (masks included, every value bound): alike views share it.
-    const groupKey = JSON.stringify([rule.rows, filter, select]);
+    // What a subscriber is told depends on these alone (masks included, every value bound): alike views share
+    // it. The rule's fields decide whether an update is told at all, whatever the selection shows of them.
+    const groupKey = JSON.stringify([rule.rows, [...rule.fields], filter, select]);
     return { caller, rule, select, filter, groupKey };
   }
 

@@ -97,8 +97,13 @@ function userValue(field: FieldSchema, user: string | null): ScalarValue | null 
  * uuid. A key the client sends wins: merge the payload over this.
  */
 export function newPrimaryKey(collection: CollectionSchema): Record<string, ScalarValue> {
-  const key = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
-  if (key?.type !== 'uuid' || key.hasDefault) return {};
+  const key = generatedKey(collection);
   // A computed key defines an own property even for a column named `__proto__`.
-  return { [key.name]: uuidV7() };
+  return key === undefined ? {} : { [key.name]: uuidV7() };
+}
+
+/** The primary key newPrimaryKey generates for a new item that names none, if the server generates it. */
+export function generatedKey(collection: CollectionSchema): FieldSchema | undefined {
+  const key = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
+  return key?.type === 'uuid' && !key.hasDefault ? key : undefined;
 }

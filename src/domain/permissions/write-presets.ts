@@ -1,5 +1,7 @@
 import { DomainError, failedValidation } from '../errors.ts';
+import { generatedKey } from '../items/auto-fields.ts';
 import { parseItemPayload } from '../items/item-payload.ts';
+import { isServerField } from '../items/server-fields.ts';
 import { bindDynamicValues, type DynamicContext } from '../query/bind-dynamic-values.ts';
 import { parseDynamicValue } from '../query/dynamic-value.ts';
 import type { Condition, FilterNode, ScalarValue } from '../query/filter.ts';
@@ -43,12 +45,14 @@ const SOME_CALLER: DynamicContext = {
  * Checks a permission's presets when it is written (docs/api.md §6), so that a value that does not fit
  * its field is refused then rather than making the permission grant nothing at every write (parsePresets
  * fails closed): each value is checked as an item write's is, a dynamic value as it binds for a signed-in
- * caller (`$CURRENT_USER` on a float, `$NOW` on a boolean, `$NOW(soon)` are refused). Throws
- * FAILED_VALIDATION on `presets`, its message naming the preset. Fields the collection lacks are the
- * caller's to refuse first.
+ * caller (`$CURRENT_USER` on a float, `$NOW` on a boolean, `$NOW(soon)` are refused). A preset for a field
+ * the server sets itself could never apply, so it is refused too rather than stored to be dropped at every
+ * write. Throws FAILED_VALIDATION on `presets`, its message naming the preset. Fields the collection lacks
+ * are the caller's to refuse first.
  */
 export function checkPresets(raw: Readonly<Record<string, unknown>>, collection: CollectionSchema): void {
   for (const [key, value] of Object.entries(raw)) {
+    refuseServerSet(key, collection);
     try {
       parsePresets({ [key]: value }, collection, (condition) => {
         const bound = bindDynamicValues(condition, SOME_CALLER, collection);
@@ -61,6 +65,28 @@ export function checkPresets(raw: Readonly<Record<string, unknown>>, collection:
         throw failedValidation('presets', `Preset "${key}": ${error.message}`);
       throw error;
     }
+  }
+}
+
+/**
+ * docs/api.md §5: callers cannot override what the server sets, and a preset fills in for a caller. A
+ * server field (an auto field, a file's facts) and a generated key get the server's value whatever a
+ * preset says: such a preset would be dropped at every write, unseen by whoever wrote it.
+ */
+function refuseServerSet(key: string, collection: CollectionSchema): void {
+  const field = fieldOf(collection, key);
+  if (field === undefined) return;
+  if (isServerField(field, collection)) {
+    throw failedValidation(
+      'presets',
+      `Preset "${key}": the server sets this field itself, and a preset cannot override it.`,
+    );
+  }
+  if (generatedKey(collection)?.name === key) {
+    throw failedValidation(
+      'presets',
+      `Preset "${key}": the server generates this key for each new item, and a preset cannot override it.`,
+    );
   }
 }
 

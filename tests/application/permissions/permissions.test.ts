@@ -173,7 +173,7 @@ test("a filter the parser refuses is reported with the parser's message", async 
   assert.is(error.message, 'Unknown field "weight".');
 });
 
-test('a preset must fit its field as an item write would, a dynamic value as it would for a caller', async () => {
+test("a preset must fit its field as an item write would, a dynamic value as it would for a caller, and not be the server's", async () => {
   const f = await fixture();
   for (const [presets, named] of [
     [{ temperature: 'hot' }, 'temperature'],
@@ -182,6 +182,9 @@ test('a preset must fit its field as an item write would, a dynamic value as it 
     [{ owner: '$CURRENT_USER.role' }, 'owner'],
     [{ temperature: '$CURRENT_USER' }, 'temperature'],
     [{ is_deleted: '$NOW' }, 'is_deleted'],
+    // Set by the server whatever a preset says: refused rather than stored to be dropped at every write.
+    [{ date_created: '2000-01-01T00:00:00' }, 'date_created'],
+    [{ id: MISSING }, 'id'],
   ] as const) {
     const error = await refusedOn(
       f.create.execute(SYSTEM_ACCOUNTABILITY, { ...readCargos, action: 'create', presets }),

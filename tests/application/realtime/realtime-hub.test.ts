@@ -149,14 +149,60 @@ hub('fields narrow as a list narrows * and field masks apply per row', async () 
   await f.grant({ fields: ['id', 'label'] });
   await f.grant({ fields: ['notes'], permissions: { owner: { _eq: '$CURRENT_USER' } } });
   const { sink } = await f.subscribe(CALLER.ada);
-  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 11 });
-  f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 21 });
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), label: 'Alpha' });
+  f.feed.emit(PARCELS, 2, row(2), { ...row(2), label: 'Beta' });
   await f.hub.settled();
   assert.equal(sink.events.map(items), [
-    [{ id: 1, label: 'Alpha crates', notes: 'needle alpha' }],
-    [{ id: 2, label: 'Beta barrels', notes: null }],
+    [{ id: 1, label: 'Alpha', notes: 'needle alpha' }],
+    [{ id: 2, label: 'Beta', notes: null }],
   ]);
 });
+
+hub(
+  'an update of only fields a subscriber may not read is not told to them; the admin and a full reader are told',
+  async () => {
+    const f = await hubFixture();
+    await f.grant({ fields: ['id', 'label'] });
+    await f.grant({ fields: ['notes'], permissions: { owner: { _eq: '$CURRENT_USER' } } });
+    await f.grant({ role: ROLE.auditor });
+    const partial = await f.subscribe(CALLER.ada);
+    const narrowed = await f.subscribe(CALLER.ada, { fields: ['id'] });
+    const full = await f.subscribe(CALLER.dan);
+    const admin = await f.subscribe(CALLER.admin);
+    const changes: Array<{ name: string; id: number; after: Record<string, unknown>; partial: boolean }> = [
+      { name: 'weight, hidden', id: 1, after: { weight: 11 }, partial: false },
+      { name: 'notes, hidden on a row Ada does not own', id: 2, after: { notes: 'changed' }, partial: false },
+      { name: 'label, readable', id: 1, after: { label: 'Alpha' }, partial: true },
+      { name: 'nothing at all: tells nothing hidden', id: 4, after: {}, partial: true },
+      { name: 'owner, hidden, but it shows notes', id: 2, after: { owner: USER.ada }, partial: true },
+    ];
+    for (const { id, after } of changes) f.feed.emit(PARCELS, id, row(id), { ...row(id), ...after });
+    await f.hub.settled();
+    const told = (sink: Received) => sink.events.map((event) => event.id);
+    const ids = (only: (change: (typeof changes)[number]) => boolean) =>
+      changes.flatMap((change, index) => (only(change) ? [String(index + 1)] : []));
+    assert.equal(
+      told(partial.sink),
+      ids((change) => change.partial),
+    );
+    assert.equal(
+      told(narrowed.sink),
+      ids((change) => change.partial),
+      'whatever the selection shows',
+    );
+    assert.equal(
+      told(full.sink),
+      ids(() => true),
+    );
+    assert.equal(
+      told(admin.sink),
+      ids(() => true),
+    );
+    assert.equal(items(partial.sink.events.at(-1)!), [
+      { id: 2, label: 'Beta barrels', notes: 'needle beta' },
+    ]);
+  },
+);
 
 hub('a field the caller may not read is refused at subscribe, as a list refuses it', async () => {
   const f = await hubFixture();

@@ -157,7 +157,7 @@ test('unusable presets fail closed: unknown field, wrong type, null into not-nul
   assert.is(list(grantsFor(operator, [permission({ presets: { colour: 1 } }), permission({})])).length, 1);
 });
 
-test('presets for auto fields are dropped, like in a payload', () => {
+test('presets for auto fields that reach a grant (stored before they were refused) are dropped, like in a payload', () => {
   const [grant] = list(
     grantsFor(operator, [permission({ presets: { date_created: '2000-01-01T00:00:00' } })]),
   );

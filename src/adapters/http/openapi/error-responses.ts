@@ -50,6 +50,10 @@ const ERRORS = {
     'UnsupportedMediaType',
     'UNSUPPORTED_MEDIA_TYPE: the body is not of a type this operation reads, or an uploaded file of a type not accepted.',
   ],
+  412: [
+    'PreconditionFailed',
+    'PRECONDITION_FAILED: `If-Match` names another ETag, or the file changed after `If-Unmodified-Since`.',
+  ],
   416: [
     'RangeNotSatisfiable',
     'RANGE_NOT_SATISFIABLE: the byte range lies outside the file.',

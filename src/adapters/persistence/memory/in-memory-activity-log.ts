@@ -116,8 +116,19 @@ export class InMemoryActivityLog implements ActivityLog {
     const visible = this.visible(visibility);
     const own = (entry: StoredActivity) =>
       visibility === 'all' || (visibility.user !== null && entry.user === visibility.user);
+    const unshown = new Set(
+      visible === 'all'
+        ? []
+        : this.revisionList
+            .filter((revision) => !deltaShown(revision, visible))
+            .map((revision) => revision.activity),
+    );
     const records = this.entries
-      .filter((entry) => visible === 'all' || visible.get(entry.collection)?.has(entry.item ?? '') === true)
+      .filter(
+        (entry) =>
+          visible === 'all' ||
+          (visible.get(entry.collection)?.has(entry.item ?? '') === true && !unshown.has(entry.id)),
+      )
       .map((entry) => ({
         ...entry,
         ...(own(entry) ? {} : Object.fromEntries(CLIENT_FACTS.map((fact) => [fact, null]))),
@@ -135,7 +146,7 @@ export class InMemoryActivityLog implements ActivityLog {
         continue;
       }
       const fields = visible.get(revision.collection)?.get(revision.item);
-      if (!fields) continue;
+      if (!fields || !deltaShown(revision, visible)) continue;
       records.push({
         ...revision,
         data: revision.data && cut(revision.data, fields),
@@ -187,6 +198,16 @@ export class InMemoryActivityLog implements ActivityLog {
     list.length = 0;
     list.push(...kept);
   }
+}
+
+/**
+ * Whether the fields readable on the revision's row name a field it wrote (as the SQL's `deltaShown`): one
+ * that wrote none of them, and its entry, would only tell that a hidden field changed.
+ */
+function deltaShown(revision: StoredRevision, visible: Visible): boolean {
+  const fields = visible.get(revision.collection)?.get(revision.item);
+  if (!fields) return false;
+  return revision.delta === null || Object.keys(revision.delta).some((field) => fields.has(field));
 }
 
 function cut(record: SystemRecord, fields: ReadonlySet<string>): SystemRecord {

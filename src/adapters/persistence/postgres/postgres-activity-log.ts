@@ -37,7 +37,8 @@ type PageRow = { rows: string; total_count?: string; filter_count?: string };
  * statement: for a non-admin, a `visible` CTE lists, per collection the caller may read, the keys of the
  * rows their read rule matches now and the fields readable on each (conditional fields evaluated on the
  * row); the history is joined to it, so the page, the filter and both counts see only what the caller may
- * see, and `data`/`delta` are cut to the readable fields before any filter reads them. The join reads
+ * see, and `data`/`delta` are cut to the readable fields before any filter reads them (an update that wrote
+ * none of them is left out, with its entry). The join reads
  * every visible row of those collections once per query: fine for the collection sizes of an audit
  * screen, and the reason an admin's query has no such join.
  */
@@ -64,7 +65,8 @@ export class PostgresActivityLog implements ActivityLog {
         : sql`select ${head}, ${ownOnly(visibility.user, 'ip')}, ${ownOnly(visibility.user, 'user_agent')}, ${tail},
               ${ownOnly(visibility.user, 'origin')}
             from ${this.tables.activity} as a
-            join visible as v on v.collection = a."collection" and v.item = a."item"`;
+            join visible as v on v.collection = a."collection" and v.item = a."item"
+            where not exists (select from ${this.tables.revisions} as r where r."activity" = a."id" and not ${deltaShown(sql`r`)})`;
     return this.page(ACTIVITY_COLLECTION, source, visibility, query);
   }
 
@@ -75,7 +77,8 @@ export class PostgresActivityLog implements ActivityLog {
         ? sql`select ${head}, r."data"::jsonb as "data", ${revisionDeltaSql(sql`r`)}::jsonb as "delta" from ${this.tables.revisions} as r`
         : sql`select ${head}, ${readable(sql`r."data"`)} as "data", ${readable(revisionDeltaSql(sql`r`))} as "delta"
             from ${this.tables.revisions} as r
-            join visible as v on v.collection = r."collection" and v.item = r."item"`;
+            join visible as v on v.collection = r."collection" and v.item = r."item"
+            where ${deltaShown(sql`r`)}`;
     return this.page(REVISIONS_COLLECTION, source, visibility, query);
   }
 
@@ -179,6 +182,16 @@ export class PostgresActivityLog implements ActivityLog {
 function ownOnly(user: string | null, column: (typeof CLIENT_FACTS)[number]): RawBuilder<unknown> {
   if (user === null) return sql`null::text as ${sql.id(column)}`;
   return sql`case when a."user" = ${user}::uuid then a.${sql.id(column)} end as ${sql.id(column)}`;
+}
+
+/**
+ * Whether the visible row's fields name a field the revision wrote (a create, whose `delta` is NULL, wrote
+ * them all): a revision that wrote none of them, and its entry, would only tell that a hidden field
+ * changed, so they are not shown (docs/decisions/XXXX-a-change-to-hidden-fields-only-is-not-told).
+ */
+function deltaShown(revision: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(${revision}."delta" is null or exists (select from jsonb_object_keys(${revision}."delta"::jsonb) as written(field)
+    where written.field = any (v.fields)))`;
 }
 
 /** A revision's json object with only the members the visible row's fields name (null stays null). */
