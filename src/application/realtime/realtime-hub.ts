@@ -291,7 +291,7 @@ export class RealtimeHub implements ItemSubscriptions {
     if (before === null && after === null) return null;
     if (after === null) return { event: 'delete', id: event.id, data: JSON.stringify([event.key]) };
     // The row stays in view: an update the subscriber can see nothing of would only tell them that a field
-    // they may not read changed (docs/decisions/XXXX).
+    // they may not read changed (docs/decisions/0061).
     if (before !== null && changedOnlyHiddenFields(view.rule, before, after, collection)) return null;
     const data = this.format.format([after], view.select, collection);
     return { event: before !== null ? 'update' : 'create', id: event.id, data };

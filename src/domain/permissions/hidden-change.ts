@@ -6,7 +6,7 @@ type Row = Readonly<Record<string, unknown>>;
 
 /**
  * Whether a change to a row the reader sees before and after it touched only what `rule` hides from them
- * (docs/decisions/XXXX-a-change-to-hidden-fields-only-is-not-told): some field differs, yet every field the
+ * (docs/decisions/0061-a-change-to-hidden-fields-only-is-not-told.md): some field differs, yet every field the
  * rule shows reads the same before and after, a field shown under a condition reading as null where the
  * row does not meet it. Telling such a reader of the change at all would tell them a hidden field changed.
  * A change that changes nothing is not one: it tells nothing hidden. An admin's rule shows every field, so

@@ -187,7 +187,7 @@ function ownOnly(user: string | null, column: (typeof CLIENT_FACTS)[number]): Ra
 /**
  * Whether the visible row's fields name a field the revision wrote (a create, whose `delta` is NULL, wrote
  * them all): a revision that wrote none of them, and its entry, would only tell that a hidden field
- * changed, so they are not shown (docs/decisions/XXXX-a-change-to-hidden-fields-only-is-not-told).
+ * changed, so they are not shown (docs/decisions/0061-a-change-to-hidden-fields-only-is-not-told.md).
  */
 function deltaShown(revision: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`(${revision}."delta" is null or exists (select from jsonb_object_keys(${revision}."delta"::jsonb) as written(field)
