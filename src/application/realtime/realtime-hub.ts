@@ -271,7 +271,8 @@ export class RealtimeHub implements ItemSubscriptions {
       );
       const last = events.at(-1);
       if (last) subscriber.judgedUpTo = BigInt(last.id);
-      if (events.length < REPLAY_PAGE || !last) break;
+      // A client that went away meanwhile needs no more pages.
+      if (events.length < REPLAY_PAGE || !last || subscriber.closed) break;
       from = last.id;
     }
     subscriber.replaying = false;
