@@ -524,6 +524,7 @@ for (const [target, test] of suitePerBackend<Context>(
     });
     const metadata = (value: string) => ({ 'Upload-Length': '10', 'Upload-Metadata': value });
     const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const bytes64 = (...bytes: number[]) => Buffer.from(bytes).toString('base64');
     const admissible = { 'Upload-Metadata': `filename ${b64('a.txt')},title ${b64('t')}` };
     const post = (extra: Record<string, string>) => () =>
       fetch(`${app.url}/files/tus`, { method: 'POST', headers: headers({ ...admissible, ...extra }) });
@@ -557,6 +558,17 @@ for (const [target, test] of suitePerBackend<Context>(
       ['Upload-Metadata key __proto__', 400, post(metadata(`__proto__ ${b64('a')}`))],
       ['Upload-Metadata value with NUL', 400, post(metadata(`filename ${b64('a')},title ${b64('a\u0000')}`))],
       ['Upload-Metadata unknown field', 400, post(metadata(`filename ${b64('a')},nope ${b64('a')}`))],
+      // Not UTF-8: a byte that starts nothing, an encoded lone surrogate; never stored as U+FFFD (§4a).
+      [
+        'Upload-Metadata value not UTF-8',
+        400,
+        post(metadata(`filename ${b64('a')},title ${bytes64(0x61, 0xff)}`)),
+      ],
+      [
+        'Upload-Metadata value an encoded lone surrogate',
+        400,
+        post(metadata(`filename ${bytes64(0xed, 0xa0, 0x80)}`)),
+      ],
       ['Upload-Offset not a number', 400, patchWith({ 'Upload-Offset': 'zero', 'Content-Type': bytes })],
       ['Upload-Offset negative', 400, patchWith({ 'Upload-Offset': '-1', 'Content-Type': bytes })],
       [

@@ -241,6 +241,48 @@ ws(
   },
 );
 
+ws(
+  "a NUL or lone surrogate anywhere in a subscription's query is INVALID_QUERY naming its place",
+  async () => {
+    const f = await websocketFixture();
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      const queries: Array<[string, Record<string, unknown>, string]> = [
+        [
+          'lone',
+          { filter: { label: { _eq: 'a\ud800' } } },
+          'The value of "filter.label._eq" contains a lone surrogate.',
+        ],
+        [
+          'nul',
+          { filter: { label: { _in: ['x', 'a\u0000'] } } },
+          'The value of "filter.label._in.1" contains a NUL character.',
+        ],
+        ['search', { search: '\udc00' }, 'The value of "search" contains a lone surrogate.'],
+        [
+          'key',
+          { filter: { 'la\ud800bel': { _eq: 'x' } } },
+          'The key "filter.la\\ud800bel" contains a lone surrogate.',
+        ],
+      ];
+      for (const [uid, query] of queries) {
+        socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid, query }));
+      }
+      for (const [uid, , message] of queries) {
+        assert.equal(await f.next(socket, (m) => m.uid === uid), {
+          type: 'subscribe',
+          status: 'error',
+          error: { code: 'INVALID_QUERY', message },
+          uid,
+        });
+      }
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
 ws('subscriptions per connection and malformed messages are refused with errors', async () => {
   const f = await websocketFixture();
   try {

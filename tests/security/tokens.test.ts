@@ -14,7 +14,7 @@ import {
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, TEST_SECRET, type TestApp, withTestApp } from '../support/test-app.ts';
-import { expectError } from './attack-kit.ts';
+import { expectError, rawHttp } from './attack-kit.ts';
 
 /**
  * Forged access tokens, made as an attacker would with jose, against the real app over a socket. Each
@@ -227,6 +227,30 @@ test('garbage in the shape of a JWT and empty or odd bearer values → 401 INVAL
       headers: { Authorization: authorization },
     });
     expectError(response, 401, 'INVALID_TOKEN', authorization);
+  }
+});
+
+test('two Authorization headers → 400 INVALID_PAYLOAD: neither is picked, whichever is valid', async (context) => {
+  // Node keeps the first of a repeated Authorization and drops the rest; a proxy in front may have judged
+  // the last. Either way one request would be two callers: refused, as a header and ?access_token= are.
+  const admin = await signHs256(adminClaims(context));
+  for (const [first, second] of [
+    [admin, 'garbage'],
+    ['garbage', admin],
+    [admin, admin],
+  ]) {
+    const request = [
+      'GET /users HTTP/1.1',
+      'Host: localhost',
+      `Authorization: Bearer ${first}`,
+      `authorization: Bearer ${second}`,
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    const answer = await rawHttp(context.app, new TextEncoder().encode(request));
+    assert.is(answer.status, 400, answer.text.slice(0, 400));
+    assert.match(answer.text, /"code":"INVALID_PAYLOAD"/);
   }
 });
 

@@ -6,10 +6,15 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * The token a request presents, or null when it presents none (the public caller).
- * RFC 6750 ways: `Authorization: Bearer <t>` or `?access_token=<t>`; using both is ambiguous and refused.
+ * RFC 6750 ways: `Authorization: Bearer <t>` or `?access_token=<t>`; using both, or sending the header
+ * twice, is ambiguous and refused.
  */
 export function presentedToken(ctx: HttpContext, allowQueryToken: boolean): string | null {
   const header = ctx.get('Authorization');
+  if (header && authorizationHeaders(ctx.req.rawHeaders) > 1) {
+    // Node keeps the first and drops the others, where a proxy in front may have judged the last.
+    throw invalidPayload('Send one Authorization header.');
+  }
   const query = accessTokenParameter(ctx);
   if (header && query !== undefined) {
     throw invalidPayload('Pass the token either in the Authorization header or as access_token, not both.');
@@ -64,6 +69,15 @@ function checkedQueryToken(token: unknown, allowQueryToken: boolean): string {
  */
 function mayNameAccessToken(querystring: string): boolean {
   return querystring.includes('access_token') || querystring.includes('%');
+}
+
+/** How many Authorization fields a request sent: `rawHeaders` alternates names and values. */
+function authorizationHeaders(rawHeaders: ReadonlyArray<string>): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]!.toLowerCase() === 'authorization') count++;
+  }
+  return count;
 }
 
 function fromHeader(header: string): string {

@@ -362,11 +362,33 @@ function protocolRefusal(req: IncomingMessage): ProtocolRefusal | undefined {
 
 function parsedMetadata(header: string | string[] | undefined): Record<string, string | null> {
   if (header === undefined) return {};
+  let metadata: Record<string, string | null>;
   try {
     if (typeof header !== 'string') throw new Error('Upload-Metadata sent more than once');
-    return Metadata.parse(header);
+    metadata = Metadata.parse(header);
   } catch {
     throw invalidPayload('Upload-Metadata must be TUS metadata: comma-separated keys with base64 values.');
+  }
+  assertUtf8Values(header);
+  return metadata;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Metadata.parse decodes each value leniently, turning bytes that are not UTF-8 (an encoded lone surrogate
+ * among them) into U+FFFD: docs/api.md §4a refuses such text rather than store it altered. `header` has
+ * passed Metadata.parse: comma-separated `key base64` pairs.
+ */
+function assertUtf8Values(header: string): void {
+  for (const pair of header.split(',')) {
+    const [key, value] = pair.split(' ');
+    if (value === undefined) continue;
+    try {
+      UTF8.decode(Buffer.from(value, 'base64'));
+    } catch {
+      throw invalidPayload(`The Upload-Metadata value of "${key}" is not UTF-8 text.`, key);
+    }
   }
 }
 

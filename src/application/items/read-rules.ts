@@ -4,6 +4,7 @@ import type { Permission } from '../../domain/permissions/permission.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
 import { readRuleFor } from '../../domain/permissions/read-rule-for.ts';
 import { refusal } from '../../domain/permissions/refusal.ts';
+import { inCodePointOrder } from '../../domain/permissions/rule-text-order.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { parseFilter } from '../../domain/query/parse-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
@@ -54,7 +55,7 @@ export class ReadRules {
       caller,
       granted,
       collection,
-      (raw) => parseFilter(raw, collection),
+      (raw) => inCodePointOrder(parseFilter(raw, collection)),
       (node) => bindDynamicValues(node, context, collection),
     );
     if (!granted.some(hasDynamicValues)) {

@@ -2,6 +2,7 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { grantingRole } from '../../domain/permissions/granting-role.ts';
 import type { PermissionAction } from '../../domain/permissions/permission.ts';
 import { refusal } from '../../domain/permissions/refusal.ts';
+import { inCodePointOrder } from '../../domain/permissions/rule-text-order.ts';
 import { type WriteGrant, writeGrantsFor } from '../../domain/permissions/write-grants.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { parseFilter } from '../../domain/query/parse-filter.ts';
@@ -42,7 +43,7 @@ export class WriteRules {
       granted,
       collection,
       action,
-      (raw) => parseFilter(raw, collection),
+      (raw) => inCodePointOrder(parseFilter(raw, collection)),
       (node) => bindDynamicValues(node, context, collection),
     );
   }

@@ -47,6 +47,9 @@ function refuseAggregates(query: RawItemQuery): void {
   }
 }
 
+/** Events read from the log at a time while a resumption catches up. */
+const REPLAY_PAGE = 10_000;
+
 /** How often rights are re-asked even when no change was heard (REALTIME-SPEC: within one second). */
 export const RECHECK_INTERVAL_MS = 1_000;
 
@@ -75,6 +78,13 @@ type Subscriber = {
   readonly parsedIn: SchemaSnapshot;
   view: View;
   closed: boolean;
+  /**
+   * The log position this subscriber has been judged up to: an event at or before it is never judged again,
+   * so a resumption's replay and the live batches it overlaps deliver each change once.
+   */
+  judgedUpTo: bigint;
+  /** Resuming: the replay, not the live batches, brings it every change until it has caught up. */
+  replaying: boolean;
 };
 
 /** What a group of alike views is told of one event; UNJUDGED when its view could not be evaluated. */
@@ -148,7 +158,18 @@ export class RealtimeHub implements ItemSubscriptions {
         ? (await this.list.execute(caller, { collection: request.collection, query: request.query })).json
         : null;
     const queryKey = JSON.stringify([request.collection, request.query]);
-    const subscriber: Subscriber = { request, sink, query, queryKey, parsedIn, view, closed: false };
+    const replaying = request.resumeAfter !== undefined;
+    const subscriber: Subscriber = {
+      request,
+      sink,
+      query,
+      queryKey,
+      parsedIn,
+      view,
+      closed: false,
+      judgedUpTo: BigInt(request.resumeAfter ?? 0),
+      replaying,
+    };
     let set = this.byCollection.get(collection.name);
     if (!set) {
       set = new Set();
@@ -230,19 +251,32 @@ export class RealtimeHub implements ItemSubscriptions {
     }
   }
 
+  /**
+   * Every event after `after`, page by page until the log has no more: the live batches skip a replaying
+   * subscriber, so whatever they held before the replay ends is in these pages (and what they hold after it
+   * that the pages had already brought is skipped by `judgedUpTo`).
+   */
   private async replay(subscriber: Subscriber, after: string): Promise<void> {
-    const events = await this.feed.since(after, 10_000);
-    if (events === null) {
-      this.end(subscriber, {
-        reason: 'RESYNC',
-        message: 'The position to resume from is no longer kept; subscribe again.',
-      });
-      return;
+    for (let from = after; ; ) {
+      const events = await this.feed.since(from, REPLAY_PAGE);
+      if (events === null) {
+        this.end(subscriber, {
+          reason: 'RESYNC',
+          message: 'The position to resume from is no longer kept; subscribe again.',
+        });
+        return;
+      }
+      await this.deliver(
+        events.filter((event) => event.collection === subscriber.request.collection),
+        [subscriber],
+      );
+      const last = events.at(-1);
+      if (last) subscriber.judgedUpTo = BigInt(last.id);
+      // A client that went away meanwhile needs no more pages.
+      if (events.length < REPLAY_PAGE || !last || subscriber.closed) break;
+      from = last.id;
     }
-    await this.deliver(
-      events.filter((event) => event.collection === subscriber.request.collection),
-      [subscriber],
-    );
+    subscriber.replaying = false;
   }
 
   private async deliver(batch: ReadonlyArray<ItemEvent>, only?: ReadonlyArray<Subscriber>): Promise<void> {
@@ -251,10 +285,13 @@ export class RealtimeHub implements ItemSubscriptions {
       if (subscribers.length === 0) continue;
       const collection = this.catalog.current().collections.get(event.collection);
       if (!collection) continue;
+      const position = BigInt(event.id);
       // Judged and shaped once per group of alike views; every member is sent the same message.
       const told = new Map<string, SubscriptionEvent | null | typeof UNJUDGED>();
       for (const subscriber of subscribers) {
-        if (subscriber.closed) continue;
+        if (subscriber.closed || (subscriber.replaying && !only) || position <= subscriber.judgedUpTo)
+          continue;
+        subscriber.judgedUpTo = position;
         const { view } = subscriber;
         let message = told.get(view.groupKey);
         if (message === undefined) {

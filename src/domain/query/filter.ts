@@ -69,7 +69,7 @@ export type OperandValue = ScalarValue | DynamicValue;
  * `V` is what operands may be: a parsed filter may still hold dynamic values (`FilterNode`); a bound one
  * may not (`BoundFilterNode`, from bindDynamicValues), which is what stores and matchesFilter evaluate.
  */
-export type Condition<V extends OperandValue = OperandValue> =
+export type Condition<V extends OperandValue = OperandValue> = (
   | {
       readonly kind: 'condition';
       readonly field: string;
@@ -95,7 +95,17 @@ export type Condition<V extends OperandValue = OperandValue> =
       readonly operator: RangeOperator;
       /** Inclusive bounds, in the order given: like SQL BETWEEN, a low bound above the high one matches nothing. */
       readonly values: readonly [V, V];
-    };
+    }
+) & { readonly textOrder?: TextOrder };
+
+/**
+ * How `_lt`, `_lte`, `_gt`, `_gte`, `_between` and `_nbetween` order text. Unset, as the database's
+ * collation does, which is what a query's filter means (its sort and its cursor follow the collation too).
+ * `codePoint`, by code point whatever the collation, as PostgreSQL's "C" collation and matchesFilter do:
+ * a permission rule, which is also judged in process (writes, realtime events), must mean one thing
+ * (docs/decisions/XXXX-permission-rules-order-text-by-code-point.md).
+ */
+export type TextOrder = 'codePoint';
 
 export type FilterNode<V extends OperandValue = OperandValue> =
   | { readonly kind: 'and'; readonly nodes: ReadonlyArray<FilterNode<V>> }

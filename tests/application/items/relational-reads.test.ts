@@ -219,7 +219,11 @@ test('filters across relations: every field named must be queryable at its hop, 
     quantifier: 'none',
     node: {
       kind: 'and',
-      nodes: [{ kind: 'condition', field: 'weight', operator: '_lt', value: 10 }, eq('label', 'bolts')],
+      nodes: [
+        // The rule's comparison, marked as every rule's is (docs/decisions/XXXX); the request's is not.
+        { kind: 'condition', field: 'weight', operator: '_lt', value: 10, textOrder: 'codePoint' },
+        eq('label', 'bolts'),
+      ],
     },
   });
   await refusedWith(

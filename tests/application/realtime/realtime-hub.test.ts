@@ -338,6 +338,46 @@ hub('resuming replays the events after the position, judged now, with no init', 
   );
 });
 
+hub('resuming replays every event after the position, however many pages of the log they fill', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  for (let weight = 0; weight < 10_005; weight++) f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight });
+  const sink = recordingSink();
+  await f.hub.subscribe(
+    { collection: PARCELS, query: { fields: ['id'] }, caller: async () => CALLER.ada, resumeAfter: '1' },
+    sink,
+  );
+  await f.hub.settled();
+  assert.equal(sink.ends, []);
+  assert.is(sink.events.length, 10_004);
+  assert.equal([sink.events[0]?.id, sink.events.at(-1)?.id], ['2', '10005']);
+});
+
+hub('a change that commits while a resumption replays reaches it once, in order', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  await f.subscribe(CALLER.bob, { fields: ['id'] });
+  f.feed.emit(PARCELS, 1, row(1), { ...row(1), weight: 2 });
+  const since = f.feed.since.bind(f.feed);
+  // The change commits between the replay's read and the live feed's: both see it.
+  f.feed.since = async (after, limit) => {
+    f.feed.since = since;
+    f.feed.emit(PARCELS, 2, row(2), { ...row(2), weight: 3 });
+    return since(after, limit);
+  };
+  const sink = recordingSink();
+  await f.hub.subscribe(
+    { collection: PARCELS, query: { fields: ['id'] }, caller: async () => CALLER.ada, resumeAfter: '0' },
+    sink,
+  );
+  f.feed.emit(PARCELS, 3, row(3), { ...row(3), weight: 4 });
+  await f.hub.settled();
+  assert.equal(
+    sink.events.map((event) => event.id),
+    ['1', '2', '3'],
+  );
+});
+
 hub(
   'a replay the log cannot answer ends the subscription with RESYNC rather than leaving it waiting',
   async () => {

@@ -9,6 +9,7 @@ import type {
 } from '../../../application/realtime/item-subscriptions.ts';
 import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
+import { describeTextPath, findTextFlaw } from '../../../domain/well-formed-text.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
 import { answerRawError } from '../client-error-answer.ts';
@@ -368,6 +369,15 @@ class Connection {
     const { query = {} } = message;
     if (typeof query !== 'object' || query === null || Array.isArray(query)) {
       this.error('subscribe', 'INVALID_PAYLOAD', '"query" is an object of list parameters.', uid);
+      return;
+    }
+    // docs/api.md §4a, as the query string and bodies are checked at the HTTP edge: a JSON escape in a message
+    // can make text PostgreSQL cannot hold (NUL) or would silently alter (a lone surrogate becomes U+FFFD).
+    const flawed = findTextFlaw(query);
+    if (flawed) {
+      const place = describeTextPath(flawed.path);
+      const what = flawed.inKey ? 'The key' : 'The value of';
+      this.error('subscribe', 'INVALID_QUERY', `${what} "${place}" contains ${flawed.flaw}.`, uid);
       return;
     }
     this.subscriptions.set(key, null);

@@ -78,7 +78,7 @@ function conditionSql(
   scope: RowScope,
 ): RawBuilder<boolean> {
   if (field.type === 'array') return arrayConditionSql(condition, field, scope);
-  const column = comparable(field, scope);
+  const column = ordered(comparable(field, scope), field, condition);
   switch (condition.operator) {
     case '_null':
       return sql`${column} is null`;
@@ -184,6 +184,20 @@ export function comparable(field: FieldSchema, scope: RowScope): RawBuilder<unkn
   if (field.choices !== undefined) return sql`${column}::text`;
   if (field.type === 'array') return sql`${column}::${sql.raw(parameterTypeOf(elementField(field)))}[]`;
   return column;
+}
+
+/**
+ * A permission rule's text compares by code point (filter.ts, `TextOrder`): as matchesFilter judges it in
+ * process, whatever the collation of the column. Equality and LIKE need no collation of their own: under a
+ * deterministic collation they compare the bytes already.
+ */
+function ordered(
+  column: RawBuilder<unknown>,
+  field: FieldSchema,
+  condition: Condition<ScalarValue>,
+): RawBuilder<unknown> {
+  const text = TEXTUAL_TYPES.has(field.type) || field.choices !== undefined;
+  return condition.textOrder === 'codePoint' && text ? sql`${column} collate "C"` : column;
 }
 
 function parameter(field: FieldSchema, value: ScalarValue): RawBuilder<unknown> {
