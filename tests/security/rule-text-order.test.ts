@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
  * A permission rule is judged by PostgreSQL for lists, and in process for writes and realtime events. On a
  * column whose collation is linguistic (en-US orders "Apple" after "a", code points before it), a text
  * range in a rule must still find the same rows through every door, or a realtime event hands out a row
- * the list hides. Rules compare text by code point (docs/decisions/XXXX).
+ * the list hides. Rules compare text by code point (docs/decisions/0063).
  */
 type Context = { app: TestApp; orm: MikroOrmPersistence['orm']; admin: string; reader: string };
 

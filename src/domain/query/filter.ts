@@ -103,7 +103,7 @@ export type Condition<V extends OperandValue = OperandValue> = (
  * collation does, which is what a query's filter means (its sort and its cursor follow the collation too).
  * `codePoint`, by code point whatever the collation, as PostgreSQL's "C" collation and matchesFilter do:
  * a permission rule, which is also judged in process (writes, realtime events), must mean one thing
- * (docs/decisions/XXXX-permission-rules-order-text-by-code-point.md).
+ * (docs/decisions/0063-permission-rules-order-text-by-code-point.md).
  */
 export type TextOrder = 'codePoint';
 

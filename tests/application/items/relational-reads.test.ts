@@ -220,7 +220,7 @@ test('filters across relations: every field named must be queryable at its hop, 
     node: {
       kind: 'and',
       nodes: [
-        // The rule's comparison, marked as every rule's is (docs/decisions/XXXX); the request's is not.
+        // The rule's comparison, marked as every rule's is (docs/decisions/0063); the request's is not.
         { kind: 'condition', field: 'weight', operator: '_lt', value: 10, textOrder: 'codePoint' },
         eq('label', 'bolts'),
       ],
