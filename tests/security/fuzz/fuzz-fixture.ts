@@ -120,7 +120,7 @@ export async function startFixture(persistence: Persistence): Promise<Fixture> {
       action: 'create',
       permissions: {},
       validation: { crates: { _gte: 0 } },
-      presets: { is_deleted: false, user_created: '$CURRENT_USER' },
+      presets: { is_deleted: false },
       fields: ['id', 'code', 'description', 'crates', 'temperature', 'manifest', 'departed_at'],
     },
     {
