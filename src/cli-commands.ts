@@ -544,7 +544,6 @@ function summaryJson(summary: SweepSummary) {
   };
 }
 
-
 async function userIdByEmail(container: Container, email: string): Promise<string> {
   const user = await container
     .get<UserRepository>(TYPES.UserRepository)
