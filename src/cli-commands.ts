@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Container } from 'inversify';
+import { counted } from './adapters/cli/counted.ts';
 import { exportProgress } from './adapters/cli/export-progress.ts';
 import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
@@ -352,7 +353,7 @@ export async function addSampleCargos(rows: number): Promise<void> {
     await persistence.migrate();
     const progress = progressBar('cargos');
     await createSampleCargos(persistence.orm, { rows, onProgress: progress.update });
-    progress.finish(`${rows.toLocaleString('en')} rows added`);
+    progress.finish(`${counted(rows, 'row')} added`);
   } finally {
     await persistence.close();
   }
@@ -390,7 +391,7 @@ export const exportItems = (
     try {
       const rows = await writeExport(itemExport, stdout, progress.update);
       if (broken || stdout.destroyed) {
-        console.error(`${collection}: the output closed after ${rows.toLocaleString('en')} rows`);
+        console.error(`${collection}: the output closed after ${counted(rows, 'row')}`);
         process.exitCode = 1;
         return;
       }
@@ -433,7 +434,7 @@ export async function importFile(
       mode: options.batch ? 'batch' : 'all',
       onProgress: progress.update,
     });
-    progress.finish(`${result.inserted.toLocaleString('en')} rows imported`);
+    progress.finish(`${counted(result.inserted, 'row')} imported`);
     for (const chunk of result.chunks ?? []) {
       if ('error' in chunk)
         console.error(`rows ${chunk.rows[0]}–${chunk.rows[1]} not imported: ${chunk.error.message}`);
@@ -483,9 +484,9 @@ function findingLine(finding: SweepFinding): string {
   if (finding.kind === 'missing-bytes')
     return `missing ${finding.key}: the file ${finding.id} has no bytes (reported only)`;
   if (finding.kind === 'unreferenced')
-    return `unreferenced ${finding.bytes.name} (${bytesText(finding.bytes.size)}): under no key (reported only)`;
+    return `unreferenced ${finding.bytes.name} (${counted(finding.bytes.size, 'byte')}): under no key (reported only)`;
   const { key, size } = finding.object;
-  return `${finding.deleted ? 'deleted' : 'orphan'} ${key} (${bytesText(size)}): ${SWEEP_AREAS[finding.area].why}`;
+  return `${finding.deleted ? 'deleted' : 'orphan'} ${key} (${counted(size, 'byte')}): ${SWEEP_AREAS[finding.area].why}`;
 }
 
 function findingJson(finding: SweepFinding) {
@@ -506,20 +507,20 @@ function findingJson(finding: SweepFinding) {
 function summaryLines(summary: SweepSummary): string[] {
   const areas = (Object.keys(SWEEP_AREAS) as SweepArea[]).map((area) => {
     const { count, bytes } = summary.orphans[area];
-    return `${SWEEP_AREAS[area].prefix}: ${orphansText(count)}, ${bytesText(bytes)}`;
+    return `${SWEEP_AREAS[area].prefix}: ${counted(count, 'orphan')}, ${counted(bytes, 'byte')}`;
   });
   const orphans = Object.values(summary.orphans).reduce((sum, tally) => sum + tally.count, 0);
   return [
-    `Checked ${summary.keysChecked.toLocaleString('en')} keys and ${summary.rowsChecked.toLocaleString('en')} rows.`,
+    `Checked ${counted(summary.keysChecked, 'key')} and ${counted(summary.rowsChecked, 'row')}.`,
     ...areas,
     `rows without bytes: ${summary.missingBytes.toLocaleString('en')} (reported only, never deleted)`,
     ...(summary.unreferenced
       ? [
-          `bytes under no key: ${summary.unreferenced.count.toLocaleString('en')}, ${bytesText(summary.unreferenced.bytes)} (reported only, never deleted)`,
+          `bytes under no key: ${summary.unreferenced.count.toLocaleString('en')}, ${counted(summary.unreferenced.bytes, 'byte')} (reported only, never deleted)`,
         ]
       : []),
     summary.deleted
-      ? `Deleted ${orphansText(orphans)}.`
+      ? `Deleted ${counted(orphans, 'orphan')}.`
       : orphans > 0
         ? 'Nothing deleted: run again with --delete to remove the orphans.'
         : 'Nothing to delete.',
@@ -541,14 +542,6 @@ function summaryJson(summary: SweepSummary) {
     keys_checked: summary.keysChecked,
     rows_checked: summary.rowsChecked,
   };
-}
-
-function orphansText(count: number): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? 'orphan' : 'orphans'}`;
-}
-
-function bytesText(bytes: number): string {
-  return `${bytes.toLocaleString('en')} ${bytes === 1 ? 'byte' : 'bytes'}`;
 }
 
 async function userIdByEmail(container: Container, email: string): Promise<string> {

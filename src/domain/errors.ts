@@ -92,10 +92,27 @@ export const recordNotUnique = (field: string) =>
 /** `retryAfter` as `Retry-After` carries it: whole seconds, rounded up, never 0 (which would mean now). */
 const wholeSeconds = (seconds: number) => Math.max(1, Math.ceil(seconds));
 
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new DomainError('TOO_MANY_REQUESTS', 'Too many attempts. Try again later.', {
-    retryAfter: wholeSeconds(retryAfterSeconds),
+/**
+ * Failed logins over a budget (docs/api.md §3). The message says the wait `Retry-After` carries, in words,
+ * made from that value alone: it tells no more than the header does.
+ */
+export const tooManyRequests = (retryAfterSeconds: number) => {
+  const retryAfter = wholeSeconds(retryAfterSeconds);
+  return new DomainError('TOO_MANY_REQUESTS', `Too many attempts. Try again in ${waitInWords(retryAfter)}.`, {
+    retryAfter,
   });
+};
+
+/**
+ * A wait of whole seconds as a person reads it, never shorter than it is: seconds under a minute, then
+ * whole minutes (rounded up) under two hours, then whole hours (rounded up).
+ */
+export function waitInWords(seconds: number): string {
+  const counted = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (seconds < 60) return counted(seconds, 'second');
+  if (seconds < 2 * 3600) return counted(Math.ceil(seconds / 60), 'minute');
+  return counted(Math.ceil(seconds / 3600), 'hour');
+}
 
 /**
  * The answer's JSON text would exceed the response byte budget (`query.responseMaxBytes`). The caller can

@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { collectionMetaChange, fieldMeta, newCollectionMeta } from '../adapters/http/directus-meta.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { collectionAnswer, fieldAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { mustBe } from '../adapters/http/payload-issue-message.ts';
@@ -14,8 +15,10 @@ import { GetFieldHandler } from '../application/collections/get-field.ts';
 import { ListCollectionsHandler } from '../application/collections/list-collections.ts';
 import { ListFieldsHandler } from '../application/collections/list-fields.ts';
 import { UpdateCollectionHandler } from '../application/collections/update-collection.ts';
+import { UpdateFieldHandler } from '../application/collections/update-field.ts';
 import type { CollectionWatch } from '../application/realtime/collection-watch.ts';
 import { CREATABLE_FIELD_TYPES } from '../domain/schema/field-type.ts';
+import { countsByItself } from '../domain/schema/new-field.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
@@ -30,10 +33,33 @@ const newField = z
         is_unique: z.boolean().optional(),
         default_value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
         max_length: z.number().int().min(1).max(10_485_760).optional(),
+        has_auto_increment: z
+          .boolean()
+          .optional()
+          .describe(
+            "Directus's flag, taken when it says what datagate does: true exactly for an integer or bigInteger primary key without a default, which counts by itself.",
+          ),
       })
       .optional(),
+    meta: fieldMeta,
   })
-  .transform(({ field, type, schema = {} }) => ({
+  .superRefine(({ type, schema }, context) => {
+    const asked = schema?.has_auto_increment;
+    const counts = countsByItself({
+      type,
+      isPrimaryKey: schema?.is_primary_key,
+      defaultValue: schema?.default_value,
+    });
+    if (asked === undefined || asked === counts) return;
+    context.addIssue({
+      code: 'custom',
+      path: ['schema', 'has_auto_increment'],
+      params: {
+        mustBe: `${counts}: here an integer or bigInteger primary key without a default counts by itself (its keys may still be given), and no other field does`,
+      },
+    });
+  })
+  .transform(({ field, type, schema = {}, meta }) => ({
     field,
     type,
     isPrimaryKey: schema.is_primary_key,
@@ -41,7 +67,11 @@ const newField = z
     isUnique: schema.is_unique,
     defaultValue: schema.default_value,
     maxLength: schema.max_length,
+    meta,
   }));
+
+/** Directus's PATCH of a field: its `meta`, of which datagate keeps nothing; the column itself is not changed here. */
+const fieldChange = z.strictObject({ meta: fieldMeta });
 
 const collectionName = z.string().describe("The collection's name.");
 const fieldName = z.string().describe("The field's name.");
@@ -55,26 +85,11 @@ const createCollectionBody = z.strictObject({
     .strictObject({}, { error: mustBe('{} (a collection is always a table: there are no folders)') })
     .optional()
     .describe("Directus's `{}` (a table); accepted and changes nothing."),
+  meta: newCollectionMeta,
   fields: z.array(newField).max(1000),
 });
 
-const updateCollectionBody = z.strictObject({
-  meta: z
-    .strictObject({
-      accountability: z
-        .enum(['all', 'activity'], { error: mustBe('"all", "activity" or null') })
-        .nullable()
-        .optional()
-        .describe('What writes record (docs/api.md §14): `all`, `activity`, or null for nothing.'),
-      realtime_watch: z
-        .boolean()
-        .optional()
-        .describe(
-          'Record writes made by hand in SQL as realtime events (true; again to renew a stale watch) or not (false): docs/api.md §12.',
-        ),
-    })
-    .optional(),
-});
+const updateCollectionBody = z.strictObject({ meta: collectionMetaChange });
 
 /** docs/api.md §7: /collections, /fields and /utils/cache/clear, all for admins. */
 export const collectionsModule = new ContainerModule((options) => {
@@ -93,6 +108,7 @@ export const collectionsModule = new ContainerModule((options) => {
     CreateFieldHandler,
     (get) => new CreateFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
   );
+  bind(UpdateFieldHandler, (get) => new UpdateFieldHandler(get(TYPES.SchemaCatalog)));
   bind(
     DeleteFieldHandler,
     (get) => new DeleteFieldHandler(get(TYPES.SchemaCatalog), get(TYPES.SchemaEditor)),
@@ -118,6 +134,7 @@ export const collectionsModule = new ContainerModule((options) => {
     const getField = get(GetFieldHandler);
     const createField = get(CreateFieldHandler);
     const deleteField = get(DeleteFieldHandler);
+    const updateField = get(UpdateFieldHandler);
     const clearSchemaCache = get(ClearSchemaCacheHandler);
     return {
       register(router, { readBody, authenticated, respond }) {
@@ -128,8 +145,16 @@ export const collectionsModule = new ContainerModule((options) => {
         router.post(
           '/collections',
           authenticated(async (ctx, caller) => {
-            const { collection, fields } = await readBody(ctx, createCollectionBody);
-            respond.send(ctx, await createCollection.execute(caller, { collection, fields }));
+            const { collection, fields, meta } = await readBody(ctx, createCollectionBody);
+            const accountability = meta?.accountability;
+            respond.send(
+              ctx,
+              await createCollection.execute(caller, {
+                collection,
+                fields,
+                ...(accountability === undefined ? {} : { accountability }),
+              }),
+            );
           }),
         );
         router.get(
@@ -186,6 +211,21 @@ export const collectionsModule = new ContainerModule((options) => {
           authenticated(async (ctx, caller) => {
             const { collection, field } = ctx.params;
             respond.send(ctx, await getField.execute(caller, { collection: collection!, field: field! }));
+          }),
+        );
+        router.patch(
+          '/fields/:collection/:field',
+          authenticated(async (ctx, caller) => {
+            const { collection, field } = ctx.params;
+            const { meta } = await readBody(ctx, fieldChange);
+            respond.send(
+              ctx,
+              await updateField.execute(caller, {
+                collection: collection!,
+                field: field!,
+                ...(meta === undefined ? {} : { meta }),
+              }),
+            );
           }),
         );
         router.delete(
@@ -309,6 +349,19 @@ export const collectionsModule = new ContainerModule((options) => {
               summary: 'Read a field',
               answers: [{ status: 200, description: 'The field.', body: fieldAnswer }],
               errors: [401, 403, 404],
+            },
+            {
+              ...fields,
+              ...field,
+              method: 'patch',
+              path: '/fields/:collection/:field',
+              operationId: 'updateField',
+              summary: "Send a field's Directus settings",
+              description:
+                'Presentation settings are accepted and not kept; what `meta` asks of the API must already hold for the field. Nothing changes: the answer is the field.',
+              body: fieldChange,
+              answers: [{ status: 200, description: 'The field, unchanged.', body: fieldAnswer }],
+              errors: [400, 401, 403, 404, 413, 415],
             },
             {
               ...fields,

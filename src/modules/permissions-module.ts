@@ -23,6 +23,27 @@ const jsonObject = z
   .nullable()
   .optional();
 
+/**
+ * A list of names, or Directus's spelling of one: the comma-separated string it stores (`"*"`, `"id,title"`),
+ * read as Directus reads it back — split at each comma, `""` the empty list — but each name trimmed: Directus
+ * keeps the space of `"id, title"` and grants a ` title` no field has, which no one means.
+ */
+const permissionFields = z
+  .union(
+    [
+      z.array(z.string()),
+      z.string().transform((names) => (names === '' ? [] : names.split(',').map((name) => name.trim()))),
+    ],
+    {
+      error: mustBe('a list of field names, a comma-separated string of them, or null'),
+    },
+  )
+  .nullable()
+  .optional()
+  .describe(
+    'Field names, or `["*"]` for all; Directus\'s comma-separated string (`"*"`, `"id,title"`) is read as that list.',
+  );
+
 // Only the wire shape is checked here (INVALID_PAYLOAD). Whether the action is one, the role exists and
 // the filters fit the collection are domain rules, answered FAILED_VALIDATION by the handlers.
 const createPermissionBody = z.strictObject({
@@ -32,7 +53,7 @@ const createPermissionBody = z.strictObject({
   permissions: jsonObject,
   validation: jsonObject,
   presets: jsonObject,
-  fields: z.array(z.string()).nullable().optional(),
+  fields: permissionFields,
 });
 
 const updatePermissionBody = createPermissionBody.partial();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DomainError } from '../../src/domain/errors.ts';
+import { DomainError, tooManyRequests } from '../../src/domain/errors.ts';
 import { authFixture, DEFAULT_LOGIN_BUDGETS, rejectsWith } from '../support/auth-fixture.ts';
 
 type Fixture = ReturnType<typeof authFixture>;
@@ -51,6 +51,45 @@ test('the refusal says how long is left of the window opened by the first failur
   const error = await refusal(f.login.execute(ADA));
   assert.is(error.code, 'TOO_MANY_REQUESTS');
   assert.is(error.extensions.retryAfter, 10 * 60);
+  assert.is(error.message, 'Too many attempts. Try again in 10 minutes.');
+});
+
+test('the wait in the message is the wait of Retry-After in words, never shorter', () => {
+  const table: Array<[number, string]> = [
+    [1, '1 second'],
+    [59, '59 seconds'],
+    [60, '1 minute'],
+    [61, '2 minutes'],
+    [900, '15 minutes'],
+    [7199, '120 minutes'],
+    [7200, '2 hours'],
+    [7201, '3 hours'],
+  ];
+  for (const [seconds, words] of table) {
+    const error = tooManyRequests(seconds);
+    assert.is(error.extensions.retryAfter, seconds);
+    assert.is(error.message, `Too many attempts. Try again in ${words}.`, String(seconds));
+  }
+  assert.is(tooManyRequests(0.2).message, 'Too many attempts. Try again in 1 second.', 'never "0 seconds"');
+});
+
+test("an unknown e-mail's spent budget answers as a known one's: the same code, wait and words", async () => {
+  const f = authFixture();
+  await f.user();
+  const nobody: Attempt = { email: 'nobody@example.com', password: 'wrong' };
+  await failTimes(f, 1);
+  await failTimes(f, 1, nobody);
+  f.clock.advance(3 * MINUTE + 500);
+  await failTimes(f, 4);
+  await failTimes(f, 4, nobody);
+  const known = await refusal(f.login.execute(WRONG));
+  const unknown = await refusal(f.login.execute(nobody));
+  assert.is(known.code, 'TOO_MANY_REQUESTS');
+  assert.equal(
+    { code: unknown.code, message: unknown.message, extensions: unknown.extensions },
+    { code: known.code, message: known.message, extensions: known.extensions },
+  );
+  assert.is(known.message, 'Too many attempts. Try again in 12 minutes.');
 });
 
 test('once the window has passed the right password works again', async () => {
@@ -165,6 +204,7 @@ test('a known user who never logged in from that address is refused like an unkn
   for (const refused of refusals) {
     assert.is(refused.code, 'TOO_MANY_REQUESTS');
     assert.equal(refused.extensions, refusals[0]?.extensions);
+    assert.is(refused.message, refusals[0]?.message);
   }
 });
 

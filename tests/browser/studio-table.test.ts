@@ -150,6 +150,11 @@ studio(
       await settled(page);
       assert.is(await table.locator('tbody tr').count(), 1);
       assert.is(await page.getByRole('alert').count(), 0, 'the error is gone');
+      await page.getByRole('button', { name: 'Count exactly' }).click();
+      await page
+        .locator('.count')
+        .filter({ hasText: /^\s*1 row\s*$/ })
+        .waitFor();
       watch.assertClean((problem) => /status of (400|503)|ERR_CONNECTION_REFUSED/.test(problem));
     }),
 );

@@ -45,7 +45,7 @@ cli('a file whose format the extension does not name needs --format', async ({ d
   assert.match(refused.stderr, /give --format csv\|json\|ndjson/);
   const run = await datagate(['import', 'cargos', file, '--format', 'json'], env);
   assert.is(run.code, 0, run.stderr);
-  assert.match(run.stderr, /^cargos 1 rows imported/m);
+  assert.match(run.stderr, /^cargos 1 row imported in /m);
 });
 
 cli.run();

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { exportProgress } from '../../src/adapters/cli/export-progress.ts';
 import { errorLine } from '../../src/adapters/cli/one-line-errors.ts';
-import { progressBar } from '../../src/adapters/cli/progress-bar.ts';
+import { importProgress, progressBar } from '../../src/adapters/cli/progress-bar.ts';
 import { sweepProgress } from '../../src/adapters/cli/sweep-progress.ts';
 import { paint } from '../../src/adapters/cli/terminal-colour.ts';
 
@@ -73,6 +74,23 @@ test("a sweep's progress: keys counted, then a bar over the rows, on a terminal 
     '\rrows ███████████████░░░░░░░░░░░░░░░  50% 500/1,000',
     '\r\x1b[2K',
   ]);
+});
+
+test('an export or import counts one row as "1 row", any other number in the plural', () => {
+  const table: Array<[number, RegExp]> = [
+    [0, /^cargos: 0 rows, 0 rows\/s, done in \d+\.\d s\n$/],
+    [1, /^cargos: 1 row, [\d,]+ rows\/s, done in \d+\.\d s\n$/],
+    [2, /^cargos: 2 rows, /],
+    [1000, /^cargos: 1,000 rows, /],
+  ];
+  for (const [rows, summary] of table) {
+    const pipe = stream({ isTTY: false });
+    exportProgress('cargos', pipe.stream).finish(rows);
+    assert.match(pipe.written[0]!, summary, `${rows}: ${pipe.written[0]}`);
+  }
+  const pipe = stream({ isTTY: false });
+  importProgress('cargos', 100, pipe.stream, 0).update({ rows: 1, bytes: 50 });
+  assert.match(pipe.written[0]!, /^cargos 1 row, [\d,]+ rows\/s, 50% read, /);
 });
 
 test.run();

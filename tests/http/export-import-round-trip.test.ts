@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
  * Issue 17's round trip (docs/api.md §13): export a collection, drop it, create it again, import the file,
  * export again — the two exports are the same bytes. Every format on every backend with a few hundred
  * rows of every kind of value, empty texts and nulls apart (a CSV writes `""` for one and nothing for the
- * other, and reads them back so); 100,000 rows as CSV on one database backend.
+ * other, and reads them back so), floats that are no JSON number (`"NaN"`, `"Infinity"`, `"-Infinity"`)
+ * among them; 100,000 rows as CSV on one database backend.
  */
 
 const FIELDS = [
@@ -23,6 +24,8 @@ const FIELDS = [
   { field: 'due', type: 'date' },
 ];
 
+const NON_FINITE = ['NaN', 'Infinity', '-Infinity'];
+
 const LABELS = ['plain', 'comma, "quoted"', 'line1\nline2\r\nline3', 'Ünïcødé ✓ 𝄞', ' lead/trail ', null, ''];
 
 function row(id: number): Record<string, unknown> {
@@ -32,7 +35,7 @@ function row(id: number): Record<string, unknown> {
     code: `0190a5b2-0000-7000-8000-${id.toString(16).padStart(12, '0')}`,
     label: pick(LABELS),
     note: id % 7 === 0 ? null : id % 11 === 0 ? '' : `note ${id}`,
-    weight: id % 5 === 0 ? null : id / 8,
+    weight: id % 5 === 0 ? null : id % 13 === 0 ? NON_FINITE[id % 3] : id / 8,
     price: id % 3 === 0 ? null : `${id}.${String(id % 100).padStart(2, '0')}`,
     fragile: pick([true, false, null]),
     doc: pick([{ a: [1, 'x,y'], n: id }, 'just a string', 42, null, '']),
@@ -116,6 +119,40 @@ for (const [target, test] of suitePerBackend<Context>(
       await roundTrip(app, admin, 'round_trip', format, 500);
     });
   }
+
+  test('floats that are no JSON number are written, filtered and sorted as PostgreSQL does', async ({
+    app,
+    admin,
+  }) => {
+    await recreate(app, admin, 'round_trip');
+    const weights = [1.5, 'NaN', '-Infinity', null, 'Infinity', -2];
+    const created = await app.request('POST', '/items/round_trip', {
+      token: admin,
+      body: weights.map((weight, index) => ({ id: index + 1, weight })),
+    });
+    assert.is(created.status, 200, created.text);
+    const ids = async (query: string) => {
+      const listed = await app.request('GET', `/items/round_trip?fields=id,weight&${query}`, {
+        token: admin,
+      });
+      assert.is(listed.status, 200, listed.text);
+      return (listed.body as Array<{ id: number }>).map((item) => item.id);
+    };
+    const csv = await exported(app, admin, 'round_trip', 'csv');
+    assert.ok(csv.includes('\r\n2,,,,NaN,'), csv);
+    assert.ok(csv.includes('\r\n3,,,,-Infinity,'), csv);
+    // -Infinity, then the numbers, Infinity, and NaN above everything; nulls last, as PostgreSQL sorts.
+    assert.equal(await ids('sort=weight,id'), [3, 6, 1, 5, 2, 4]);
+    assert.equal(await ids('sort=-weight,id'), [4, 2, 5, 1, 6, 3]);
+    assert.equal(await ids('filter[weight][_eq]=NaN'), [2]);
+    assert.equal(await ids('filter[weight][_gt]=0&sort=id'), [1, 2, 5]);
+    assert.equal(await ids('filter[weight][_lt]=Infinity&sort=id'), [1, 3, 6]);
+    const patched = await app.request('PATCH', '/items/round_trip/1', {
+      token: admin,
+      body: { weight: 'NaN' },
+    });
+    assert.equal((patched.body as { weight: unknown }).weight, 'NaN');
+  });
   test.run();
 }
 

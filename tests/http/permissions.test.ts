@@ -13,6 +13,17 @@ const permissions = suite<Context>('/permissions');
 permissions.before(async (context) => {
   context.app = await startTestApp();
   const admin = await context.app.seedAdmin();
+  const created = await context.app.request('POST', '/collections', {
+    token: (await context.app.login(admin)).access_token,
+    body: {
+      collection: 'articles',
+      fields: [
+        { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+        { field: 'title', type: 'string' },
+      ],
+    },
+  });
+  assert.is(created.status, 200, created.text);
   context.editorRole = (await context.app.createRole({ name: 'Editors' })).id;
   const member = await context.app.createUser({ role: context.editorRole });
   context.tokens = {
@@ -118,14 +129,46 @@ const rows: Scenario[] = [
     expectedCode: 'INVALID_PAYLOAD',
     expectedField: 'permissions',
   },
+  ...[5, true, {}, ['id', 5], [['id']]].map(
+    (fields): Scenario => ({
+      name: `create with fields ${JSON.stringify(fields)}, neither a list of names nor their string → 400 INVALID_PAYLOAD`,
+      method: 'POST',
+      path: '/permissions',
+      as: 'admin',
+      body: { ...valid, fields },
+      expectedStatus: 400,
+      expectedCode: 'INVALID_PAYLOAD',
+      expectedField: 'fields',
+      expectedMessage: '"fields" must be a list of field names, a comma-separated string of them, or null.',
+    }),
+  ),
+  ...(
+    [
+      ['*', ['*']],
+      ['id,title', ['id', 'title']],
+      ['title', ['title']],
+      [' id , title ', ['id', 'title']],
+      ['', []],
+    ] as const
+  ).map(
+    ([fields, stored]): Scenario => ({
+      name: `create with Directus's string of fields ${JSON.stringify(fields)} → 200, stored as the list ${JSON.stringify(stored)}`,
+      method: 'POST',
+      path: '/permissions',
+      as: 'admin',
+      body: { ...valid, collection: 'articles', fields },
+      expectedStatus: 200,
+      expectedBody: (body) => assert.equal((body as PermissionView).fields, stored),
+    }),
+  ),
   {
-    name: 'create with fields that are no list → 400 INVALID_PAYLOAD',
+    name: "create with Directus's string naming a field the collection lacks → 400 FAILED_VALIDATION, as its list would",
     method: 'POST',
     path: '/permissions',
     as: 'admin',
-    body: { ...valid, fields: '*' },
+    body: { ...valid, collection: 'articles', fields: 'id,subtitle' },
     expectedStatus: 400,
-    expectedCode: 'INVALID_PAYLOAD',
+    expectedCode: 'FAILED_VALIDATION',
     expectedField: 'fields',
   },
   {
@@ -327,6 +370,15 @@ permissions(
       body: { permissions: null, presets: { is_deleted: false } },
     });
     assert.equal(patched.body, { ...permission, permissions: null, presets: { is_deleted: false } });
+    const starred = await app.request('PATCH', `/permissions/${permission.id}`, {
+      token: tokens.admin,
+      body: { fields: '*' },
+    });
+    assert.equal(
+      starred.body,
+      { ...(patched.body as PermissionView), fields: ['*'] },
+      'PATCH reads the string too',
+    );
 
     const deleted = await app.request('DELETE', `/permissions/${permission.id}`, { token: tokens.admin });
     assert.is(deleted.status, 204);

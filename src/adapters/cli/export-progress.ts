@@ -1,3 +1,5 @@
+import { counted } from './counted.ts';
+
 /** How often a progress line is written where the output is not a terminal (a log file, CI). */
 const PLAIN_EVERY_MS = 10_000;
 /** How often the terminal's line is redrawn. */
@@ -13,7 +15,7 @@ export function exportProgress(label: string, stream: NodeJS.WriteStream = proce
   let lastShown = started;
   const line = (rows: number, now: number) => {
     const seconds = Math.max((now - started) / 1000, 0.001);
-    return `${label}: ${rows.toLocaleString('en')} rows, ${Math.round(rows / seconds).toLocaleString('en')} rows/s`;
+    return `${label}: ${counted(rows, 'row')}, ${Math.round(rows / seconds).toLocaleString('en')} rows/s`;
   };
   return {
     update(rows: number) {

@@ -1,3 +1,5 @@
+import { counted } from './counted.ts';
+
 const WIDTH = 30;
 
 /**
@@ -56,7 +58,7 @@ export function importProgress(
       const ratio = totalBytes === 0 ? 1 : Math.min(1, bytes / totalBytes);
       const left = ratio === 0 ? Number.NaN : (seconds * (1 - ratio)) / ratio;
       const rate = Math.round(rows / Math.max(seconds, 0.001));
-      const text = `${rows.toLocaleString('en')} rows, ${rate.toLocaleString('en')} rows/s, ${Math.floor(ratio * 100)}% read, ${duration(left)} left`;
+      const text = `${counted(rows, 'row')}, ${rate.toLocaleString('en')} rows/s, ${Math.floor(ratio * 100)}% read, ${duration(left)} left`;
       if (!stream.isTTY) {
         stream.write(`${label} ${text}\n`);
         return;

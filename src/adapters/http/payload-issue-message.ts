@@ -19,6 +19,10 @@ export function payloadIssueMessage(issue: core.$ZodRawIssue): string {
       return `${member} must ${bound('at least', issue.origin, issue.minimum)}.`;
     case 'too_big':
       return `${member} must ${bound('at most', issue.origin, issue.maximum)}.`;
+    case 'custom':
+      // A rule a refinement checks, worded by it: `params: { mustBe: 'true: …' }`.
+      if (typeof issue.params?.mustBe === 'string') return `${member} must be ${issue.params.mustBe}.`;
+      return `${member} is not valid.`;
     case 'unrecognized_keys':
       // "member", not "field": on /collections and /fields a field is a column, and "meta" is none.
       return `Unknown member "${[...(issue.path ?? []), issue.keys[0]].join('.')}".`;

@@ -19,8 +19,13 @@ export class AnnouncingSchemaEditor implements SchemaEditor {
     private readonly feed: ChangeFeed,
   ) {}
 
-  createCollection(name: string, fields: ReadonlyArray<NewField>, activity?: ActivityEntry) {
-    return this.announced(this.inner.createCollection(name, fields, activity));
+  createCollection(
+    name: string,
+    fields: ReadonlyArray<NewField>,
+    activity?: ActivityEntry,
+    accountability?: AccountabilityMode,
+  ) {
+    return this.announced(this.inner.createCollection(name, fields, activity, accountability));
   }
 
   dropCollection(name: string, activity?: ActivityEntry) {

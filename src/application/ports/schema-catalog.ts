@@ -32,11 +32,15 @@ export interface SchemaCatalog {
  * when given, is recorded in the change's own transaction (docs/decisions/0033): both happen or neither.
  */
 export interface SchemaEditor {
-  /** Throws DomainError RECORD_NOT_UNIQUE (field `collection`) when the table exists. */
+  /**
+   * Throws DomainError RECORD_NOT_UNIQUE (field `collection`) when the table exists. `accountability` is set
+   * with the table, in the same transaction (docs/api.md §14; `all` when absent).
+   */
   createCollection(
     name: string,
     fields: ReadonlyArray<NewField>,
     activity?: ActivityEntry,
+    accountability?: AccountabilityMode,
   ): Promise<CollectionSchema>;
   dropCollection(name: string, activity?: ActivityEntry): Promise<void>;
   addField(collection: string, field: NewField, activity?: ActivityEntry): Promise<CollectionSchema>;

@@ -12,7 +12,7 @@ export type WriteKind = 'create' | 'update';
 /** Who writes and when: what the auto fields are set to. */
 export type AutoFieldContext = { readonly user: string | null; readonly now: Date };
 
-type AutoField = { readonly on: WriteKind; readonly holds: 'time' | 'user' };
+export type AutoField = { readonly on: WriteKind; readonly holds: 'time' | 'user' };
 
 /**
  * The columns the server sets by name (docs/api.md §5). Like Directus, `date_updated` is set on updates only:
@@ -45,8 +45,18 @@ const USER_TYPES: ReadonlySet<FieldType> = new Set(['uuid', 'string', 'text']);
  * writes there. A same-named column of another type (an integer `date_created`) is ordinary data.
  */
 export function isAutoField(field: FieldSchema, collection: Pick<CollectionSchema, 'name'>): boolean {
+  return autoFieldOf(field, collection) !== undefined;
+}
+
+/** What the server writes into the field, when and what (isAutoField); undefined for ordinary data. */
+export function autoFieldOf(
+  field: Pick<FieldSchema, 'name' | 'type'>,
+  collection: Pick<CollectionSchema, 'name'>,
+): AutoField | undefined {
   const auto = autoFieldsOf(collection).get(field.name);
-  return auto !== undefined && (auto.holds === 'time' ? TIME_TYPES : USER_TYPES).has(field.type);
+  return auto !== undefined && (auto.holds === 'time' ? TIME_TYPES : USER_TYPES).has(field.type)
+    ? auto
+    : undefined;
 }
 
 /**

@@ -167,7 +167,14 @@ function bigIntegerValue(raw: unknown): string | null {
   return value < INT8.min || value > INT8.max ? null : value.toString();
 }
 
-function floatValue(raw: unknown, single: boolean): number | null {
+/**
+ * The values of a float column that are no JSON number, as PostgreSQL's JSON writes them (docs/api.md §4):
+ * their canonical form is this text, the form the SQL store reads them back in (canonical-value-sql.ts).
+ */
+const NON_FINITE_FLOATS: ReadonlySet<unknown> = new Set(['NaN', 'Infinity', '-Infinity']);
+
+function floatValue(raw: unknown, single: boolean): number | string | null {
+  if (NON_FINITE_FLOATS.has(raw)) return raw as string;
   let value: number;
   if (typeof raw === 'number') value = raw;
   else if (typeof raw === 'string' && raw.length <= MAX_FLOAT_TEXT && FLOAT_TEXT.test(raw)) {

@@ -13,8 +13,9 @@ import type { ScalarValue } from './filter.ts';
 export function compareValues(type: FieldType, a: ScalarValue, b: ScalarValue): number {
   switch (type) {
     case 'integer':
-    case 'float':
       return Math.sign(Number(a) - Number(b));
+    case 'float':
+      return compareFloats(Number(a), Number(b));
     case 'bigInteger':
     case 'decimal':
       return compareExact(a, b);
@@ -23,6 +24,12 @@ export function compareValues(type: FieldType, a: ScalarValue, b: ScalarValue): 
     default:
       return compareCodePoints(String(a), String(b));
   }
+}
+
+/** PostgreSQL's float order: ±Infinity at the ends, and NaN equal to itself and above everything else. */
+function compareFloats(a: number, b: number): number {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number(Number.isNaN(a)) - Number(Number.isNaN(b));
+  return a === b ? 0 : a < b ? -1 : 1;
 }
 
 function compareExact(a: ScalarValue, b: ScalarValue): number {

@@ -203,9 +203,9 @@ function ItemTable(props: {
       />
       <p class="count" aria-live="polite">
         {exact.value !== null
-          ? `${exact.value.toLocaleString('en')} rows`
+          ? rowCount(exact.value)
           : estimate !== undefined
-            ? `about ${estimate.toLocaleString('en')} rows`
+            ? `about ${rowCount(estimate)}`
             : ''}{' '}
         {exact.value === null && (
           <button type="button" class="link" onClick={countExactly}>
@@ -305,4 +305,9 @@ function ItemTable(props: {
       </nav>
     </section>
   );
+}
+
+/** `1 row`, `0 rows`, `1,000 rows`. */
+function rowCount(count: number): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? 'row' : 'rows'}`;
 }

@@ -16,7 +16,17 @@ const shape = z.strictObject({
     .record(z.string(), z.unknown(), { error: mustBe('a JSON object or null') })
     .nullable()
     .optional(),
-  nested: z.object({ flag: z.boolean() }).optional(),
+  nested: z
+    .object({ flag: z.boolean(), even: z.number().optional() })
+    .superRefine(({ even }, context) => {
+      if (even !== undefined && even % 2 === 1)
+        context.addIssue({
+          code: 'custom',
+          path: ['even'],
+          params: { mustBe: 'even: odd counts are refused' },
+        });
+    })
+    .optional(),
 });
 
 /** The message the first issue gets, as the JSON body reader asks for it. */
@@ -44,6 +54,7 @@ test('each kind of misfit is worded by the member it is about and what that must
     [{ name: 'n', choice: { a: 1 } }, '"choice" must be of one of the accepted shapes.'],
     [{ name: 'n', rule: [] }, '"rule" must be a JSON object or null.'],
     [{ name: 'n', nested: { flag: 'yes' } }, '"nested.flag" must be true or false.'],
+    [{ name: 'n', nested: { flag: true, even: 3 } }, '"nested.even" must be even: odd counts are refused.'],
     [{ name: 'n', extra: 1 }, 'Unknown member "extra".'],
   ];
   for (const [body, message] of table) assert.is(messageFor(body), message, JSON.stringify(body));

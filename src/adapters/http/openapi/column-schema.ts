@@ -33,7 +33,11 @@ export function columnSchema({ type, dbType, maxLength, choices, element }: Colu
         .union([z.int(), z.string().regex(BIG_INTEGER_TEXT)])
         .describe('A number within ±(2^53 − 1), else its digits as a string (a double cannot hold it).');
     case 'float':
-      return dbType === 'real' ? z.float32() : z.number();
+      return z
+        .union([dbType === 'real' ? z.float32() : z.number(), z.enum(['NaN', 'Infinity', '-Infinity'])])
+        .describe(
+          'A number; the values no JSON number can be as the strings `NaN`, `Infinity`, `-Infinity`.',
+        );
     case 'decimal':
       return z
         .union([z.number(), z.string()])

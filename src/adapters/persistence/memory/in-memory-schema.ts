@@ -22,7 +22,7 @@ import type {
   SchemaSnapshot,
 } from '../../../domain/schema/collection-schema.ts';
 import { isSystemCollection } from '../../../domain/schema/collection-schema.ts';
-import type { NewField } from '../../../domain/schema/new-field.ts';
+import { countsByItself, type NewField } from '../../../domain/schema/new-field.ts';
 import {
   checkCollectionName,
   checkNewField,
@@ -82,6 +82,7 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
     name: string,
     fields: ReadonlyArray<NewField>,
     activity?: ActivityEntry,
+    accountability: AccountabilityMode = 'all',
   ): Promise<CollectionSchema> {
     checkCollectionName(name);
     checkNewFields(fields);
@@ -91,7 +92,8 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
       const value = defaultOf(field);
       if (value !== null) defaults.set(field.field, value);
     }
-    const schema = collectionOf(name, fields.map(fieldSchemaOf));
+    const shape = collectionOf(name, fields.map(fieldSchemaOf));
+    const schema = accountability === 'all' ? shape : { ...shape, accountability };
     this.tables.set(name, { schema, rows: [], defaults, nextIdentity: 1 });
     this.publish(activity);
     return schema;
@@ -267,8 +269,7 @@ function collectionOf(name: string, fields: ReadonlyArray<FieldSchema>): Collect
 function fieldSchemaOf(field: NewField): FieldSchema {
   const dbType = columnTypeOf(field.type, field.maxLength);
   const hasDefault = field.defaultValue !== undefined && field.defaultValue !== null;
-  const identity =
-    !!field.isPrimaryKey && !hasDefault && (field.type === 'integer' || field.type === 'bigInteger');
+  const identity = countsByItself(field);
   return {
     name: field.field,
     type: field.type,

@@ -16,7 +16,8 @@ import { arrayJsonSql, jsonValueOf } from './json-value-sql.ts';
  * - bigInteger, decimal: as text, never through a double; decimals then lose trailing zeros (`1.10` →
  *   `1.1`, as coercion writes them); `NaN`/`Infinity` of numeric stay as PostgreSQL prints them;
  * - float: `real` widened to float8 first, so 1.1 reads as the double coercion makes of it
- *   (Math.fround(1.1)); NaN and ±Infinity, which coercion never produces, read as PostgreSQL's text;
+ *   (Math.fround(1.1)); NaN and ±Infinity read as PostgreSQL's text (`"NaN"`, `"-Infinity"`), which is
+ *   their canonical form too;
  * - dateTime: in UTC with `+00:00`, the same expression the wire form uses;
  * - json: its jsonb text (a JSON string, so that a stored JSON `null` is not confused with SQL NULL),
  *   re-serialized compactly with jsonb's key order, as canonicalJson writes it;

@@ -24,8 +24,9 @@ export class WatchKeepingSchemaEditor implements SchemaEditor {
     name: string,
     fields: ReadonlyArray<NewField>,
     activity?: ActivityEntry,
+    accountability?: AccountabilityMode,
   ): Promise<CollectionSchema> {
-    return this.editor.createCollection(name, fields, activity);
+    return this.editor.createCollection(name, fields, activity, accountability);
   }
 
   async dropCollection(name: string, activity?: ActivityEntry): Promise<void> {
