@@ -102,6 +102,35 @@ for (const [target, reads] of suitePerBackend<Context>(
     assert.equal(archived.errors, missing.errors);
   });
 
+  reads(
+    'readItem refuses what would change its answer (filter, search, alias) instead of ignoring it',
+    async ({ operator }) => {
+      // Directus applies filter and search to a read by key; ignored, they would answer the item regardless.
+      const queries: Array<[string, Record<string, unknown>]> = [
+        ['filter', { filter: { temperature: { _gt: 100 } } }],
+        ['search', { search: 'bananas' }],
+        ['alias', { alias: { degrees: 'temperature' }, fields: ['id', 'degrees'] }],
+      ];
+      for (const [name, query] of queries) {
+        const error = await sdkError(
+          operator.request(readItem('cargos', ID.fish, query)),
+          400,
+          'INVALID_QUERY',
+        );
+        assert.equal(error.errors[0]?.extensions, {
+          code: 'INVALID_QUERY',
+          reason: 'UNSUPPORTED_PARAMETER',
+          field: name,
+        });
+      }
+      // What means nothing for one item is ignored, as unknown parameters are.
+      assert.equal(
+        await operator.request(readItem('cargos', ID.fish, { fields: ['id'], sort: ['-id'], limit: 5 })),
+        { id: ID.fish },
+      );
+    },
+  );
+
   reads('a hidden field is FORBIDDEN to select, filter or sort on', async ({ operator }) => {
     const queries: Array<Query<Schema, Cargo>> = [
       { fields: ['id', 'is_deleted'] },
