@@ -6,8 +6,8 @@ import { refusal } from '../../domain/permissions/refusal.ts';
 import { bindDynamicValues, type DynamicContext } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode, FilterNode } from '../../domain/query/filter.ts';
-import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { FieldSelection, NestedSelection, QuerySortField } from '../../domain/query/item-query.ts';
+import { refuseListOnlyParameters } from '../../domain/query/list-only-parameters.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { NestedRead, SelectedField, SortKey } from '../ports/item-store.ts';
@@ -195,28 +195,12 @@ export class RelationalRead {
 }
 
 /**
- * List parameters that would change which item a read by key answers (Directus applies `filter` and `search`
- * to its read by key, answering 403 when the item does not match) or what it holds (`alias`): refused rather
- * than ignored, since ignoring them answers another question. Paging, sorting and counting parameters mean
- * nothing for one item and stay ignored, as unknown parameters are; so does an empty value, which asks
- * nothing.
- */
-const LIST_ONLY_PARAMETERS = ['filter', 'search', 'alias'] as const;
-
-/**
  * The parameters of a query that shape one item (`fields`, and `deep` for the relations it expands):
- * what a read by key or a write's read-back takes of its query string.
+ * what a read by key or a write's read-back takes of its query string, once the list parameters that would
+ * change its answer are refused.
  */
 export function selectionOf(query: RawItemQuery): RawItemQuery {
-  for (const name of LIST_ONLY_PARAMETERS) {
-    const value = Object.hasOwn(query, name) ? query[name] : undefined;
-    if (value !== undefined && value !== '') {
-      throw invalidQuery(
-        `The "${name}" parameter applies to lists; reading one item, or a write's answer, takes "fields" and "deep".`,
-        { reason: 'UNSUPPORTED_PARAMETER', field: name },
-      );
-    }
-  }
+  refuseListOnlyParameters(query);
   const deep = Object.hasOwn(query, 'deep') ? query.deep : undefined;
   return deep === undefined ? { fields: query.fields } : { fields: query.fields, deep };
 }
