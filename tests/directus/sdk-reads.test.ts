@@ -103,13 +103,14 @@ for (const [target, reads] of suitePerBackend<Context>(
   });
 
   reads(
-    'readItem refuses what would change its answer (filter, search, alias) instead of ignoring it',
+    'readItem refuses what would change its answer (filter, search, alias, version) instead of ignoring it',
     async ({ operator }) => {
       // Directus applies filter and search to a read by key; ignored, they would answer the item regardless.
       const queries: Array<[string, Record<string, unknown>]> = [
         ['filter', { filter: { temperature: { _gt: 100 } } }],
         ['search', { search: 'bananas' }],
         ['alias', { alias: { degrees: 'temperature' }, fields: ['id', 'degrees'] }],
+        ['version', { version: 'draft' }],
       ];
       for (const [name, query] of queries) {
         const error = await sdkError(
@@ -150,6 +151,9 @@ for (const [target, reads] of suitePerBackend<Context>(
       { sort: ['nothing'] },
       // `deep` on a relation `fields` does not expand is refused rather than ignored (docs/api.md §4).
       { deep: { nothing: { _limit: 1 } } },
+      // Directus's aliases and content versions do not exist here: refused, not ignored.
+      { alias: { degrees: 'temperature' } },
+      { version: 'draft' },
     ]) {
       await sdkError(operator.request(readItems('cargos', query as never)), 400, 'INVALID_QUERY');
     }

@@ -7,7 +7,7 @@ import { bindDynamicValues, type DynamicContext } from '../../domain/query/bind-
 import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode, FilterNode } from '../../domain/query/filter.ts';
 import type { FieldSelection, NestedSelection, QuerySortField } from '../../domain/query/item-query.ts';
-import { refuseListOnlyParameters } from '../../domain/query/list-only-parameters.ts';
+import { refuseOneRecordParameters } from '../../domain/query/one-record-parameters.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { NestedRead, SelectedField, SortKey } from '../ports/item-store.ts';
@@ -200,7 +200,7 @@ export class RelationalRead {
  * change its answer are refused.
  */
 export function selectionOf(query: RawItemQuery): RawItemQuery {
-  refuseListOnlyParameters(query);
+  refuseOneRecordParameters(query);
   const deep = Object.hasOwn(query, 'deep') ? query.deep : undefined;
   return deep === undefined ? { fields: query.fields } : { fields: query.fields, deep };
 }

@@ -4,7 +4,7 @@ import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode, FilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
-import { refuseListOnlyParameters } from '../../domain/query/list-only-parameters.ts';
+import { refuseOneRecordParameters } from '../../domain/query/one-record-parameters.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { searchFilter } from '../../domain/query/search-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
@@ -82,7 +82,7 @@ export function parseSystemFields(
   collection: CollectionSchema,
   limits: QueryLimits,
 ): ItemQuery['fields'] {
-  if (raw !== undefined) refuseListOnlyParameters(raw);
+  if (raw !== undefined) refuseOneRecordParameters(raw);
   if (raw === undefined || !Object.hasOwn(raw, 'fields')) return '*';
   return parseItemQuery({ fields: raw.fields }, collection, limits).fields;
 }
