@@ -1,4 +1,5 @@
 import {
+  auth,
   authentication,
   createDirectus,
   createItem,
@@ -227,6 +228,57 @@ for (const [target, live] of suitePerBackend<Context>(
       client.disconnect();
     }
   });
+
+  live(
+    'the auth command with a new access token; Directus’s items messages and refresh tokens are refused',
+    async (context) => {
+      const client = await realtimeClient(context, 'public', 'anonymous');
+      try {
+        // The socket itself: the SDK keeps auth errors to itself, and the test must see them.
+        const socket = await client.connect();
+        const answers: Message[] = [];
+        socket.addEventListener('message', (event: MessageEvent) =>
+          answers.push(JSON.parse(String(event.data))),
+        );
+        const answered = async (uid: string) => {
+          const deadline = Date.now() + 5_000;
+          for (;;) {
+            const found = answers.find((message) => message.uid === uid);
+            if (found) return found;
+            assert.ok(Date.now() < deadline, `no answer to ${uid}`);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        };
+        const cases: Array<[Record<string, unknown>, unknown]> = [
+          [
+            { type: 'items', collection: 'cargos', action: 'read', uid: 'crud' },
+            ['items', 'error', 'INVALID_PAYLOAD'],
+          ],
+          [
+            { type: 'auth', refresh_token: 'a-refresh-token', uid: 'refresh' },
+            ['auth', 'error', 'INVALID_PAYLOAD'],
+          ],
+          [
+            { ...(JSON.parse(auth({ access_token: ADMIN_STATIC_TOKEN })) as object), uid: 'token' },
+            ['auth', 'ok', undefined],
+          ],
+        ];
+        for (const [message, expected] of cases) {
+          client.sendMessage(message);
+          const answer = await answered(String(message.uid));
+          assert.equal([answer.type, answer.status, answer.error?.code], expected, JSON.stringify(message));
+        }
+        // The connection now acts as the admin.
+        const { subscription } = await client.subscribe('cargos', { query: { fields: ['id'] } });
+        assert.equal(
+          (await firstOf(subscription)).data,
+          await context.admin.request(readItems('cargos', { fields: ['id'] })),
+        );
+      } finally {
+        client.disconnect();
+      }
+    },
+  );
 
   live.run();
 }
