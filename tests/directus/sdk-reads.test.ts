@@ -63,6 +63,53 @@ for (const [target, reads] of suitePerBackend<Context>(
     assert.equal(searched, [{ description: 'Bananas' }]);
   });
 
+  reads('each query option readItems serializes, as datagate answers it', async ({ operator, bodies }) => {
+    // The operator sees fish (-18), bananas (13.5) and the unmeasured cargo, by date_created in that order.
+    const cases: Array<[string, Query<Schema, Cargo>, unknown]> = [
+      [
+        'fields',
+        { fields: ['description'], sort: ['date_created'], limit: 1 },
+        [{ description: 'Frozen fish' }],
+      ],
+      ['filter', { fields: ['id'], filter: { temperature: { _between: [0, 20] } } }, [{ id: ID.bananas }]],
+      ['search', { fields: ['id'], search: 'TEMPERATURE' }, [{ id: ID.unmeasured }]],
+      [
+        'sort',
+        { fields: ['id'], sort: ['-temperature'] },
+        [ID.unmeasured, ID.bananas, ID.fish].map((id) => ({ id })),
+      ],
+      ['limit', { fields: ['id'], sort: ['date_created'], limit: 2 }, [{ id: ID.fish }, { id: ID.bananas }]],
+      ['offset', { fields: ['id'], sort: ['date_created'], offset: 2 }, [{ id: ID.unmeasured }]],
+      ['page', { fields: ['id'], sort: ['date_created'], limit: 2, page: 2 }, [{ id: ID.unmeasured }]],
+      ['limit 0', { fields: ['id'], limit: 0 }, []],
+      [
+        'aggregate and groupBy',
+        { aggregate: { count: '*' }, groupBy: ['description'], filter: { temperature: { _lt: 0 } } } as never,
+        [{ description: 'Frozen fish', count: 1 }],
+      ],
+      [
+        'groupBy on a hidden field',
+        { aggregate: { count: '*' }, groupBy: ['is_deleted'] } as never,
+        'FORBIDDEN',
+      ],
+      ['aggregate', { aggregate: { max: 'temperature' } } as never, [{ max: { temperature: 13.5 } }]],
+      [
+        'meta',
+        { fields: ['id'], filter: { temperature: { _gt: 0 } }, meta: 'filter_count' } as never,
+        [{ id: ID.bananas }],
+      ],
+    ];
+    for (const [name, query, expected] of cases) {
+      const answer = await operator
+        .request(readItems('cargos', query))
+        .catch(
+          (error: { errors: Array<{ extensions: { code: string } }> }) => error.errors[0]!.extensions.code,
+        );
+      assert.equal(answer, expected, name);
+    }
+    assert.equal((bodies.at(-1) as { meta: unknown }).meta, { filter_count: 1 });
+  });
+
   reads('an _or cannot widen the permission: the archived cargo stays hidden', async ({ operator }) => {
     const items = await operator.request(
       readItems('cargos', {
