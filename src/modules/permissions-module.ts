@@ -1,11 +1,13 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { permissionAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { mustBe } from '../adapters/http/payload-issue-message.ts';
 import { uuidText } from '../adapters/http/uuid.ts';
+import { requireAdmin } from '../application/access.ts';
 import { CreatePermissionHandler } from '../application/permissions/create-permission.ts';
 import { DeletePermissionHandler } from '../application/permissions/delete-permission.ts';
 import { GetPermissionHandler } from '../application/permissions/get-permission.ts';
@@ -13,6 +15,9 @@ import { ListPermissionsHandler } from '../application/permissions/list-permissi
 import { PermissionValidator } from '../application/permissions/permission-validator.ts';
 import { QueryPermissionsHandler } from '../application/permissions/query-permissions.ts';
 import { UpdatePermissionHandler } from '../application/permissions/update-permission.ts';
+import { selectFields } from '../application/system-queries/select-fields.ts';
+import { PERMISSIONS_COLLECTION } from '../application/system-queries/system-collections.ts';
+import { parseSystemFields } from '../application/system-queries/system-list-query.ts';
 import { parseFilter } from '../domain/query/parse-filter.ts';
 import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
@@ -96,6 +101,12 @@ export const permissionsModule = new ContainerModule((options) => {
     const deletePermission = get(DeletePermissionHandler);
     return {
       register(router, { readBody, authenticated, respond }) {
+        /**
+         * The answer of a write shaped by `fields`, as a read of one record is (docs/api.md §7): parsed once
+         * the caller's right is established and before the write, so that a bad one changes nothing.
+         */
+        const answerFields = (ctx: HttpContext) =>
+          parseSystemFields(itemQuery(ctx), PERMISSIONS_COLLECTION, limits);
         router.get(
           '/permissions',
           authenticated(async (ctx, caller) => {
@@ -107,7 +118,9 @@ export const permissionsModule = new ContainerModule((options) => {
           '/permissions',
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, createPermissionBody);
-            respond.send(ctx, await createPermission.execute(caller, body));
+            requireAdmin(caller);
+            const fields = answerFields(ctx);
+            respond.send(ctx, selectFields(await createPermission.execute(caller, body), fields));
           }),
         );
         router.get(
@@ -123,7 +136,10 @@ export const permissionsModule = new ContainerModule((options) => {
           '/permissions/:id',
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, updatePermissionBody);
-            respond.send(ctx, await updatePermission.execute(caller, { id: ctx.params.id!, changes: body }));
+            requireAdmin(caller);
+            const fields = answerFields(ctx);
+            const permission = await updatePermission.execute(caller, { id: ctx.params.id!, changes: body });
+            respond.send(ctx, selectFields(permission, fields));
           }),
         );
         router.delete(
@@ -170,6 +186,7 @@ export const permissionsModule = new ContainerModule((options) => {
               method: 'post',
               path: '/permissions',
               operationId: 'createPermission',
+              query: query.single,
               summary: 'Create a permission',
               body: createPermissionBody,
               answers: [{ ...permission, description: 'The created permission (absent members are null).' }],
@@ -188,6 +205,7 @@ export const permissionsModule = new ContainerModule((options) => {
               ...byId,
               method: 'patch',
               operationId: 'updatePermission',
+              query: query.single,
               summary: 'Change a permission',
               body: updatePermissionBody,
               answers: [{ ...permission, description: 'The changed permission.' }],

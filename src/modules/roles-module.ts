@@ -6,6 +6,7 @@ import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { hasBody } from '../adapters/http/json-body.ts';
 import { accessTokenAnswer, roleAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
+import { requireAdmin } from '../application/access.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { CreateRoleHandler } from '../application/roles/create-role.ts';
 import { DeleteRoleHandler } from '../application/roles/delete-role.ts';
@@ -14,6 +15,9 @@ import { ListRolesHandler } from '../application/roles/list-roles.ts';
 import { PreviewRoleHandler } from '../application/roles/preview-role.ts';
 import { QueryRolesHandler } from '../application/roles/query-roles.ts';
 import { UpdateRoleHandler } from '../application/roles/update-role.ts';
+import { selectFields } from '../application/system-queries/select-fields.ts';
+import { ROLES_COLLECTION } from '../application/system-queries/system-collections.ts';
+import { parseSystemFields } from '../application/system-queries/system-list-query.ts';
 import type { QueryLimits } from '../domain/query/parse-item-query.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -80,6 +84,12 @@ export const rolesModule = new ContainerModule((options) => {
           '/roles/:id/preview',
           preview((ctx) => ctx.params.id!),
         );
+        /**
+         * The answer of a write shaped by `fields`, as a read of one record is (docs/api.md §7): parsed once
+         * the caller's right is established and before the write, so that a bad one changes nothing.
+         */
+        const answerFields = (ctx: HttpContext) =>
+          parseSystemFields(itemQuery(ctx), ROLES_COLLECTION, limits);
         router.get(
           '/roles',
           authenticated(async (ctx, caller) => {
@@ -91,7 +101,9 @@ export const rolesModule = new ContainerModule((options) => {
           '/roles',
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, createRoleBody);
-            respond.send(ctx, await createRole.execute(caller, body));
+            requireAdmin(caller);
+            const fields = answerFields(ctx);
+            respond.send(ctx, selectFields(await createRole.execute(caller, body), fields));
           }),
         );
         router.get(
@@ -104,7 +116,10 @@ export const rolesModule = new ContainerModule((options) => {
           '/roles/:id',
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, updateRoleBody);
-            respond.send(ctx, await updateRole.execute(caller, { id: ctx.params.id!, changes: body }));
+            requireAdmin(caller);
+            const fields = answerFields(ctx);
+            const role = await updateRole.execute(caller, { id: ctx.params.id!, changes: body });
+            respond.send(ctx, selectFields(role, fields));
           }),
         );
         router.delete(
@@ -158,6 +173,7 @@ export const rolesModule = new ContainerModule((options) => {
               method: 'post',
               path: '/roles',
               operationId: 'createRole',
+              query: query.single,
               summary: 'Create a role',
               body: createRoleBody,
               answers: [{ ...role, description: 'The created role.' }],
@@ -176,6 +192,7 @@ export const rolesModule = new ContainerModule((options) => {
               ...byId,
               method: 'patch',
               operationId: 'updateRole',
+              query: query.single,
               summary: 'Change a role',
               body: updateRoleBody,
               answers: [{ ...role, description: 'The changed role.' }],

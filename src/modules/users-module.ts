@@ -1,13 +1,17 @@
 import { ContainerModule } from 'inversify';
 import { z } from 'zod';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
+import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { userAnswer } from '../adapters/http/openapi/answer-schemas.ts';
 import { systemQueryParameters } from '../adapters/http/openapi/system-query-parameters.ts';
 import { uuidText } from '../adapters/http/uuid.ts';
-import { requireUser } from '../application/access.ts';
+import { requireAdmin, requireUser } from '../application/access.ts';
 import { LastAdminGuard } from '../application/last-admin-guard.ts';
 import { BootstrapHandler } from '../application/setup/bootstrap.ts';
+import { selectFields } from '../application/system-queries/select-fields.ts';
+import { USERS_COLLECTION } from '../application/system-queries/system-collections.ts';
+import { parseSystemFields } from '../application/system-queries/system-list-query.ts';
 import { CreateUserHandler } from '../application/users/create-user.ts';
 import { DeleteUserHandler } from '../application/users/delete-user.ts';
 import { GetCurrentUserHandler } from '../application/users/get-current-user.ts';
@@ -139,6 +143,12 @@ export const usersModule = new ContainerModule((options) => {
     const updateCurrentUser = get(UpdateCurrentUserHandler);
     return {
       register(router, { readBody, authenticated, respond }) {
+        /**
+         * The answer of a write shaped by `fields`, as a read of one record is (docs/api.md §7): parsed once
+         * the caller's right is established and before the write, so that a bad one changes nothing.
+         */
+        const answerFields = (ctx: HttpContext) =>
+          parseSystemFields(itemQuery(ctx), USERS_COLLECTION, limits);
         router.get(
           '/users',
           authenticated(async (ctx, caller) => {
@@ -150,7 +160,9 @@ export const usersModule = new ContainerModule((options) => {
           '/users',
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, createUserBody);
-            respond.send(ctx, await createUser.execute(caller, body));
+            requireAdmin(caller);
+            const fields = answerFields(ctx);
+            respond.send(ctx, selectFields(await createUser.execute(caller, body), fields));
           }),
         );
         // Registered before /users/:id so that "me" is never taken for an id.
@@ -174,8 +186,10 @@ export const usersModule = new ContainerModule((options) => {
                 field: refused,
               });
             }
+            const fields = answerFields(ctx);
             const { first_name, last_name, password } = body;
-            respond.send(ctx, await updateCurrentUser.execute(caller, { first_name, last_name, password }));
+            const me = await updateCurrentUser.execute(caller, { first_name, last_name, password });
+            respond.send(ctx, selectFields(me, fields));
           }),
         );
         router.get(
@@ -188,7 +202,10 @@ export const usersModule = new ContainerModule((options) => {
           '/users/:id',
           authenticated(async (ctx, caller) => {
             const body = await readBody(ctx, updateUserBody);
-            respond.send(ctx, await updateUser.execute(caller, { id: ctx.params.id!, changes: body }));
+            requireAdmin(caller);
+            const fields = answerFields(ctx);
+            const user = await updateUser.execute(caller, { id: ctx.params.id!, changes: body });
+            respond.send(ctx, selectFields(user, fields));
           }),
         );
         router.delete(
@@ -230,6 +247,7 @@ export const usersModule = new ContainerModule((options) => {
               method: 'post',
               path: '/users',
               operationId: 'createUser',
+              query: query.single,
               summary: 'Create a user',
               tag: 'users',
               audience: 'admin',
@@ -250,6 +268,7 @@ export const usersModule = new ContainerModule((options) => {
               ...me,
               method: 'patch',
               operationId: 'updateMe',
+              query: query.single,
               summary: 'Change your own names or password',
               body: selfUpdateBody,
               answers: [{ ...user, description: 'The current user.' }],
@@ -270,6 +289,7 @@ export const usersModule = new ContainerModule((options) => {
               method: 'patch',
               path: '/users/:id',
               operationId: 'updateUser',
+              query: query.single,
               summary: 'Change a user',
               description: 'A new password or a suspension ends all the sessions of the user.',
               body: updateUserBody,

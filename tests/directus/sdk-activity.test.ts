@@ -1,4 +1,4 @@
-import { readActivities, readRevision, readRevisions } from '@directus/sdk';
+import { readActivities, readActivity, readRevision, readRevisions } from '@directus/sdk';
 import * as assert from 'uvu/assert';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
@@ -59,6 +59,20 @@ for (const [target, history] of suitePerBackend<Context>(
       await sdkError(operator.request(readRevision(archived!.id)), 404, 'NOT_FOUND');
     },
   );
+
+  history('readActivity and readRevision take fields and refuse a filter', async ({ admin }) => {
+    const [revision] = await admin.request(readRevisions({ filter: { item: { _eq: ID.fish } } }));
+    assert.equal(await admin.request(readRevision(revision!.id, { fields: ['item'] })), { item: ID.fish });
+    assert.equal(await admin.request(readActivity(revision!.activity as number, { fields: ['item'] })), {
+      item: ID.fish,
+    });
+    for (const read of [
+      readRevision(revision!.id, { filter: { item: { _eq: ID.bananas } } }),
+      readActivity(1, { search: 'x' }),
+    ]) {
+      await sdkError(admin.request(read as never), 400, 'INVALID_QUERY');
+    }
+  });
 
   history.run();
 }

@@ -2,6 +2,8 @@ import {
   type AuthenticationData,
   authentication,
   createDirectus,
+  login,
+  logout,
   readItems,
   readMe,
   refresh,
@@ -211,6 +213,28 @@ for (const [target, auth] of suitePerBackend<Context>(
       'INVALID_TOKEN',
     );
   });
+
+  auth(
+    'the login, refresh and logout commands in json mode, an otp ignored',
+    async ({ scenario, clients }) => {
+      const { email, password } = scenario.operator;
+      const client = clients.anonymous();
+      const pair = await client.request(login({ email, password, otp: '123456' } as never, { mode: 'json' }));
+      assert.is(pair.expires, TTL_MS);
+      const next = await client.request(refresh({ mode: 'json', refresh_token: pair.refresh_token! }));
+      assert.is.not(next.refresh_token, pair.refresh_token);
+      assert.is(
+        (await client.request(withToken(next.access_token!, readMe({ fields: ['id'] })))).id,
+        scenario.operator.id,
+      );
+      assert.is(await client.request(logout({ mode: 'json', refresh_token: next.refresh_token! })), null);
+      await sdkError(
+        client.request(refresh({ mode: 'json', refresh_token: next.refresh_token! })),
+        401,
+        'INVALID_TOKEN',
+      );
+    },
+  );
 
   auth('staticToken() with the admin’s static token reads everything', async ({ scenario, clients }) => {
     const client = clients.withStaticToken(ADMIN_STATIC_TOKEN);

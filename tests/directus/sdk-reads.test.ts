@@ -63,6 +63,53 @@ for (const [target, reads] of suitePerBackend<Context>(
     assert.equal(searched, [{ description: 'Bananas' }]);
   });
 
+  reads('each query option readItems serializes, as datagate answers it', async ({ operator, bodies }) => {
+    // The operator sees fish (-18), bananas (13.5) and the unmeasured cargo, by date_created in that order.
+    const cases: Array<[string, Query<Schema, Cargo>, unknown]> = [
+      [
+        'fields',
+        { fields: ['description'], sort: ['date_created'], limit: 1 },
+        [{ description: 'Frozen fish' }],
+      ],
+      ['filter', { fields: ['id'], filter: { temperature: { _between: [0, 20] } } }, [{ id: ID.bananas }]],
+      ['search', { fields: ['id'], search: 'TEMPERATURE' }, [{ id: ID.unmeasured }]],
+      [
+        'sort',
+        { fields: ['id'], sort: ['-temperature'] },
+        [ID.unmeasured, ID.bananas, ID.fish].map((id) => ({ id })),
+      ],
+      ['limit', { fields: ['id'], sort: ['date_created'], limit: 2 }, [{ id: ID.fish }, { id: ID.bananas }]],
+      ['offset', { fields: ['id'], sort: ['date_created'], offset: 2 }, [{ id: ID.unmeasured }]],
+      ['page', { fields: ['id'], sort: ['date_created'], limit: 2, page: 2 }, [{ id: ID.unmeasured }]],
+      ['limit 0', { fields: ['id'], limit: 0 }, []],
+      [
+        'aggregate and groupBy',
+        { aggregate: { count: '*' }, groupBy: ['description'], filter: { temperature: { _lt: 0 } } } as never,
+        [{ description: 'Frozen fish', count: 1 }],
+      ],
+      [
+        'groupBy on a hidden field',
+        { aggregate: { count: '*' }, groupBy: ['is_deleted'] } as never,
+        'FORBIDDEN',
+      ],
+      ['aggregate', { aggregate: { max: 'temperature' } } as never, [{ max: { temperature: 13.5 } }]],
+      [
+        'meta',
+        { fields: ['id'], filter: { temperature: { _gt: 0 } }, meta: 'filter_count' } as never,
+        [{ id: ID.bananas }],
+      ],
+    ];
+    for (const [name, query, expected] of cases) {
+      const answer = await operator
+        .request(readItems('cargos', query))
+        .catch(
+          (error: { errors: Array<{ extensions: { code: string } }> }) => error.errors[0]!.extensions.code,
+        );
+      assert.equal(answer, expected, name);
+    }
+    assert.equal((bodies.at(-1) as { meta: unknown }).meta, { filter_count: 1 });
+  });
+
   reads('an _or cannot widen the permission: the archived cargo stays hidden', async ({ operator }) => {
     const items = await operator.request(
       readItems('cargos', {
@@ -102,6 +149,36 @@ for (const [target, reads] of suitePerBackend<Context>(
     assert.equal(archived.errors, missing.errors);
   });
 
+  reads(
+    'readItem refuses what would change its answer (filter, search, alias, version) instead of ignoring it',
+    async ({ operator }) => {
+      // Directus applies filter and search to a read by key; ignored, they would answer the item regardless.
+      const queries: Array<[string, Record<string, unknown>]> = [
+        ['filter', { filter: { temperature: { _gt: 100 } } }],
+        ['search', { search: 'bananas' }],
+        ['alias', { alias: { degrees: 'temperature' }, fields: ['id', 'degrees'] }],
+        ['version', { version: 'draft' }],
+      ];
+      for (const [name, query] of queries) {
+        const error = await sdkError(
+          operator.request(readItem('cargos', ID.fish, query)),
+          400,
+          'INVALID_QUERY',
+        );
+        assert.equal(error.errors[0]?.extensions, {
+          code: 'INVALID_QUERY',
+          reason: 'UNSUPPORTED_PARAMETER',
+          field: name,
+        });
+      }
+      // What means nothing for one item is ignored, as unknown parameters are.
+      assert.equal(
+        await operator.request(readItem('cargos', ID.fish, { fields: ['id'], sort: ['-id'], limit: 5 })),
+        { id: ID.fish },
+      );
+    },
+  );
+
   reads('a hidden field is FORBIDDEN to select, filter or sort on', async ({ operator }) => {
     const queries: Array<Query<Schema, Cargo>> = [
       { fields: ['id', 'is_deleted'] },
@@ -121,6 +198,9 @@ for (const [target, reads] of suitePerBackend<Context>(
       { sort: ['nothing'] },
       // `deep` on a relation `fields` does not expand is refused rather than ignored (docs/api.md §4).
       { deep: { nothing: { _limit: 1 } } },
+      // Directus's aliases and content versions do not exist here: refused, not ignored.
+      { alias: { degrees: 'temperature' } },
+      { version: 'draft' },
     ]) {
       await sdkError(operator.request(readItems('cargos', query as never)), 400, 'INVALID_QUERY');
     }

@@ -3,6 +3,7 @@ import {
   readFields,
   readFieldsByCollection,
   readMe,
+  readPermission,
   readPermissions,
   readRole,
   readRoles,
@@ -69,6 +70,30 @@ for (const [target, reads] of suitePerBackend<Context>(
     const me = await operator.request(readMe({ fields: ['email'] }));
     assert.equal(me, { email: 'operator@example.com' });
   });
+
+  reads(
+    'reads of one record refuse filter, search and alias instead of answering the record regardless',
+    async ({ admin, operator, scenario }) => {
+      const [permission] = await admin.request(readPermissions({ limit: 1, fields: ['id'] }));
+      const [role] = await admin.request(readRoles({ limit: 1, fields: ['id'] }));
+      const reads: Array<[string, (query: Record<string, unknown>) => Promise<unknown>]> = [
+        ['readUser', (query) => admin.request(readUser(scenario.operator.id, query))],
+        ['readMe', (query) => operator.request(readMe(query))],
+        ['readRole', (query) => admin.request(readRole(role!.id, query))],
+        ['readPermission', (query) => admin.request(readPermission(permission!.id, query))],
+      ];
+      for (const [name, read] of reads) {
+        for (const [parameter, query] of [
+          ['filter', { filter: { email: { _eq: 'nobody@example.com' } } }],
+          ['search', { search: 'nobody' }],
+          ['alias', { alias: { mail: 'email' } }],
+        ] as const) {
+          const error = await sdkError(read(query), 400, 'INVALID_QUERY');
+          assert.is(error.errors[0]?.extensions.field, parameter, `${name} ${parameter}`);
+        }
+      }
+    },
+  );
 
   reads('readRoles and readRole with filter and fields', async ({ admin }) => {
     const operators = await admin.request(

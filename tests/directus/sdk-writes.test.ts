@@ -172,6 +172,26 @@ for (const [target, writes] of suitePerBackend<Context>(
     assert.equal(await scenario.stored(), before);
   });
 
+  writes(
+    'a write’s answer takes fields, not filter or alias: refused before anything is written',
+    async ({ scenario, operator }) => {
+      const before = await scenario.stored();
+      for (const query of [{ filter: { id: { _eq: ID.fish } } }, { alias: { degrees: 'temperature' } }]) {
+        await sdkError(
+          operator.request(createItem('cargos', { description: 'never stored' }, query as never)),
+          400,
+          'INVALID_QUERY',
+        );
+        await sdkError(
+          operator.request(updateItem('cargos', ID.fish, { description: 'never changed' }, query as never)),
+          400,
+          'INVALID_QUERY',
+        );
+      }
+      assert.equal(await scenario.stored(), before);
+    },
+  );
+
   writes('the admin’s static token writes what the operator may not', async ({ scenario, clients }) => {
     const admin = clients.withStaticToken(ADMIN_STATIC_TOKEN);
     const archived = await admin.request(

@@ -56,6 +56,81 @@ ws('auth, subscribe → init, then create / update / delete, ping → pong, unsu
   }
 });
 
+ws('"event" narrows a subscription to one kind of change, as Directus’s subscribe message does', async () => {
+  const f = await websocketFixture({ subscriptionsPerConnection: 3 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    for (const event of ['create', 'update', 'delete']) {
+      socket.send(
+        JSON.stringify({
+          type: 'subscribe',
+          collection: PARCELS,
+          uid: event,
+          event,
+          query: { fields: ['id'] },
+        }),
+      );
+      // The init still carries the rows: a client that asked for one kind of change may ignore them.
+      assert.equal((await f.next(socket, (m) => m.uid === event && m.event === 'init')).data, [
+        ...[1, 2, 3, 4, 5].map((id) => ({ id })),
+      ]);
+    }
+    f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+    f.feed.emit(PARCELS, 6, { ...row(1), id: 6 }, { ...row(1), id: 6, weight: 1 });
+    f.feed.emit(PARCELS, 6, { ...row(1), id: 6, weight: 1 }, null);
+    await f.hub.settled();
+    socket.send(JSON.stringify({ type: 'ping', uid: 'last' }));
+    await f.next(socket, (m) => m.uid === 'last');
+    const changes = f
+      .received(socket)
+      .filter((m) => m.type === 'subscription' && m.event !== 'init')
+      .map((m) => [m.uid, m.event]);
+    assert.equal(changes, [
+      ['create', 'create'],
+      ['update', 'update'],
+      ['delete', 'delete'],
+    ]);
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws('a subscribe naming an unknown "event" or one "item" is refused, never read as every change', async () => {
+  const f = await websocketFixture({ subscriptionsPerConnection: 10 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    const refusals = [
+      { event: 'init' },
+      { event: ['create'] },
+      { event: 'CREATE' },
+      { item: 1 },
+      { item: '1', event: 'update' },
+    ];
+    for (const [index, members] of refusals.entries()) {
+      socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: index, ...members }));
+      const answer = await f.next(socket, (m) => m.uid === index);
+      assert.equal(
+        [answer.type, answer.status, (answer.error as { code: string }).code],
+        ['subscribe', 'error', 'INVALID_PAYLOAD'],
+        JSON.stringify(members),
+      );
+    }
+    // Nothing was subscribed: a change reaches nobody.
+    f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+    await f.hub.settled();
+    socket.send(JSON.stringify({ type: 'ping', uid: 'last' }));
+    await f.next(socket, (m) => m.uid === 'last');
+    assert.equal(
+      f.received(socket).filter((m) => m.type === 'subscription'),
+      [],
+    );
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
 ws('a token in the URL authenticates; a bad one closes with 4003', async () => {
   const f = await websocketFixture();
   try {

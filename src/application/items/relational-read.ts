@@ -7,6 +7,7 @@ import { bindDynamicValues, type DynamicContext } from '../../domain/query/bind-
 import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode, FilterNode } from '../../domain/query/filter.ts';
 import type { FieldSelection, NestedSelection, QuerySortField } from '../../domain/query/item-query.ts';
+import { refuseOneRecordParameters } from '../../domain/query/one-record-parameters.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import type { NestedRead, SelectedField, SortKey } from '../ports/item-store.ts';
@@ -195,9 +196,11 @@ export class RelationalRead {
 
 /**
  * The parameters of a query that shape one item (`fields`, and `deep` for the relations it expands):
- * what a read by key or a write's read-back takes of its query string.
+ * what a read by key or a write's read-back takes of its query string, once the list parameters that would
+ * change its answer are refused.
  */
 export function selectionOf(query: RawItemQuery): RawItemQuery {
+  refuseOneRecordParameters(query);
   const deep = Object.hasOwn(query, 'deep') ? query.deep : undefined;
   return deep === undefined ? { fields: query.fields } : { fields: query.fields, deep };
 }

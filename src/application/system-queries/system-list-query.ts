@@ -4,6 +4,7 @@ import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode, FilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
+import { refuseOneRecordParameters } from '../../domain/query/one-record-parameters.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { searchFilter } from '../../domain/query/search-filter.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
@@ -72,12 +73,16 @@ export function parseSystemListQuery(
   };
 }
 
-/** `fields` alone, for the get-one endpoints: every other parameter is ignored there, as on items. */
+/**
+ * `fields` alone, for the get-one endpoints: as on items, the list parameters that would change the answer
+ * are refused and the others ignored.
+ */
 export function parseSystemFields(
   raw: RawItemQuery | undefined,
   collection: CollectionSchema,
   limits: QueryLimits,
 ): ItemQuery['fields'] {
+  if (raw !== undefined) refuseOneRecordParameters(raw);
   if (raw === undefined || !Object.hasOwn(raw, 'fields')) return '*';
   return parseItemQuery({ fields: raw.fields }, collection, limits).fields;
 }

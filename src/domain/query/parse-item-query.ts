@@ -34,11 +34,12 @@ export type QueryLimits = {
 export const MAX_SEARCH_LENGTH = 256;
 
 /**
- * Directus parameters we do not implement. Ignoring them would answer a different question than the one
- * asked (items instead of an aggregate), so they are refused; any other unknown parameter is ignored,
- * since clients send extras (`access_token`, `export`, cache busters).
+ * Directus parameters we do not implement: `alias` (fields under other names) and `version` (a content
+ * version, which datagate does not keep). Ignoring them would answer a different question than the one
+ * asked, so they are refused; any other unknown parameter is ignored, since clients send extras
+ * (`access_token`, `export`, cache busters).
  */
-const UNSUPPORTED_PARAMETERS = ['alias'] as const;
+export const UNSUPPORTED_PARAMETERS = ['alias', 'version'] as const;
 
 /** The options of a `deep[<relation>]` entry (Directus's names). */
 const DEEP_OPTIONS = new Set(['_filter', '_sort', '_limit', '_offset']);
@@ -72,7 +73,10 @@ export function parseItemQuery(
 ): ItemQuery {
   for (const name of UNSUPPORTED_PARAMETERS) {
     if (param(raw, name) !== undefined) {
-      throw invalidQuery(`The "${name}" parameter is not supported.`, { reason: 'UNSUPPORTED_PARAMETER' });
+      throw invalidQuery(`The "${name}" parameter is not supported.`, {
+        reason: 'UNSUPPORTED_PARAMETER',
+        field: name,
+      });
     }
   }
   const relations = schema && relationalContext(schema, limits, witness);

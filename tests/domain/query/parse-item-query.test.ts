@@ -226,7 +226,7 @@ test('filter: JSON text or bracket object; {} is no filter; errors are INVALID_Q
 
 test('unknown parameters are ignored; Directus ones we do not implement are refused', () => {
   assert.is(parse({ access_token: 'x', export: 'csv', _: '123', constructor: 'x' }).limit, 100);
-  for (const name of ['alias']) refused({ [name]: 'x' }, 'UNSUPPORTED_PARAMETER');
+  for (const name of ['alias', 'version']) refused({ [name]: 'x' }, 'UNSUPPORTED_PARAMETER');
 });
 
 test('parameters are read from own properties only', () => {

@@ -59,6 +59,9 @@ export type WebSocketOptions = {
 
 type Message = Readonly<Record<string, unknown>>;
 
+/** The events a subscription may be narrowed to with Directus's `event` member (docs/api.md §12). */
+const SUBSCRIBABLE_EVENTS: ReadonlySet<string> = new Set(['create', 'update', 'delete']);
+
 /**
  * A message's `uid`: a string or a number, as Directus's message schema takes it, echoed in the answers as
  * given. Subscriptions are keyed by its text, so `8` and `"8"` name the same one.
@@ -380,6 +383,21 @@ class Connection {
       this.error('subscribe', 'INVALID_QUERY', `${what} "${place}" contains ${flawed.flaw}.`, uid);
       return;
     }
+    // Directus's one-item subscription: read as absent it would deliver every row, so it is refused.
+    if (message.item !== undefined) {
+      this.error(
+        'subscribe',
+        'INVALID_PAYLOAD',
+        'Subscribing to one item ("item") is not supported: filter the subscription on its key.',
+        uid,
+      );
+      return;
+    }
+    const only = message.event;
+    if (only !== undefined && (typeof only !== 'string' || !SUBSCRIBABLE_EVENTS.has(only))) {
+      this.error('subscribe', 'INVALID_PAYLOAD', '"event" is "create", "update" or "delete".', uid);
+      return;
+    }
     this.subscriptions.set(key, null);
     const collection = message.collection;
     const withUid = uid === undefined ? {} : { uid };
@@ -388,7 +406,9 @@ class Connection {
       const subscription = await this.options.subscriptions.subscribe(
         { collection, query: query as Message, caller: () => this.currentCaller() },
         {
-          send: (event) => this.sendRaw(subscriptionMessage(event, member)),
+          send: (event) => {
+            if (only === undefined || event.event === only) this.sendRaw(subscriptionMessage(event, member));
+          },
           end: (end) => this.ended(key, end, uid),
         },
       );
