@@ -3,9 +3,10 @@ import type { ByteRange } from '../../application/ports/file-storage.ts';
 /**
  * One `bytes=` range spec: `first-last`, `first-` or `-suffix` (RFC 9110 §14.1.2). Positions have any
  * number of digits (the header's size bounds them): RFC 9110 §14.1.1 asks a server to take a last
- * position at or past the end as the end, however large it is written.
+ * position at or past the end as the end, however large it is written. The unit is matched without regard
+ * to case, as RFC 9110 §14.1 says range units are (`BYTES=0-1` asks what `bytes=0-1` does).
  */
-const RANGE_SPEC = /^bytes=(?:(\d+)-(\d*)|-(\d+))$/;
+const RANGE_SPEC = /^bytes=(?:(\d+)-(\d*)|-(\d+))$/i;
 
 /**
  * What a `Range` header asks of a file of `size` bytes: `whole` (no header, more than one range, or one

@@ -21,6 +21,9 @@ const cases: Array<[string, string | undefined, ReturnType<typeof byteRangeOf>]>
   ['a suffix of 0 bytes: 416', 'bytes=-0', 'unsatisfiable'],
   ['reversed: the whole file', 'bytes=9-3', 'whole'],
   ['garbage: the whole file', 'bytes=banana', 'whole'],
+  ['the unit in any case (RFC 9110 §14.1)', 'BYTES=2-5', { start: 2, end: 5 }],
+  ['the unit in mixed case, a suffix', 'Bytes=-10', { start: 90, end: 99 }],
+  ['another unit: the whole file', 'items=0-1', 'whole'],
 ];
 
 for (const [name, header, expected] of cases) {
