@@ -102,6 +102,16 @@ export class PostgresItemStore implements ItemStore {
   }
 
   async list(request: ItemListRequest): Promise<ItemListResult> {
+    // A page of no rows with no exact count (`limit=0&meta=estimated_…`): the page's statement could only
+    // answer `[]`, so the estimates are all that runs (issue 14: an estimate at the cost of one statement).
+    if (request.limit === 0 && !request.count.total && !request.count.filtered) {
+      assertWithinBudget(String(EMPTY_PAGE.length), request.maxBytes);
+      return {
+        json: EMPTY_PAGE,
+        ...(request.lastRowFields ? { lastRow: null } : {}),
+        ...(await this.estimates(request)),
+      };
+    }
     const row = (await this.query<ListRow>(this.shapes.list(request, this.schema), request.work))[0]!;
     assertWithinBudget(row.bytes, request.maxBytes);
     return {
@@ -116,6 +126,7 @@ export class PostgresItemStore implements ItemStore {
   }
 
   private async estimates(request: ItemListRequest): Promise<CountEstimates> {
+    if (!request.count.estimatedTotal && !request.count.estimatedFiltered) return {};
     try {
       return await countEstimates(this.db, request, this.schema);
     } catch (error) {
@@ -283,6 +294,8 @@ export class PostgresItemStore implements ItemStore {
 }
 
 /** The `last_row` array of itemListQuery as canonical values by field name. */
+const EMPTY_PAGE = '[]';
+
 function lastRowOf(request: ItemListRequest, lastRow: string | null): StoredItem | null {
   if (lastRow === null || !request.lastRowFields) return null;
   const values = JSON.parse(lastRow) as unknown[];

@@ -107,5 +107,37 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     assert.is(Number(rows[0]!.n), ROWS);
   });
 
+  test('a page of no rows asking only for estimates runs the estimates alone: no page statement', async ({
+    db,
+    catalog,
+  }) => {
+    await sql`analyze ${sql.id(TEST_SCHEMA, 'readings')}`.execute(db);
+    let statements = 0;
+    const store = new PostgresItemStore(
+      db.withPlugin({
+        transformQuery: ({ node }) => node,
+        transformResult: async ({ result }) => {
+          statements++;
+          return result;
+        },
+      }),
+      TEST_SCHEMA,
+    );
+    const collection = readings(catalog);
+    const onlyEstimates = await estimate(store, collection, { filter: lowN, lastRowFields: ['id'] });
+    assert.equal(
+      { json: onlyEstimates.json, lastRow: onlyEstimates.lastRow, total: onlyEstimates.estimatedTotalCount },
+      { json: '[]', lastRow: null, total: ROWS },
+    );
+    assert.is(statements, 2, "the table's reltuples and the filter's EXPLAIN, and no page");
+    statements = 0;
+    const withExact = await estimate(store, collection, {
+      filter: lowN,
+      count: { total: true, filtered: false, estimatedTotal: false, estimatedFiltered: true },
+    });
+    assert.equal({ json: withExact.json, total: withExact.totalCount }, { json: '[]', total: ROWS });
+    assert.is(statements, 2, 'the page statement, which counts, and the EXPLAIN');
+  });
+
   test.run();
 }
