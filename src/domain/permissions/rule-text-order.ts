@@ -1,14 +1,5 @@
-import type { ComparisonOperator, FilterNode } from '../query/filter.ts';
-
-/** The operators whose answer on text depends on how text is ordered. */
-const ORDERING: ReadonlySet<ComparisonOperator> = new Set([
-  '_lt',
-  '_lte',
-  '_gt',
-  '_gte',
-  '_between',
-  '_nbetween',
-]);
+import type { FilterNode } from '../query/filter.ts';
+import { ORDER_OPERATORS } from '../query/operator-support.ts';
 
 /**
  * A permission rule's filter with its text comparisons in code point order (filter.ts, `TextOrder`): the
@@ -23,6 +14,6 @@ export function inCodePointOrder(node: FilterNode): FilterNode {
     case 'relation':
       return { ...node, node: inCodePointOrder(node.node) };
     default:
-      return ORDERING.has(node.operator) ? { ...node, textOrder: 'codePoint' } : node;
+      return ORDER_OPERATORS.has(node.operator) ? { ...node, textOrder: 'codePoint' } : node;
   }
 }

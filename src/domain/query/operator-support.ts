@@ -11,7 +11,8 @@ const TEXT_OPERATORS: ReadonlySet<ComparisonOperator> = new Set([
   '_ends_with',
   '_nends_with',
 ]);
-const ORDER_OPERATORS: ReadonlySet<ComparisonOperator> = new Set([
+/** The operators that compare by order: on text, their answer depends on how text is ordered. */
+export const ORDER_OPERATORS: ReadonlySet<ComparisonOperator> = new Set([
   '_lt',
   '_lte',
   '_gt',
