@@ -71,11 +71,17 @@ function mayNameAccessToken(querystring: string): boolean {
   return querystring.includes('access_token') || querystring.includes('%');
 }
 
-/** How many Authorization fields a request sent: `rawHeaders` alternates names and values. */
+const AUTHORIZATION = 'authorization';
+
+/**
+ * How many Authorization fields a request sent: `rawHeaders` alternates names and values. Run on every
+ * request with a token, so a name is lower-cased only when its length could make it `authorization`.
+ */
 function authorizationHeaders(rawHeaders: ReadonlyArray<string>): number {
   let count = 0;
   for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (rawHeaders[index]!.toLowerCase() === 'authorization') count++;
+    const name = rawHeaders[index]!;
+    if (name.length === AUTHORIZATION.length && name.toLowerCase() === AUTHORIZATION) count++;
   }
   return count;
 }
