@@ -7,6 +7,7 @@ import { ResolveAccountabilityHandler } from '../application/auth/resolve-accoun
 import { ListItemsHandler } from '../application/items/list-items.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import type { ItemEventFeed } from '../application/ports/item-events.ts';
+import type { Metrics } from '../application/ports/metrics.ts';
 import type { ItemSubscriptions } from '../application/realtime/item-subscriptions.ts';
 import { RealtimeHub } from '../application/realtime/realtime-hub.ts';
 import { factoryBinder } from './factory-binder.ts';
@@ -43,6 +44,7 @@ export const realtimeHttpModule = new ContainerModule((options) => {
       subscriptions: hub,
       authenticate: (token) => resolve.execute(null, { token }),
       allowQueryToken: auth.allowQueryToken,
+      metrics: get<Metrics>(TYPES.Metrics),
       writeIntervalMs: realtime.writeInterval,
       limits: {
         connectionsPerUser: realtime.wsConnectionsPerUser,

@@ -2,12 +2,41 @@ import { once } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CLOSE } from '../../src/adapters/http/websocket/directus-websocket.ts';
-import { invalidToken, tokenExpired, userSuspended } from '../../src/domain/errors.ts';
+import { invalidToken, serviceUnavailable, tokenExpired, userSuspended } from '../../src/domain/errors.ts';
 import { CALLER, PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
+import { RecordingMetrics } from '../support/fakes/recording-metrics.ts';
 import { websocketFixture } from '../support/websocket-fixture.ts';
 
 const ws = suite('/websocket (Directus protocol)');
 const row = (id: number) => ({ ...PARCEL_ROWS.find((parcel) => parcel.id === id)! });
+
+ws(
+  'a subscription the database fails: its error, counted as a request failure is (docs/api.md §11)',
+  async () => {
+    const metrics = new RecordingMetrics();
+    const unreachable = serviceUnavailable();
+    unreachable.cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const f = await websocketFixture({ subscribeFails: unreachable, metrics });
+    try {
+      const socket = await f.connect();
+      socket.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+      await f.next(socket, (m) => m.type === 'auth');
+      socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 's1' }));
+      assert.equal(await f.next(socket, (m) => m.type === 'subscribe'), {
+        type: 'subscribe',
+        status: 'error',
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is unavailable. Try again shortly.' },
+        uid: 's1',
+      });
+      assert.equal(metrics.databaseFailures, ['unreachable']);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
 
 ws('auth, subscribe → init, then create / update / delete, ping → pong, unsubscribe', async () => {
   const f = await websocketFixture();

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { attachWebSocket } from '../../src/adapters/http/websocket/directus-websocket.ts';
 import { InProcessItemJson } from '../../src/adapters/realtime/in-process-item-json.ts';
+import type { Metrics } from '../../src/application/ports/metrics.ts';
+import type { ItemSubscriptions } from '../../src/application/realtime/item-subscriptions.ts';
 import { RealtimeHub } from '../../src/application/realtime/realtime-hub.ts';
 import type { Accountability } from '../../src/domain/accountability.ts';
 import { DomainError } from '../../src/domain/errors.ts';
@@ -30,11 +32,16 @@ export async function websocketFixture({
   publicCaller = null,
   authDelayMs = 0,
   allowQueryToken = true,
+  subscribeFails,
+  metrics,
   ...limits
 }: Partial<typeof LIMITS_WS> & {
   publicCaller?: Accountability | null;
   authDelayMs?: number;
   allowQueryToken?: boolean;
+  /** What every subscribe throws instead of subscribing (a database failure). */
+  subscribeFails?: Error;
+  metrics?: Metrics;
 } = {}) {
   const fixture = await readFixture();
   await fixture.grant();
@@ -57,8 +64,14 @@ export async function websocketFixture({
     ['carol-token', CALLER.carol],
   ]);
   const server: Server = createServer((_request, response) => response.end());
+  const subscriptions: ItemSubscriptions = subscribeFails
+    ? {
+        subscribe: () => Promise.reject(subscribeFails),
+      }
+    : hub;
   const detach = attachWebSocket(server, {
-    subscriptions: hub,
+    subscriptions,
+    ...(metrics ? { metrics } : {}),
     authenticate: async (token) => {
       // A credential resolved as slowly as a database lookup can be (a static token, a cold cache).
       if (authDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, authDelayMs));

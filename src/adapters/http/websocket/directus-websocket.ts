@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import type { Metrics } from '../../../application/ports/metrics.ts';
 import type {
   ItemSubscriptions,
   Subscription,
@@ -13,6 +14,7 @@ import { describeTextPath, findTextFlaw } from '../../../domain/well-formed-text
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
 import { answerRawError } from '../client-error-answer.ts';
+import { databaseFailureOf } from '../database-failure.ts';
 import { errorResponse } from '../error-response.ts';
 import { serveIgnoringUpgrade } from '../upgrade-ignored.ts';
 import { WriteRounds } from '../write-rounds.ts';
@@ -55,6 +57,8 @@ export type WebSocketOptions = {
   readonly writeIntervalMs?: number;
   /** `auth.allowQueryToken`: whether the upgrade's URL may carry `?access_token=`; unset: true. */
   readonly allowQueryToken?: boolean;
+  /** Where a subscription's database failure is counted, as every request's is (docs/api.md §11); unset: nowhere. */
+  readonly metrics?: Metrics;
 };
 
 type Message = Readonly<Record<string, unknown>>;
@@ -421,6 +425,8 @@ class Connection {
       this.sendRaw(`{"type":"subscription","event":"init","data":${subscription.init ?? '[]'}${member}}`);
     } catch (error) {
       this.subscriptions.delete(key);
+      const failure = databaseFailureOf(error);
+      if (failure) this.options.metrics?.databaseFailed(failure);
       const { code, message: text } =
         error instanceof DomainError ? error : { code: 'INTERNAL', message: 'The subscription failed.' };
       this.send({ type: 'subscribe', status: 'error', error: { code, message: text }, ...withUid });
