@@ -225,6 +225,26 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.equal(await sums(''), ['NaN', '-Infinity', 'NaN']);
     assert.equal(await sums('filter[id][_in]=1,3,6'), ['-Infinity', '-Infinity', 1.5]);
     assert.equal(await sums('filter[id][_in]=1,3,5'), ['NaN', '-Infinity', 'Infinity']);
+    const averaged = await app.request('GET', '/items/round_trip?aggregate[avg]=price&filter[id][_in]=1,5', {
+      token: admin,
+    });
+    assert.equal(averaged.body, [{ avg: { price: 'Infinity' } }], averaged.text);
+    // ±infinity has no year: such dates group with the nulls, as PostgreSQL's EXTRACT is guarded.
+    const years = await app.request(
+      'GET',
+      '/items/round_trip?aggregate[count]=*&groupBy=year(due)&sort=due_year',
+      {
+        token: admin,
+      },
+    );
+    assert.equal(
+      years.body,
+      [
+        { due_year: 2026, count: 2 },
+        { due_year: null, count: 4 },
+      ],
+      years.text,
+    );
     for (const field of ['due', 'loaded_at', 'departed']) {
       assert.equal(await ids(`sort=${field},id`), [3, 6, 5, 1, 2, 4], field);
       assert.equal(await ids(`filter[${field}][_eq]=-infinity&sort=id`), [3, 6], field);
