@@ -7,8 +7,9 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
  * Issue 17's round trip (docs/api.md §13): export a collection, drop it, create it again, import the file,
  * export again — the two exports are the same bytes. Every format on every backend with a few hundred
  * rows of every kind of value, empty texts and nulls apart (a CSV writes `""` for one and nothing for the
- * other, and reads them back so), floats that are no JSON number (`"NaN"`, `"Infinity"`, `"-Infinity"`)
- * among them; 100,000 rows as CSV on one database backend.
+ * other, and reads them back so), floats and decimals that are no number (`"NaN"`, `"Infinity"`,
+ * `"-Infinity"`) and dates and timestamps at ±infinity among them; 100,000 rows as CSV on one database
+ * backend.
  */
 
 const FIELDS = [
@@ -22,9 +23,11 @@ const FIELDS = [
   { field: 'doc', type: 'json' },
   { field: 'loaded_at', type: 'timestamp' },
   { field: 'due', type: 'date' },
+  { field: 'departed', type: 'dateTime' },
 ];
 
 const NON_FINITE = ['NaN', 'Infinity', '-Infinity'];
+const INFINITE = ['infinity', '-infinity'];
 
 const LABELS = ['plain', 'comma, "quoted"', 'line1\nline2\r\nline3', 'Ünïcødé ✓ 𝄞', ' lead/trail ', null, ''];
 
@@ -36,14 +39,26 @@ function row(id: number): Record<string, unknown> {
     label: pick(LABELS),
     note: id % 7 === 0 ? null : id % 11 === 0 ? '' : `note ${id}`,
     weight: id % 5 === 0 ? null : id % 13 === 0 ? NON_FINITE[id % 3] : id / 8,
-    price: id % 3 === 0 ? null : `${id}.${String(id % 100).padStart(2, '0')}`,
+    price:
+      id % 3 === 0 ? null : id % 17 === 0 ? NON_FINITE[id % 3] : `${id}.${String(id % 100).padStart(2, '0')}`,
     fragile: pick([true, false, null]),
     doc: pick([{ a: [1, 'x,y'], n: id }, 'just a string', 42, null, '']),
-    loaded_at: new Date(Date.UTC(2026, 0, 1) + id * 61_000).toISOString().slice(0, 19),
+    loaded_at:
+      id % 19 === 0
+        ? INFINITE[id % 2]
+        : new Date(Date.UTC(2026, 0, 1) + id * 61_000).toISOString().slice(0, 19),
     due:
       id % 4 === 0
         ? null
-        : `2026-${String((id % 12) + 1).padStart(2, '0')}-${String((id % 28) + 1).padStart(2, '0')}`,
+        : id % 23 === 0
+          ? INFINITE[id % 2]
+          : `2026-${String((id % 12) + 1).padStart(2, '0')}-${String((id % 28) + 1).padStart(2, '0')}`,
+    departed:
+      id % 6 === 0
+        ? null
+        : id % 29 === 0
+          ? INFINITE[id % 2]
+          : new Date(Date.UTC(2025, 5, 1) + id * 7_000_123).toISOString(),
   };
 }
 
@@ -152,6 +167,117 @@ for (const [target, test] of suitePerBackend<Context>(
       body: { weight: 'NaN' },
     });
     assert.equal((patched.body as { weight: unknown }).weight, 'NaN');
+  });
+
+  test('decimals that are no number and dates at ±infinity are written, filtered, sorted and paged as PostgreSQL does', async ({
+    app,
+    admin,
+  }) => {
+    await recreate(app, admin, 'round_trip');
+    const prices = ['1.50', 'NaN', '-Infinity', null, 'Infinity', '-2'];
+    const days = ['2026-01-02', 'infinity', '-infinity', null, '2026-01-01', '-infinity'];
+    const created = await app.request('POST', '/items/round_trip', {
+      token: admin,
+      body: prices.map((price, index) => ({
+        id: index + 1,
+        price,
+        due: days[index],
+        loaded_at:
+          days[index] === null || days[index]!.includes('infinity') ? days[index] : `${days[index]}T10:00:00`,
+        departed:
+          days[index] === null || days[index]!.includes('infinity')
+            ? days[index]
+            : `${days[index]}T10:00:00Z`,
+      })),
+    });
+    assert.is(created.status, 200, created.text);
+    const first = (created.body as Array<Record<string, unknown>>)[1]!;
+    assert.equal(
+      [first.price, first.due, first.loaded_at, first.departed],
+      ['NaN', 'infinity', 'infinity', 'infinity'],
+    );
+    const ids = async (query: string) => {
+      const listed = await app.request('GET', `/items/round_trip?fields=id&${query}`, { token: admin });
+      assert.is(listed.status, 200, listed.text);
+      return (listed.body as Array<{ id: number }>).map((item) => item.id);
+    };
+    const csv = await exported(app, admin, 'round_trip', 'csv');
+    assert.ok(csv.includes('\r\n2,,,,,NaN,,,infinity,infinity,infinity\r\n'), csv);
+    // -Infinity, the numbers, Infinity, and NaN above everything; nulls last, as PostgreSQL sorts.
+    assert.equal(await ids('sort=price,id'), [3, 6, 1, 5, 2, 4]);
+    assert.equal(await ids('sort=-price,id'), [4, 2, 5, 1, 6, 3]);
+    assert.equal(await ids('filter[price][_eq]=NaN'), [2]);
+    assert.equal(await ids('filter[price][_gt]=0&sort=id'), [1, 2, 5]);
+    assert.equal(await ids('filter[price][_lt]=Infinity&sort=id'), [1, 3, 6]);
+    const sums = async (query: string) => {
+      const answer = await app.request(
+        'GET',
+        `/items/round_trip?aggregate[sum]=price&aggregate[min]=price&aggregate[max]=price&${query}`,
+        {
+          token: admin,
+        },
+      );
+      assert.is(answer.status, 200, answer.text);
+      const [group] = answer.body as Array<Record<string, { price: unknown }>>;
+      return [group!.sum!.price, group!.min!.price, group!.max!.price];
+    };
+    // As PostgreSQL sums them: NaN with a NaN or both infinities among them, else the infinity.
+    assert.equal(await sums(''), ['NaN', '-Infinity', 'NaN']);
+    assert.equal(await sums('filter[id][_in]=1,3,6'), ['-Infinity', '-Infinity', 1.5]);
+    assert.equal(await sums('filter[id][_in]=1,3,5'), ['NaN', '-Infinity', 'Infinity']);
+    const averaged = await app.request('GET', '/items/round_trip?aggregate[avg]=price&filter[id][_in]=1,5', {
+      token: admin,
+    });
+    assert.equal(averaged.body, [{ avg: { price: 'Infinity' } }], averaged.text);
+    // ±infinity has no year: such dates group with the nulls, as PostgreSQL's EXTRACT is guarded.
+    const years = await app.request(
+      'GET',
+      '/items/round_trip?aggregate[count]=*&groupBy=year(due)&sort=due_year',
+      {
+        token: admin,
+      },
+    );
+    assert.equal(
+      years.body,
+      [
+        { due_year: 2026, count: 2 },
+        { due_year: null, count: 4 },
+      ],
+      years.text,
+    );
+    for (const field of ['due', 'loaded_at', 'departed']) {
+      assert.equal(await ids(`sort=${field},id`), [3, 6, 5, 1, 2, 4], field);
+      assert.equal(await ids(`filter[${field}][_eq]=-infinity&sort=id`), [3, 6], field);
+      assert.equal(await ids(`filter[${field}][_gte]=2026-01-02&sort=id`), [1, 2], field);
+      assert.equal(await ids(`filter[${field}][_lt]=infinity&sort=id`), [1, 3, 5, 6], field);
+    }
+    // A cursor holding a value that is no number or no calendar date opens again.
+    for (const sort of ['price', '-due', 'departed']) {
+      const seen: number[] = [];
+      let after = '';
+      for (let page = 0; page < 10; page += 1) {
+        const listed = await app.request(
+          'GET',
+          `/items/round_trip?fields=id&sort=${sort}&limit=1&meta=next${after}`,
+          {
+            token: admin,
+          },
+        );
+        assert.is(listed.status, 200, listed.text);
+        seen.push(...(listed.body as Array<{ id: number }>).map((item) => item.id));
+        const next = listed.headers.get('x-next-cursor');
+        if (next === null) break;
+        after = `&after=${next}`;
+      }
+      assert.equal(seen, await ids(`sort=${sort},id`), sort);
+    }
+    const patched = await app.request('PATCH', '/items/round_trip/1', {
+      token: admin,
+      body: { price: '-Infinity', due: 'infinity', departed: '-infinity' },
+    });
+    assert.is(patched.status, 200, patched.text);
+    const body = patched.body as Record<string, unknown>;
+    assert.equal([body.price, body.due, body.departed], ['-Infinity', 'infinity', '-infinity']);
   });
   test.run();
 }

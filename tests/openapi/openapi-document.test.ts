@@ -153,8 +153,9 @@ for (const [target, oas] of suitePerBackend<Context>(
       serial_number: { types: ['integer', 'null', 'string'], pattern: '^-?[0-9]+$' },
       weight_kg: { types: ['null', 'number', 'string'], maximum: 3.4028234663852886e38 },
       price: { types: ['null', 'number', 'string'] },
-      departed_at: { types: ['null', 'string'], format: 'date-time' },
-      shipped_on: { types: ['null', 'string'], format: 'date' },
+      // A date's or timestamp's ±infinity are strings besides the calendar form (docs/api.md §4).
+      departed_at: { types: ['null', 'string'], format: 'date-time', enum: ['infinity', '-infinity'] },
+      shipped_on: { types: ['null', 'string'], format: 'date', enum: ['infinity', '-infinity'] },
       pickup_time: { types: ['null', 'string'], format: undefined },
       manifest: { types: [] },
       user_created: { types: ['null', 'string'], format: 'uuid' },

@@ -5,6 +5,7 @@ import { canonicalJson } from './canonical-json.ts';
 import { normalizeDecimal } from './decimal-text.ts';
 import type { ComparisonOperator, ScalarValue } from './filter.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
+import { INFINITE_TEMPORALS, NON_FINITE_NUMBERS } from './non-finite-values.ts';
 import { fitsNumericColumn } from './numeric-precision.ts';
 import { isTextOperator } from './operator-support.ts';
 import { canonicalDate, canonicalDateTime, canonicalTime, canonicalTimestamp } from './temporal-text.ts';
@@ -83,11 +84,11 @@ function canonicalValue(field: FieldSchema, raw: unknown): ScalarValue | null {
     case 'boolean':
       return booleanValue(raw);
     case 'timestamp':
-      return typeof raw === 'string' ? canonicalTimestamp(raw) : null;
+      return temporalValue(raw, canonicalTimestamp);
     case 'dateTime':
-      return typeof raw === 'string' ? canonicalDateTime(raw) : null;
+      return temporalValue(raw, canonicalDateTime);
     case 'date':
-      return typeof raw === 'string' ? canonicalDate(raw) : null;
+      return temporalValue(raw, canonicalDate);
     case 'time':
       return typeof raw === 'string' ? canonicalTime(raw) : null;
     case 'json':
@@ -167,14 +168,8 @@ function bigIntegerValue(raw: unknown): string | null {
   return value < INT8.min || value > INT8.max ? null : value.toString();
 }
 
-/**
- * The values of a float column that are no JSON number, as PostgreSQL's JSON writes them (docs/api.md §4):
- * their canonical form is this text, the form the SQL store reads them back in (canonical-value-sql.ts).
- */
-const NON_FINITE_FLOATS: ReadonlySet<unknown> = new Set(['NaN', 'Infinity', '-Infinity']);
-
 function floatValue(raw: unknown, single: boolean): number | string | null {
-  if (NON_FINITE_FLOATS.has(raw)) return raw as string;
+  if (NON_FINITE_NUMBERS.has(raw)) return raw as string;
   let value: number;
   if (typeof raw === 'number') value = raw;
   else if (typeof raw === 'string' && raw.length <= MAX_FLOAT_TEXT && FLOAT_TEXT.test(raw)) {
@@ -191,8 +186,15 @@ function floatValue(raw: unknown, single: boolean): number | string | null {
 }
 
 function decimalValue(raw: unknown): string | null {
+  if (NON_FINITE_NUMBERS.has(raw)) return raw as string;
   if (typeof raw === 'number') return Number.isFinite(raw) ? normalizeDecimal(String(raw)) : null;
   return typeof raw === 'string' ? normalizeDecimal(raw) : null;
+}
+
+/** A date or timestamp in the forms of temporal-text.ts, or ±infinity spelled as the API writes it. */
+function temporalValue(raw: unknown, canonical: (text: string) => string | null): string | null {
+  if (typeof raw !== 'string') return null;
+  return INFINITE_TEMPORALS.has(raw) ? raw : canonical(raw);
 }
 
 function booleanValue(raw: unknown): boolean | null {

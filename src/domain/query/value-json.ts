@@ -1,6 +1,7 @@
 import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
 import { normalizeDecimal } from './decimal-text.ts';
 import type { ScalarValue } from './filter.ts';
+import { nonFiniteRank } from './non-finite-values.ts';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const NUMERIC_SCALE = /^numeric\(\d+,(\d+)\)$/;
@@ -48,7 +49,8 @@ function decimalJson(field: FieldSchema, text: string): string {
 
 function withScale(text: string, dbType: string): string {
   const scale = Number(NUMERIC_SCALE.exec(dbType)?.[1] ?? 0);
-  if (scale === 0) return text;
+  // NaN (a bounded column's only non-finite value) has no places to pad.
+  if (scale === 0 || nonFiniteRank(text) !== 0) return text;
   const [whole, fraction = ''] = text.split('.');
   return `${whole}.${fraction.padEnd(scale, '0')}`;
 }

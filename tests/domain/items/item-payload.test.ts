@@ -142,6 +142,22 @@ test('numeric(p,s) takes what PostgreSQL stores: rounded to s places, at most p 
   }
 });
 
+test('numeric(p,s) holds NaN but no infinity, as PostgreSQL; an unbounded numeric holds both', () => {
+  assert.equal(parse({ price: 'NaN' }), { price: 'NaN' });
+  for (const price of ['Infinity', '-Infinity']) {
+    const error = expectError(() => parse({ price }), 'FAILED_VALIDATION', 'price');
+    assert.match(error.message, 'numeric(12,2)');
+  }
+  const unbounded: CollectionSchema = {
+    name: 'measures',
+    primaryKey: null,
+    fields: [field('amount', 'decimal', 'numeric')],
+  };
+  for (const amount of ['NaN', 'Infinity', '-Infinity']) {
+    assert.equal(parseItemPayload({ amount }, unbounded, 'create'), { amount });
+  }
+});
+
 test('json fields take any JSON value, stored as canonical JSON text', () => {
   assert.equal(parse({ manifest: { b: [1, 'two', null], a: true } }), {
     manifest: '{"a":true,"b":[1,"two",null]}',

@@ -12,6 +12,9 @@ export type ColumnShape = {
 
 const BIG_INTEGER_TEXT = /^-?[0-9]+$/;
 
+/** A date's or timestamp's ±infinity, as the API writes it (docs/api.md §4). */
+const INFINITE = z.enum(['infinity', '-infinity']);
+
 /**
  * A column's values in the forms docs/api.md §4 answers and accepts them. Values without a zone
  * (`timestamp`, `time`) get no `format`: RFC 3339's date-time and time require an offset, which these
@@ -41,18 +44,22 @@ export function columnSchema({ type, dbType, maxLength, choices, element }: Colu
     case 'decimal':
       return z
         .union([z.number(), z.string()])
-        .describe('A number when a double holds the value exactly, else the exact decimal text.');
+        .describe(
+          'A number when a double holds the value exactly, else the exact decimal text; `NaN`, `Infinity`, `-Infinity` as strings.',
+        );
     case 'boolean':
       return z.boolean();
     case 'timestamp':
       return z
         .string()
         .meta({ examples: ['2024-01-10T08:00:00'] })
-        .describe('Date and time without a zone, YYYY-MM-DDThh:mm:ss (a fraction only when stored).');
+        .describe(
+          'Date and time without a zone, YYYY-MM-DDThh:mm:ss (a fraction only when stored), or `infinity`, `-infinity`.',
+        );
     case 'dateTime':
-      return z.iso.datetime({ offset: true });
+      return z.union([z.iso.datetime({ offset: true }), INFINITE]);
     case 'date':
-      return z.iso.date();
+      return z.union([z.iso.date(), INFINITE]);
     case 'time':
       return z
         .string()

@@ -10,6 +10,7 @@ import {
 import { compareValues } from '../../../domain/query/compare-values.ts';
 import { normalizeDecimal } from '../../../domain/query/decimal-text.ts';
 import type { ScalarValue } from '../../../domain/query/filter.ts';
+import { nonFiniteRank } from '../../../domain/query/non-finite-values.ts';
 import { itemJson, valueJson } from '../../../domain/query/value-json.ts';
 import type { CollectionSchema, FieldSchema } from '../../../domain/schema/collection-schema.ts';
 import type { FieldType } from '../../../domain/schema/field-type.ts';
@@ -207,10 +208,23 @@ function sum(field: FieldSchema, values: ReadonlyArray<ScalarValue>): Value {
   if (values.length === 0) return null;
   if (field.type === 'float') return values.reduce<number>((total, value) => total + Number(value), 0);
   const decimals = values.map((value) => normalizeDecimal(String(value)) ?? String(value));
+  const nonFinite = nonFiniteSum(decimals);
+  if (nonFinite !== null) return nonFinite;
   // A fold, not Math.max(...): spreading a large group's values would overflow the call stack.
   const scale = decimals.reduce((widest, text) => Math.max(widest, text.split('.')[1]?.length ?? 0), 0);
   const total = decimals.reduce((accumulated, text) => accumulated + scaled(text, scale), 0n);
   return decimalText(total, scale);
+}
+
+/**
+ * A numeric sum that is no number, as PostgreSQL's: NaN when a NaN or both infinities are among the
+ * values, else the infinity among them; null when every value is finite.
+ */
+function nonFiniteSum(decimals: ReadonlyArray<string>): string | null {
+  const ranks = new Set(decimals.map(nonFiniteRank));
+  if (ranks.has(2) || (ranks.has(1) && ranks.has(-1))) return 'NaN';
+  if (ranks.has(1)) return 'Infinity';
+  return ranks.has(-1) ? '-Infinity' : null;
 }
 
 function scaled(text: string, scale: number): bigint {

@@ -44,4 +44,12 @@ test('array columns as json_agg joins them; other values as valueJson', () => {
   assert.is(wireJson(field('json'), null), 'null');
 });
 
+test("a numeric that is no number is PostgreSQL's text, never padded to the column's scale", () => {
+  const price = field('decimal', { dbType: 'numeric(12,2)' });
+  assert.is(wireJson(price, 'NaN'), '"NaN"');
+  assert.is(wireJson(price, '12345678901234567.5'), '"12345678901234567.50"');
+  assert.is(wireJson(field('decimal', { dbType: 'numeric' }), '-Infinity'), '"-Infinity"');
+  assert.is(wireJson(field('date'), '-infinity'), '"-infinity"');
+});
+
 test.run();
