@@ -8,6 +8,7 @@ import {
   BYTES_AS_TEXT,
   fieldText,
   filenameText,
+  shownName,
   watchPartHeaders,
 } from './multipart-text.ts';
 
@@ -60,7 +61,7 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   let files = 0;
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) {
-      fail(invalidPayload(`Form field "${name.slice(0, 100)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
+      fail(invalidPayload(`Form field "${shownName(name)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
       return;
     }
     try {

@@ -108,7 +108,7 @@ export function fieldText(
   // A name that is not UTF-8 is named by its lenient reading, the nearest to what the client meant.
   // A part without a name is a field named "", refused later as a field the collection does not have.
   const bytes = name ?? '';
-  const field = utf8Text(bytes, 'A form field name', Buffer.from(bytes, 'latin1').toString('utf8'));
+  const field = utf8Text(bytes, 'A form field name', leniently(bytes));
   const charset = header.declaredCharset;
   if (charset === null) {
     return {
@@ -148,6 +148,15 @@ export function filenameText(filename: string | undefined, header: PartHeader): 
   assertUtf8Filename(header);
   if (filename === undefined || filename.includes('\uFFFD')) throw notUtf8('The file name', 'filename');
   return wellFormed('filename', filename, 'The file name');
+}
+
+/** A field name as busboy gave it (its bytes as latin1), as a message shows it. */
+export function shownName(latin1: string): string {
+  return shown(leniently(latin1));
+}
+
+function leniently(latin1: string): string {
+  return Buffer.from(latin1, 'latin1').toString('utf8');
 }
 
 /** Text busboy decoded as latin1, read back as its bytes, decoded as UTF-8. */
