@@ -78,7 +78,7 @@ function partHeader(header: Record<string, string[]>): PartHeader {
   // wherever it stands (busboy skips a part whose charset it does not know, without a word).
   const foreign = [...disposition.matchAll(EXTENDED_FILENAME)]
     .map((match) => (match[1] ?? '').toLowerCase())
-    .find((charset) => !UTF8_NAMES.has(charset));
+    .find((named) => !UTF8_NAMES.has(named));
   const extended =
     foreign ??
     (BUSBOY.parseDisposition(disposition, LATIN1)?.params?.['filename*'] === undefined ? null : 'utf-8');
