@@ -511,6 +511,128 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.equal(await keys(storage), before);
   });
 
+  test('form text that is not UTF-8, or holds a NUL, is refused naming its field, never stored as U+FFFD (§4a)', async (context) => {
+    const { app, admin, storage } = context;
+    const before = await keys(storage);
+    const raw = async (method: string, path: string, parts: Buffer[]) => {
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'multipart/form-data; boundary=b' },
+        body: Buffer.concat([...parts, Buffer.from('--b--\r\n')]),
+      });
+      return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
+    };
+    type Bytes = string | number[] | Buffer;
+    const bytes = (...parts: Bytes[]) =>
+      Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+    /** A field part; `type` is its Content-Type header, if any. */
+    const field = (name: Bytes, value: Bytes, type?: string) =>
+      bytes(
+        '--b\r\nContent-Disposition: form-data; name="',
+        name,
+        `"\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`,
+        value,
+        '\r\n',
+      );
+    /** A file part; `disposition` ends its Content-Disposition after `name="file"`. */
+    const file = (disposition: Bytes) =>
+      bytes(
+        '--b\r\nContent-Disposition: form-data; name="file"; ',
+        disposition,
+        '\r\nContent-Type: image/png\r\n\r\n',
+        [...PNG],
+        '\r\n',
+      );
+    const png = file('filename="a.png"');
+    const FF = [0xff];
+    const LONE_SURROGATE = [0xed, 0xa0, 0x80];
+    const cases: Array<[string, Buffer[], string | undefined]> = [
+      ['a value with byte 0xFF', [field('title', ['a'.charCodeAt(0), ...FF]), png], 'title'],
+      ['a value with an encoded lone surrogate', [field('title', LONE_SURROGATE), png], 'title'],
+      ['a value with a NUL', [field('title', 'a\u0000b'), png], 'title'],
+      ['a field name with byte 0xFF', [field([0x74, ...FF], 'x'), png], 't\ufffd'],
+      [
+        'a field name with an encoded lone surrogate',
+        [field(LONE_SURROGATE, 'x'), png],
+        '\ufffd\ufffd\ufffd',
+      ],
+      ['a filename with byte 0xFF', [file(bytes('filename="a', FF, '.png"'))], 'filename'],
+      [
+        'a filename with an encoded lone surrogate',
+        [file(bytes('filename="', LONE_SURROGATE, '.png"'))],
+        'filename',
+      ],
+      // busboy refuses a NUL in a part's header: a malformed part, named by no field.
+      ['a filename with a NUL', [file(bytes('filename="a', [0], '.png"'))], undefined],
+      ['a filename* that is not UTF-8', [file("filename*=UTF-8''a%FF.png")], 'filename'],
+      ['a filename* with an encoded lone surrogate', [file("filename*=utf-8''%ED%A0%80.png")], 'filename'],
+      [
+        'a filename* in latin1 (read as such by busboy, windows-1252 too)',
+        [file("filename*=iso-8859-1''%E9.png")],
+        'filename',
+      ],
+      [
+        'a filename* in a charset busboy skips the part for',
+        [file("filename*=x-unknown''a.png"), png],
+        'filename',
+      ],
+      ['a value declared UTF-8 that is not', [field('title', FF, 'text/plain; charset=utf-8'), png], 'title'],
+      // "Ã©" in UTF-8: read as latin1 bytes again it would become "é".
+      ['a value declared latin1', [field('title', 'Ã©', 'text/plain; charset=iso-8859-1'), png], 'title'],
+      [
+        'a value declared windows-1252',
+        [field('title', [0x80], 'text/plain; charset=windows-1252'), png],
+        'title',
+      ],
+      [
+        'a value in a charset busboy cannot decode',
+        [field('title', 'x', 'text/plain; charset=x-unknown'), png],
+        'title',
+      ],
+      [
+        'a JSON metadata field escaping a lone surrogate',
+        [field('metadata', '{"a":"\\ud800"}'), png],
+        'metadata.a',
+      ],
+    ];
+    for (const [name, parts, named] of cases) {
+      const answer = await raw('POST', '/files', parts);
+      assert.is(answer.status, 400, `${name}: ${JSON.stringify(answer.body)}`);
+      const error = errorOf(answer.body);
+      assert.is(error.extensions.code, 'INVALID_PAYLOAD', name);
+      assert.is(error.extensions.field, named, name);
+    }
+    assert.equal(await keys(storage), before);
+
+    // UTF-8 in every place, raw and as filename*, declared or not: kept as sent, "Ã©" included.
+    const created = await raw('POST', '/files', [
+      // U+FFFD sent as UTF-8, with no charset declared, is text like any other.
+      field('title', 'é 日本 \ufffd'),
+      field('description', 'Ã© 日本', 'text/plain; charset=UTF-8'),
+      field('metadata', '{"日本":"é"}'),
+      file('filename="日本 é.png"'),
+      // A charset inside a quoted parameter is no charset of the part: its text is read as UTF-8.
+      field('title', 'é', 'text/plain; x="; charset=iso-8859-1"'),
+      file("filename*=UTF-8''%E6%97%A5%E6%9C%AC%20%C3%A9.png"),
+    ]);
+    assert.is(created.status, 200, JSON.stringify(created.body));
+    const [first, second] = created.body as FileRow[];
+    assert.is(first!.title, 'é 日本 \ufffd');
+    assert.is(first!.description, 'Ã© 日本');
+    assert.equal(first!.metadata, { 日本: 'é' });
+    assert.is(first!.filename_download, '日本 é.png');
+    assert.is(second!.filename_download, '日本 é.png');
+    assert.is(second!.title, 'é');
+
+    // Replacing the bytes reads its form the same way, and a refusal keeps the row as it was.
+    const refused = await raw('PATCH', `/files/${first!.id}`, [field('title', FF), png]);
+    assert.is(refused.status, 400);
+    assert.is(errorOf(refused.body).extensions.field, 'title');
+    const replaced = await raw('PATCH', `/files/${first!.id}`, [field('title', '日本'), png]);
+    assert.is(replaced.status, 200, JSON.stringify(replaced.body));
+    assert.is((replaced.body as FileRow).title, '日本');
+  });
+
   test('names that would break a header or a path are stored as given and served safely', async (context) => {
     const { app, admin } = context;
     for (const name of ['../../etc/passwd', 'a"b.png', 'evil\r\nSet-Cookie: x=1.png']) {

@@ -3,6 +3,14 @@ import busboy from 'busboy';
 import type { FileUpload } from '../../application/files/file-upload.ts';
 import { invalidPayload } from '../../domain/errors.ts';
 import type { HttpContext } from './http-state.ts';
+import {
+  assertUtf8Filename,
+  BYTES_AS_TEXT,
+  fieldText,
+  filenameText,
+  shownName,
+  watchPartHeaders,
+} from './multipart-text.ts';
 
 /** docs/api.md §15: the most files, fields and field bytes one upload may carry. */
 export const MULTIPART_LIMITS = {
@@ -25,9 +33,10 @@ export const MULTIPART_LIMITS = {
 export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   let parser: busboy.Busboy;
   try {
-    // A file's name comes as the UTF-8 bytes browsers send (HTML's multipart encoding), not busboy's
-    // default latin1, which turned "fötö.png" into "fÃ¶tÃ¶.png"; Directus reads it as UTF-8 too.
-    parser = busboy({ headers: ctx.req.headers, limits: MULTIPART_LIMITS, defParamCharset: 'utf8' });
+    // Names and values come as the UTF-8 bytes browsers send (HTML's multipart encoding), read by
+    // multipart-text.ts: busboy's default latin1 turned "fötö.png" into "fÃ¶tÃ¶.png", and its UTF-8
+    // decoding stored bytes that are not UTF-8 as U+FFFD.
+    parser = busboy({ headers: ctx.req.headers, limits: MULTIPART_LIMITS, ...BYTES_AS_TEXT });
   } catch {
     throw invalidPayload('The multipart upload has no boundary.');
   }
@@ -40,23 +49,43 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
     wake();
   };
   const fail = (error: Error) => settle(() => (failure ??= error));
+  const partHeader = watchPartHeaders(parser, (header) => {
+    try {
+      assertUtf8Filename(header);
+    } catch (error) {
+      fail(error as Error);
+    }
+  });
 
   let fields: Record<string, string> = Object.create(null);
   let files = 0;
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) {
-      fail(invalidPayload(`Form field "${name.slice(0, 100)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
+      fail(invalidPayload(`Form field "${shownName(name)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
       return;
     }
-    fields[name] = value;
+    try {
+      const field = fieldText(name, value, partHeader());
+      fields[field.name] = field.value;
+    } catch (error) {
+      fail(error as Error);
+    }
   });
   parser.on('file', (_name, stream, info) => {
     // A file cut short errors; one nobody reads must not make that an unhandled 'error' event.
     stream.on('error', () => {});
     files++;
+    let filename: string;
+    try {
+      filename = filenameText(info.filename, partHeader());
+    } catch (error) {
+      stream.resume();
+      fail(error as Error);
+      return;
+    }
     const upload = {
       fields,
-      filename: info.filename ?? '',
+      filename,
       declaredType: info.mimeType,
       bytes: uploaded(stream),
     };

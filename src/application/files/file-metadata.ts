@@ -1,6 +1,7 @@
 import { invalidPayload } from '../../domain/errors.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
+import { describeTextPath, findTextFlaw, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
 import type { FileUploadHead } from './file-upload.ts';
 
 /**
@@ -26,10 +27,21 @@ export function fileMetadata(
   return raw;
 }
 
+/** JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a): refused as in a JSON body. */
 function parsedJson(name: string, text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw invalidPayload(`Field "${name}" must be JSON text.`, name);
   }
+  const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(value) : null;
+  if (flawed) {
+    const field = describeTextPath([name, ...flawed.path]);
+    throw invalidPayload(
+      `${flawed.inKey ? 'The key' : 'The value of'} "${field}" contains ${flawed.flaw}.`,
+      field,
+    );
+  }
+  return value;
 }
