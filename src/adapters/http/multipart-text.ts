@@ -7,7 +7,7 @@ import { escapedText, textFlaw } from '../../domain/well-formed-text.ts';
  * busboy options under which the text of a multipart form reaches datagate as its bytes: a parameter
  * (`name`, `filename`) and a field value declaring no charset are decoded as latin1, one char per byte,
  * which `utf8Text` then decodes strictly. busboy's own UTF-8 decoding turns bytes that are not UTF-8
- * into U+FFFD, and docs/api.md §4a refuses such text rather than store it altered.
+ * into U+FFFD, and docs/api.md §4a refuses such text rather than store it altered (docs/decisions/0066).
  */
 export const BYTES_AS_TEXT = { defCharset: 'latin1', defParamCharset: 'latin1' } as const;
 
