@@ -1,6 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
-import { fieldOf } from '../../domain/schema/collection-schema.ts';
+import { type CollectionSchema, type FieldSchema, fieldOf } from '../../domain/schema/collection-schema.ts';
 import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
 import { collectionFor } from '../items/collection-access.ts';
@@ -14,10 +14,20 @@ export class GetFieldHandler implements Handler<FieldAddress, FieldView> {
   constructor(private readonly catalog: SchemaCatalog) {}
 
   async execute(caller: Accountability, request: FieldAddress): Promise<FieldView> {
-    requireAdmin(caller);
-    const collection = collectionFor(this.catalog, caller, request.collection);
-    const field = fieldOf(collection, request.field);
-    if (!field) throw notFound('Field');
+    const { collection, field } = fieldAt(this.catalog, caller, request);
     return viewField(collection.name, field);
   }
+}
+
+/** The addressed field and its collection, for an admin; 404 when either is not there. */
+export function fieldAt(
+  catalog: SchemaCatalog,
+  caller: Accountability,
+  address: FieldAddress,
+): { collection: CollectionSchema; field: FieldSchema } {
+  requireAdmin(caller);
+  const collection = collectionFor(catalog, caller, address.collection);
+  const field = fieldOf(collection, address.field);
+  if (!field) throw notFound('Field');
+  return { collection, field };
 }

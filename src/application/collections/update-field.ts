@@ -1,17 +1,13 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { notFound } from '../../domain/errors.ts';
-import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import {
   checkFieldMeta,
   existingMetaTarget,
   type FieldMetaClaims,
 } from '../../domain/schema/directus-field-meta.ts';
-import { requireAdmin } from '../access.ts';
 import type { Handler } from '../handler.ts';
-import { collectionFor } from '../items/collection-access.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { type FieldView, viewField } from './collection-view.ts';
-import type { FieldAddress } from './get-field.ts';
+import { type FieldAddress, fieldAt } from './get-field.ts';
 
 export type UpdateFieldCommand = FieldAddress & { meta?: FieldMetaClaims };
 
@@ -24,10 +20,7 @@ export class UpdateFieldHandler implements Handler<UpdateFieldCommand, FieldView
   constructor(private readonly catalog: SchemaCatalog) {}
 
   async execute(caller: Accountability, request: UpdateFieldCommand): Promise<FieldView> {
-    requireAdmin(caller);
-    const collection = collectionFor(this.catalog, caller, request.collection);
-    const field = fieldOf(collection, request.field);
-    if (!field) throw notFound('Field');
+    const { collection, field } = fieldAt(this.catalog, caller, request);
     if (request.meta) checkFieldMeta(request.meta, existingMetaTarget(field), collection.name, 'meta');
     return viewField(collection.name, field);
   }
