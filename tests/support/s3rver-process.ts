@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 
@@ -31,6 +32,30 @@ s3rverUtils.walk = function* walk(dir: string, recurseFilter?: (path: string) =>
     if (!entry.folder) yield entry.path;
     else if (!recurseFilter || recurseFilter(entry.path)) yield* walk(entry.path, recurseFilter);
   }
+};
+
+/**
+ * s3rver answers a PUT once the bytes are handed to its file's write stream, not once they are on disk (a
+ * Buffer is `end()`ed and resolved at once; a stream resolves at its Transform's finish), so a HEAD right
+ * after may find no file yet: an upload that S3 would show at once is then missing (seen once in CI). The
+ * answer waits until the file holds the bytes, as S3's read-after-write consistency promises.
+ */
+type ObjectToPut = { bucket: string; key: string };
+const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js') as {
+  prototype: {
+    putObject(this: unknown, object: ObjectToPut): Promise<{ size: number; md5: string }>;
+    getResourcePath(bucket: string, key: string, resource: string): string;
+  };
+};
+const putObject = FilesystemStore.prototype.putObject;
+FilesystemStore.prototype.putObject = async function writtenPutObject(object) {
+  const put = await putObject.call(this, object);
+  const path = FilesystemStore.prototype.getResourcePath.call(this, object.bucket, object.key, 'object');
+  for (let wait = 0; wait < 5000; wait += 5) {
+    if ((await stat(path).catch(() => undefined))?.size === put.size) return put;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`s3rver did not write "${object.key}" (${put.size} bytes) within 5 s`);
 };
 
 const { default: S3rver } = await import('s3rver');
