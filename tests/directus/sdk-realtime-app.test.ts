@@ -148,7 +148,15 @@ for (const [target, live] of suitePerBackend<Context>(
           await context.operator.request(readItems('cargos', query)),
           JSON.stringify(query),
         );
+        // As against Directus: an iterator waiting when unsubscribe() is called yields the server's
+        // confirmation (a `subscription` message of its uid) and then ends. Waiting for it also keeps it out
+        // of the network read that brings the next subscription's init: the SDK's iterator hears one message
+        // per wake-up, and would miss that init.
+        assert.type(init.uid, 'string');
+        const last = subscription.next();
         unsubscribe();
+        assert.equal((await last).value, { type: 'subscription', event: 'unsubscribe', uid: init.uid });
+        assert.ok((await subscription.next()).done, 'the iterator ends after the confirmation');
       }
     } finally {
       client.disconnect();

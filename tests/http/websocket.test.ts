@@ -73,17 +73,79 @@ ws('auth, subscribe → init, then create / update / delete, ping → pong, unsu
     socket.send(JSON.stringify({ type: 'ping' }));
     assert.equal(await f.next(socket, (m) => m.type === 'pong'), { type: 'pong' });
     socket.send(JSON.stringify({ type: 'unsubscribe', uid: 's1' }));
-    socket.send(JSON.stringify({ type: 'ping', uid: 'after' }));
-    await f.next(socket, (m) => m.type === 'pong');
+    assert.equal(await f.next(socket, (m) => m.uid === 's1'), {
+      type: 'subscription',
+      event: 'unsubscribe',
+      uid: 's1',
+    });
     f.feed.emit(PARCELS, 7, null, { ...row(1), id: 7 });
     await f.hub.settled();
     socket.send(JSON.stringify({ type: 'ping', uid: 'last' }));
     await f.next(socket, (m) => m.uid === 'last');
+    assert.equal(f.received(socket), [], 'nothing of s1 after its unsubscribe');
     socket.close();
   } finally {
     await f.close();
   }
 });
+
+ws(
+  'unsubscribe is confirmed as Directus confirms it: its uid as given, an unknown one, none (all)',
+  async () => {
+    const f = await websocketFixture({ subscriptionsPerConnection: 3 });
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      const subscribe = async (uid: string | number) => {
+        socket.send(
+          JSON.stringify({ type: 'subscribe', collection: PARCELS, uid, query: { fields: ['id'] } }),
+        );
+        await f.next(socket, (m) => m.uid === uid && m.event === 'init');
+      };
+      const confirmation = (uid?: string | number) => ({
+        type: 'subscription',
+        event: 'unsubscribe',
+        ...(uid === undefined ? {} : { uid }),
+      });
+      /** What the socket received by the time a change has been delivered and a ping answered. */
+      const afterAChange = async (id: number) => {
+        f.feed.emit(PARCELS, id, null, { ...row(1), id });
+        await f.hub.settled();
+        socket.send(JSON.stringify({ type: 'ping', uid: `after ${id}` }));
+        await f.next(socket, (m) => m.uid === `after ${id}`);
+        return f
+          .received(socket)
+          .splice(0)
+          .map((m) => [m.uid, m.event]);
+      };
+
+      // A number uid is echoed as a number; the other subscription goes on.
+      await subscribe(8);
+      await subscribe('kept');
+      socket.send(JSON.stringify({ type: 'unsubscribe', uid: 8 }));
+      assert.equal(await f.next(socket, (m) => m.event === 'unsubscribe'), confirmation(8));
+      assert.equal(await afterAChange(6), [['kept', 'create']]);
+
+      // A uid that names no subscription (never subscribed, or already stopped) is confirmed all the same.
+      for (const uid of ['never', 8]) {
+        socket.send(JSON.stringify({ type: 'unsubscribe', uid }));
+        assert.equal(await f.next(socket, (m) => m.event === 'unsubscribe'), confirmation(uid));
+      }
+
+      // Without a uid: every subscription stops, and the confirmation carries no uid.
+      await subscribe('second');
+      socket.send(JSON.stringify({ type: 'unsubscribe' }));
+      assert.equal(await f.next(socket, (m) => m.event === 'unsubscribe'), confirmation());
+      assert.equal(await afterAChange(7), []);
+
+      // The uids are free again.
+      await subscribe('kept');
+      assert.equal(await afterAChange(9), [['kept', 'create']]);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
 
 ws('"event" narrows a subscription to one kind of change, as Directus’s subscribe message does', async () => {
   const f = await websocketFixture({ subscriptionsPerConnection: 3 });

@@ -444,13 +444,19 @@ class Connection {
     }
   }
 
+  /**
+   * Stops the uid's subscription (without a uid, all of them) and confirms it as Directus does, with a
+   * `subscription` message whose event is `unsubscribe` — also for a uid that names none (already ended, never
+   * subscribed): the answer says what holds now, that nothing is subscribed under it. `@directus/sdk`'s
+   * iterator yields that message as its last one before it ends.
+   */
   private unsubscribe(uid: Uid | undefined): void {
-    if (uid === undefined) {
-      this.closeAll();
-      return;
+    if (uid === undefined) this.closeAll();
+    else {
+      this.subscriptions.get(String(uid))?.close();
+      this.subscriptions.delete(String(uid));
     }
-    this.subscriptions.get(String(uid))?.close();
-    this.subscriptions.delete(String(uid));
+    this.sendRaw(`{"type":"subscription","event":"unsubscribe"${uidMember(uid)}}`);
   }
 
   private ended(key: string, end: SubscriptionEnd, uid: Uid | undefined): void {
