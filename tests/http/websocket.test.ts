@@ -200,7 +200,7 @@ ws('a subscribe with "event" and "limit": 0 has an empty init, and its changes a
         query: { fields: ['id'], limit: 0 },
       }),
     );
-    // Directus's init for an `event` carries no rows (docs/decisions/XXXX): `limit: 0` asks for none here.
+    // Directus's init for an `event` carries no rows (docs/decisions/0067): `limit: 0` asks for none here.
     assert.equal(await f.next(socket, (m) => m.event === 'init'), {
       type: 'subscription',
       event: 'init',
