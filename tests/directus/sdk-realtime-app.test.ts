@@ -12,11 +12,11 @@ import {
   type WebSocketAuthModes,
 } from '@directus/sdk';
 import * as assert from 'uvu/assert';
-import { WebSocket } from 'ws';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { ADMIN_STATIC_TOKEN, type Cargo, ID, type Schema } from './cargos-scenario.ts';
 import { type SdkScenario, startSdkScenario, stopSdkScenario } from './sdk-scenario.ts';
+import { SDK_WEB_SOCKET } from './sdk-web-socket.ts';
 
 type Message = {
   type: string;
@@ -29,8 +29,8 @@ type Message = {
 
 type Context = SdkScenario;
 
-/** Node 20 has no global WebSocket: the SDK is given `ws`'s, as README "Directus profile" says. */
-const globals = { WebSocket: WebSocket as unknown as typeof globalThis.WebSocket };
+/** Node 20 has no global WebSocket: the SDK is given `ws`'s, as README "Directus profile" says (sdk-web-socket.ts). */
+const globals = { WebSocket: SDK_WEB_SOCKET };
 
 /** A realtime client in `authMode`, holding the operator's session, the admin's static token or nothing. */
 async function realtimeClient(
@@ -216,6 +216,43 @@ for (const [target, live] of suitePerBackend<Context>(
     } finally {
       client.disconnect();
       narrowed.disconnect();
+    }
+  });
+
+  live('a burst of changes reaches both the iterator and onWebSocket, every one', async (context) => {
+    const client = await realtimeClient(context, 'strict', 'admin');
+    try {
+      await client.connect();
+      const { subscription } = await client.subscribe('cargos', { query: { fields: ['id'] } });
+      const init = await firstOf(subscription);
+      assert.is(init.event, 'init');
+      const heard: Message[] = [];
+      client.onWebSocket('message', (message: Message) => {
+        if (message.type === 'subscription' && message.uid === init.uid) heard.push(message);
+      });
+      const yielded: Message[] = [];
+      const iterating = (async () => {
+        while (yielded.length < 5) yielded.push((await subscription.next()).value as Message);
+      })();
+      // Concurrent writes: their events reach the client together, several in one network read, which the
+      // SDK hears one by one only from a WebSocket that dispatches one message per tick (sdk-web-socket.ts).
+      const written = await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          context.admin.request(createItem('cargos', { description: `Burst ${n}`, temperature: n })),
+        ),
+      );
+      const deadline = Date.now() + 5_000;
+      while ((heard.length < 5 || yielded.length < 5) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const ids = (messages: Message[]) =>
+        messages.flatMap((message) => (message.data as Array<{ id: string }>).map((item) => item.id)).sort();
+      const expected = written.map((item) => item.id).sort();
+      assert.equal(ids(heard), expected, 'onWebSocket');
+      assert.equal(ids(yielded), expected, 'the subscription iterator');
+      assert.ok([...heard, ...yielded].every((message) => message.event === 'create'));
+      await iterating;
+    } finally {
+      client.disconnect();
     }
   });
 

@@ -11,13 +11,13 @@ import {
   updateUser,
 } from '@directus/sdk';
 import * as assert from 'uvu/assert';
-import { WebSocket } from 'ws';
 import { type Answer, call } from '../faults/http.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../faults/throwaway-database.ts';
 import { type Instance, startInstance } from '../instances/instance.ts';
 import { postgresSkip } from '../support/postgres-server.ts';
 import { skippableSuite } from '../support/skippable-suite.ts';
 import { TEST_SECRET } from '../support/test-app.ts';
+import { SDK_WEB_SOCKET } from './sdk-web-socket.ts';
 
 /**
  * Issue 16's "done when", end to end: the unmodified `@directus/sdk` `realtime()` client on instance A (a real
@@ -120,12 +120,12 @@ function writerOnB(context: Context) {
 }
 
 /**
- * The unmodified SDK's realtime client on A, as its documentation builds one (Node's `ws` as WebSocket),
+ * The unmodified SDK's realtime client on A, as its documentation builds one (Node's `ws` as WebSocket, one message event per tick: sdk-web-socket.ts),
  * subscribed to `notes`; `received` is every message its socket got, `listen` the iterator's next one.
  */
 async function subscriberOnA(context: Context, token: string) {
   const client = createDirectus<Schema>(context.a.url, {
-    globals: { WebSocket: WebSocket as unknown as typeof globalThis.WebSocket },
+    globals: { WebSocket: SDK_WEB_SOCKET },
   })
     .with(staticToken(token))
     .with(realtime({ reconnect: false }));

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import { PARCEL_ROWS, PARCELS } from '../application/items/read-fixture.ts';
 import { websocketFixture } from '../support/websocket-fixture.ts';
+import { SDK_WEB_SOCKET } from './sdk-web-socket.ts';
 
 type Message = { type: string; event?: string; data?: unknown; status?: string; error?: { code: string } };
 
@@ -11,7 +12,7 @@ const row = (id: number) => ({ ...PARCEL_ROWS.find((parcel) => parcel.id === id)
 
 /** The unmodified SDK's realtime client, as its documentation builds one, on Node's `ws`. */
 function sdkClient(url: string, token: string) {
-  return createDirectus(url, { globals: { WebSocket: WebSocket as unknown as typeof globalThis.WebSocket } })
+  return createDirectus(url, { globals: { WebSocket: SDK_WEB_SOCKET } })
     .with(staticToken(token))
     .with(realtime({ reconnect: false }));
 }
