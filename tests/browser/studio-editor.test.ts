@@ -550,4 +550,116 @@ editor(
     }),
 );
 
+editor(
+  'a float or decimal holding NaN or ±Infinity is shown as such, kept, changed to a number and back',
+  ({ app, admin, token }) =>
+    withChromium(async (page) => {
+      const watch = watchPage(page, app);
+      const writes: unknown[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') writes.push(request.postDataJSON());
+      });
+      const id = '0190a1b2-0000-7000-8000-0000000000e1';
+      const created = await app.request('POST', '/items/cargos', {
+        token,
+        body: {
+          id,
+          description: 'Probe',
+          temperature: 'NaN',
+          weight_kg: '-Infinity',
+          price: 'NaN',
+          crate_count: 3,
+        },
+      });
+      assert.is(created.status, 200, created.text);
+
+      await logInToStudio(page, app, admin);
+      await page.getByRole('link', { name: 'cargos' }).click();
+      await settled(page);
+      // The table shows them as the API writes them.
+      const row = page.locator('tbody tr', { has: page.getByRole('link', { name: id }) });
+      const cells = (await row.locator('td').allTextContents()).map((text) => text.trim());
+      for (const value of ['NaN', '-Infinity']) assert.ok(cells.includes(value), `${value} in ${cells}`);
+
+      await page.getByRole('link', { name: id }).click();
+      await page.getByRole('heading', { name: `cargos: ${id}` }).waitFor();
+      const temperature = page.getByLabel('temperature', { exact: true });
+      const weight = page.getByLabel('weight_kg', { exact: true });
+      const price = page.getByLabel('price', { exact: true });
+      const choiceOf = (name: string) => page.getByLabel(`Number or special value of ${name}`);
+      // The number input cannot hold them: it is empty and the choice beside it shows the value.
+      assert.is(await choiceOf('temperature').inputValue(), 'NaN');
+      assert.is(await choiceOf('weight_kg').inputValue(), '-Infinity');
+      assert.is(await choiceOf('price').inputValue(), 'NaN');
+      assert.is(await temperature.inputValue(), '');
+      assert.not.ok(await temperature.isEditable(), 'no number to type while it is NaN');
+      assert.is(await choiceOf('crate_count').count(), 0, 'an integer has no such values');
+      assert.equal(await seriousAccessibilityViolations(page), [], 'editor with non-finite numbers');
+      await keepScreenshot(page, 'editor-non-finite');
+
+      // Saving another field leaves them alone: they are not sent.
+      await page.getByLabel('description', { exact: true }).fill('Probe, checked');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes, [{ description: 'Probe, checked' }]);
+      let item = (await cargo(app, token, id)).item;
+      assert.equal([item.temperature, item.weight_kg, item.price], ['NaN', '-Infinity', 'NaN']);
+
+      // To a number, and from one to the other spellings, exactly as the API takes them.
+      await choiceOf('temperature').selectOption('a number');
+      assert.ok(await temperature.isEditable());
+      await temperature.fill('-20.5');
+      await choiceOf('weight_kg').selectOption('Infinity');
+      await choiceOf('price').selectOption('a number');
+      await price.fill('19.99');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes[1], { temperature: -20.5, weight_kg: 'Infinity', price: 19.99 });
+      item = (await cargo(app, token, id)).item;
+      assert.equal([item.temperature, item.weight_kg, item.price], [-20.5, 'Infinity', 19.99]);
+      assert.is(await choiceOf('temperature').inputValue(), 'number');
+      assert.is(await temperature.inputValue(), '-20.5');
+
+      // A number set to NaN, and a choice undone (back to the loaded number) is no change.
+      await choiceOf('temperature').selectOption('-Infinity');
+      await choiceOf('price').selectOption('NaN');
+      await choiceOf('price').selectOption('a number');
+      assert.is(await price.inputValue(), '19.99', 'the loaded number is back');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal(writes[2], { temperature: '-Infinity' });
+      item = (await cargo(app, token, id)).item;
+      assert.equal([item.temperature, item.weight_kg, item.price], ['-Infinity', 'Infinity', 19.99]);
+      assert.is(await weight.inputValue(), '');
+
+      // A numeric(12,2) holds NaN but no infinity: the API's refusal shows under the field.
+      await choiceOf('price').selectOption('Infinity');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.locator('#field-price-error').waitFor();
+      assert.is((await cargo(app, token, id)).item.price, 19.99, 'nothing was written');
+
+      await page.getByRole('link', { name: 'Back to cargos' }).click();
+      await settled(page);
+      const after = (await row.locator('td').allTextContents()).map((text) => text.trim());
+      for (const value of ['-Infinity', 'Infinity']) assert.ok(after.includes(value), `${value} in ${after}`);
+
+      // And filtered on: `filter[weight_kg][_eq]=Infinity` finds it alone.
+      await page.getByRole('button', { name: 'Add condition' }).click();
+      await page.getByLabel('Field of condition 1').selectOption('weight_kg');
+      await page.getByLabel('Operator of condition 1').selectOption('_eq');
+      // Its label is not "Value of condition 1", which names the number input.
+      await page.getByLabel('Condition 1: number or special value').selectOption('Infinity');
+      assert.not.ok(await page.getByLabel('Value of condition 1').isEditable());
+      const listed = page.waitForRequest((request) => request.url().includes('filter='));
+      await page.getByRole('button', { name: 'Apply filter' }).click();
+      const filter = new URL((await listed).url()).searchParams.get('filter');
+      assert.equal(JSON.parse(filter ?? ''), { weight_kg: { _eq: 'Infinity' } });
+      await settled(page);
+      await waitUntil(async () => (await page.locator('tbody tr').count()) === 1, 'one row');
+      assert.ok(await row.isVisible(), 'the probe');
+      assert.equal(await seriousAccessibilityViolations(page), [], 'a filter on a non-finite number');
+      watch.assertClean(refusedWith(400));
+    }),
+);
+
 editor.run();

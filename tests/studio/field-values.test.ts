@@ -68,6 +68,30 @@ test('numbers: JSON numbers when a double holds them, the exact text where the A
   assert.equal(sent(shape('number'), ''), { value: null });
 });
 
+test('a float or decimal keeps, and takes, NaN and ±Infinity as the API spells them; an integer does not', () => {
+  // A float's and a decimal's schemas take these strings, so their shapes accept text.
+  for (const field of [
+    shape('number', { acceptsText: true }),
+    shape('number', { acceptsText: true, nullable: false }),
+  ]) {
+    for (const value of ['NaN', 'Infinity', '-Infinity']) {
+      const draft = draftOf(field, value);
+      assert.equal(draft, { text: value, isNull: false }, 'shown as answered');
+      assert.equal(apiValueOf(field, draft), { value }, 'sent back unchanged');
+      assert.not.ok(changed(draft, { text: value, isNull: false }), 'an untouched field is not sent');
+    }
+    for (const spelling of ['nan', 'inf', '-inf', 'infinity', '+Infinity']) {
+      assert.ok('problem' in sent(field, spelling), `${spelling}: not as the API spells it`);
+    }
+    assert.equal(sent(field, '-18.5'), { value: -18.5 }, 'and numbers still');
+  }
+  for (const integer of [shape('integer'), shape('integer', { acceptsText: true })]) {
+    for (const value of ['NaN', 'Infinity', '-Infinity']) {
+      assert.equal(sent(integer, value), { problem: 'Enter a whole number.' }, value);
+    }
+  }
+});
+
 test('JSON is parsed before it is sent; null is null; the rest as typed', () => {
   assert.equal(sent(shape('json'), '{"items": ["cod"]}'), { value: { items: ['cod'] } });
   assert.match((sent(shape('json'), '{items') as { problem: string }).problem, /^Not valid JSON/);

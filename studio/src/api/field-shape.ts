@@ -22,7 +22,10 @@ export type FieldShape = {
   /** The allowed values of an enum field. */
   choices: string[];
   setByServer: boolean;
-  /** A number that may also be sent as text, for values a double cannot hold (int8, numeric). */
+  /**
+   * A number that may also be sent as text, for values a double cannot hold (int8, numeric) or no JSON
+   * number can be (a float's or numeric's `NaN`, `Infinity`, `-Infinity`).
+   */
   acceptsText: boolean;
   maxLength: number | null;
   /** The item a foreign key points at, when the caller may read its collection (`x-related-collection`). */

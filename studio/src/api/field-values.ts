@@ -1,4 +1,5 @@
 import type { FieldShape } from './field-shape.ts';
+import { isNonFinite } from './non-finite-numbers.ts';
 
 /**
  * What an editor's input holds for one field: its text, or null. Booleans hold `true`/`false`, JSON its
@@ -127,9 +128,7 @@ function numberOf(field: FieldShape, text: string): Converted {
     return field.acceptsText ? { value: text } : { problem: 'This number is too large.' };
   }
   if (!Number.isFinite(number) || !/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) {
-    return field.acceptsText && /^(NaN|-?Infinity)$/.test(text)
-      ? { value: text }
-      : { problem: EXPECTED.number };
+    return field.acceptsText && isNonFinite(text) ? { value: text } : { problem: EXPECTED.number };
   }
   return field.acceptsText && String(number) !== text ? { value: text } : { value: number };
 }

@@ -1,5 +1,6 @@
 import type { FieldKind } from './capabilities.ts';
 import type { LiveEvent } from './live-items.ts';
+import { compareNumbers } from './non-finite-numbers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -61,8 +62,9 @@ function compareRows(a: Row, b: Row, order: RowOrder): number {
 function compareValues(a: unknown, b: unknown, kind: FieldKind | undefined): number {
   if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
   if (b === null || b === undefined) return -1;
-  // Big integers and decimals are written as strings: compared as numbers, as the database does.
-  if (kind === 'number' || kind === 'integer') return Number(a) - Number(b);
+  // Big integers and decimals are written as strings, and a float's NaN and ±Infinity too: compared as
+  // numbers, in the database's order.
+  if (kind === 'number' || kind === 'integer') return compareNumbers(a, b);
   if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
   const [x, y] = [String(a), String(b)];
   return x < y ? -1 : x > y ? 1 : 0;

@@ -1,8 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import type { FieldShape } from '../api/capabilities.ts';
 import type { Draft } from '../api/field-values.ts';
+import { isNonFinite } from '../api/non-finite-numbers.ts';
+import { NonFiniteChoice } from './non-finite-choice.tsx';
 
-/** Texts a date, time or number input can show; other values (`infinity`, µs) are edited as text. */
+/**
+ * Texts a date, time or number input can show; other values (`infinity`, µs) are edited as text, except a
+ * float's or decimal's `NaN` and ±`Infinity`, which its choice beside the number input holds.
+ */
 const SHOWN_BY = {
   'datetime-local': /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?$/,
   date: /^\d{4}-\d\d-\d\d$/,
@@ -143,7 +148,12 @@ function control(
       );
   }
   const type = INPUT_OF_KIND[field.kind];
-  if (type && (loadedText === '' || SHOWN_BY[type].test(loadedText))) {
+  // A float or decimal, whose schema takes text besides numbers: its non-finite values among that text.
+  const mayBeNonFinite = field.kind === 'number' && field.acceptsText;
+  if (
+    type &&
+    (loadedText === '' || SHOWN_BY[type].test(loadedText) || (mayBeNonFinite && isNonFinite(loadedText)))
+  ) {
     const fraction = /\.\d+$/.test(loadedText);
     const step =
       type === 'number'
@@ -155,18 +165,34 @@ function control(
           : fraction
             ? '0.001'
             : '1';
-    return (
+    // A number input cannot hold a non-finite value: it stays empty, and the choice beside it shows it.
+    const nonFinite = mayBeNonFinite && isNonFinite(draft.text);
+    const input = (
       <input
         {...common}
+        disabled={common.disabled || nonFinite}
         type={type}
         step={step}
-        value={draft.text}
+        value={nonFinite ? '' : draft.text}
         onInput={(event) => {
           const input = event.currentTarget;
           if (input.validity.badInput) onChange({ text: '', isNull: false, unreadable: true });
           else set(input.value);
         }}
       />
+    );
+    if (!mayBeNonFinite) return input;
+    return (
+      <>
+        {input}
+        <NonFiniteChoice
+          label={`Number or special value of ${field.name}`}
+          text={draft.text}
+          loadedText={loadedText}
+          disabled={common.disabled}
+          onChange={set}
+        />
+      </>
     );
   }
   return (

@@ -1,6 +1,8 @@
 import type { Signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { FieldKind, FieldShape } from '../api/capabilities.ts';
+import { isNonFinite } from '../api/non-finite-numbers.ts';
+import { NonFiniteChoice } from './non-finite-choice.tsx';
 
 /** One row of the builder: `field operator value`, as one member of the filter's `_and`. */
 export type Condition = { field: string; operator: string; value: string };
@@ -155,13 +157,26 @@ export function FilterBuilder(props: {
                   ))}
                 </select>
               ) : field.kind === 'number' || field.kind === 'integer' ? (
-                <input
-                  aria-label={`Value of condition ${index + 1}`}
-                  type="number"
-                  step="any"
-                  value={condition.value}
-                  onInput={(event) => change(index, { value: event.currentTarget.value })}
-                />
+                <>
+                  <input
+                    aria-label={`Value of condition ${index + 1}`}
+                    type="number"
+                    step="any"
+                    disabled={isNonFinite(condition.value)}
+                    value={isNonFinite(condition.value) ? '' : condition.value}
+                    onInput={(event) => change(index, { value: event.currentTarget.value })}
+                  />
+                  {/* A float's or decimal's NaN and ±Infinity, which filters take as these strings. */}
+                  {field.kind === 'number' && field.acceptsText && (
+                    <NonFiniteChoice
+                      label={`Condition ${index + 1}: number or special value`}
+                      text={condition.value}
+                      loadedText=""
+                      disabled={false}
+                      onChange={(value) => change(index, { value })}
+                    />
+                  )}
+                </>
               ) : (
                 <input
                   aria-label={`Value of condition ${index + 1}`}
