@@ -147,6 +147,49 @@ ws(
   },
 );
 
+ws('a subscribe under a uid already subscribed replaces that subscription, as Directus does', async () => {
+  const f = await websocketFixture({ subscriptionsPerConnection: 1 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    const subscribe = (query: Record<string, unknown>) =>
+      socket.send(JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 's', query }));
+    subscribe({ fields: ['id'] });
+    await f.next(socket, (m) => m.uid === 's' && m.event === 'init');
+    // Replaced, not added: one subscription per connection is enough for it.
+    subscribe({ fields: ['id', 'weight'], filter: { id: { _eq: 6 } } });
+    assert.equal((await f.next(socket, (m) => m.uid === 's' && m.event === 'init')).data, []);
+    f.received(socket).splice(0);
+    f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+    f.feed.emit(PARCELS, 7, null, { ...row(1), id: 7 });
+    await f.hub.settled();
+    socket.send(JSON.stringify({ type: 'ping', uid: 'after' }));
+    await f.next(socket, (m) => m.uid === 'after');
+    assert.equal(
+      f
+        .received(socket)
+        .filter((m) => m.uid === 's')
+        .map((m) => [m.event, m.data]),
+      [['create', [{ id: 6, weight: row(1).weight }]]],
+      'only the new subscription is told, once',
+    );
+    // A refused replacement leaves none: the old one stopped when the new one was asked for.
+    subscribe({ fields: ['no_such_field'] });
+    assert.is((await f.next(socket, (m) => m.uid === 's' && m.type === 'subscribe')).status, 'error');
+    f.received(socket).splice(0);
+    f.feed.emit(PARCELS, 8, null, { ...row(1), id: 8 });
+    await f.hub.settled();
+    socket.send(JSON.stringify({ type: 'ping', uid: 'after refusal' }));
+    await f.next(socket, (m) => m.uid === 'after refusal');
+    assert.equal(
+      f.received(socket).filter((m) => m.uid === 's'),
+      [],
+    );
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
 ws('"event" narrows a subscription to one kind of change, as Directus’s subscribe message does', async () => {
   const f = await websocketFixture({ subscriptionsPerConnection: 3 });
   try {
@@ -553,11 +596,12 @@ ws(
         JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 8, query: { fields: ['id'] } }),
       );
       assert.is((await f.next(socket, (m) => m.event === 'init')).uid, 8);
-      // The same subscription, whether its uid is written as a number or a string.
+      // The same subscription, whether its uid is written as a number or a string: subscribed again, it is
+      // replaced, and the new one's messages echo the uid as it was written last.
       socket.send(
         JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: '8', query: { fields: ['id'] } }),
       );
-      const again = await f.next(socket, (m) => m.type === 'subscribe' && m.status === 'error');
+      const again = await f.next(socket, (m) => m.event === 'init');
       assert.equal(again.uid, '8');
       for (const message of [
         { type: 'ping', uid: { a: 1 } },

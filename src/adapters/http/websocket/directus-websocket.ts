@@ -364,10 +364,10 @@ class Connection {
       this.error('subscribe', 'INVALID_PAYLOAD', 'Name the "collection" to subscribe to.', uid);
       return;
     }
-    if (this.subscriptions.has(key)) {
-      this.error('subscribe', 'INVALID_PAYLOAD', 'This uid is already subscribed.', uid);
-      return;
-    }
+    // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
+    // here (nothing of it follows), and the new one's init or refusal comes next.
+    this.subscriptions.get(key)?.close();
+    this.subscriptions.delete(key);
     if (this.subscriptions.size >= this.options.limits.subscriptionsPerConnection) {
       this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
       return;
