@@ -26,7 +26,7 @@ for (const [target, test] of suitePerBackend<Context>(
       await persistence.schemaEditor.dropCollection('crates');
     context.app = await startTestApp({
       persistence,
-      env: { IMPORT_CHUNK_ROWS: '2', IMPORT_MAX_BYTES: '4kb' },
+      env: { IMPORT_CHUNK_ROWS: '2', IMPORT_MAX_BYTES: '4kb', IMPORT_MAX_RECORD_LENGTH: '1000' },
     });
     const { app } = context;
     context.admin = (await app.login(await app.seedAdmin())).access_token;
@@ -163,6 +163,74 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(response.status, status, `${query} ${headers['Content-Type']}: ${response.text}`);
       assert.is(errorOf(response.body).extensions.code, code);
     }
+  });
+
+  test('a CSV header naming an unknown field is 400 naming it, as a JSON row naming it is; nothing written', async (context) => {
+    const { app, admin } = context;
+    const files: Array<[string, string]> = [
+      ['text/csv', 'colour\n'],
+      ['text/csv', 'label,colour\r\n\r\n'],
+      ['text/csv', 'label,colour\na,red\n'],
+      ['application/json', '[{"label":"a","colour":"red"}]'],
+      ['application/x-ndjson', '{"label":"a","colour":"red"}\n'],
+    ];
+    for (const [type, rawBody] of files) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody,
+        headers: { 'Content-Type': type },
+      });
+      assert.is(response.status, 400, `${type} ${JSON.stringify(rawBody)}: ${response.text}`);
+      assert.equal(errorOf(response.body).extensions, { code: 'INVALID_PAYLOAD', field: 'colour', row: 1 });
+    }
+    assert.is(await count(context), 0);
+  });
+
+  test('hostile files: a 400 or 409 naming what is wrong, never a 500, nothing written', async (context) => {
+    const { app, admin } = context;
+    const cases: Array<[string, string, number, Record<string, unknown>]> = [
+      ['text/csv', '\ufeff', 400, { code: 'INVALID_PAYLOAD' }],
+      ['text/csv', 'label,label\na,b\n', 400, { code: 'INVALID_PAYLOAD', field: 'label', row: 1 }],
+      ['text/csv', 'label,count\na,1,2\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['text/csv', 'label,count\na\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['text/csv', 'label,count\na,1\nb,many\n', 400, { code: 'FAILED_VALIDATION', field: 'count', row: 2 }],
+      ['text/csv', 'id,label\n1,a\n1,b\n', 409, { code: 'RECORD_NOT_UNIQUE', field: 'id' }],
+      // One line longer than import.maxRecordLength (1,000 here), its quote never closed.
+      ['text/csv', `label\n"${'x'.repeat(2000)}`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', `[{"label":"${'x'.repeat(2000)}"}]`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', '{"label":"a"}', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', '"label"', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', 'label,count\na,1\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', '[{"label":"a"},null]', 400, { code: 'INVALID_PAYLOAD', row: 2 }],
+      ['application/x-ndjson', '[{"label":"a"}]\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/x-ndjson', `{"label":"${'x'.repeat(2000)}"}`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      [
+        'application/x-ndjson',
+        `${' '.repeat(5000)}\n`,
+        400,
+        { code: 'INVALID_PAYLOAD', reason: 'MAX_BYTES' },
+      ],
+      ['application/xml', '<crates/>', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+      ['', 'label\na\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+    ];
+    for (const [type, rawBody, status, extensions] of cases) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody,
+        headers: type === '' ? {} : { 'Content-Type': type },
+      });
+      const label = `${type} ${JSON.stringify(rawBody.slice(0, 40))}: ${response.text.slice(0, 300)}`;
+      assert.is(response.status, status, label);
+      const { code, field, row, reason } = errorOf(response.body).extensions;
+      assert.equal(
+        Object.fromEntries(
+          Object.entries({ code, field, row, reason }).filter(([, value]) => value !== undefined),
+        ),
+        extensions,
+        label,
+      );
+    }
+    assert.is(await count(context), 0);
   });
 
   test('a multipart upload cut short is 400, nothing written', async (context) => {

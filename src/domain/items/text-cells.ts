@@ -3,6 +3,16 @@ import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import type { FieldType } from '../schema/field-type.ts';
 import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
+import { unknownField } from './item-payload.ts';
+
+/**
+ * A CSV header (docs/api.md §13) names fields of the collection only: an unknown name is refused as a
+ * JSON row's unknown member is, and from the header itself, since a file of a header and no rows (or
+ * blank lines only) has no row to refuse it on.
+ */
+export function requireHeaderFields(names: ReadonlyArray<string>, collection: CollectionSchema): void {
+  for (const name of names) if (!fieldOf(collection, name)) throw unknownField(name, collection);
+}
 
 /**
  * A CSV row (docs/api.md §13) as the JSON item it stands for, to be read as a JSON payload is
@@ -15,7 +25,8 @@ import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
  *   array.
  * - Every other field takes the text as a JSON payload's string: numbers, booleans (`true`, `false`, `1`,
  *   `0`), uuids, dates and times in the forms of §4, so `12` is an integer and ` 12 ` is not.
- * A column that is not a field of the collection is kept as it is, for parseItemPayload to refuse.
+ * A column that is not a field of the collection is kept as it is, for parseItemPayload to refuse (the
+ * import refuses it from the header already: requireHeaderFields).
  */
 export function itemOfTextCells(
   cells: Readonly<Record<string, string | null>>,
