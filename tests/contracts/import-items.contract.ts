@@ -370,6 +370,26 @@ export function importItemsContract(target: PersistenceTarget) {
     );
   });
 
+  test('a json cell of a CSV is held to a JSON row\'s rules: a "__proto__" key is 400 naming the field', async (state) => {
+    for (const cell of ['{"__proto__":{"x":1}}', '[{"a":{"\\u005f_proto__":1}}]']) {
+      const csv = `label,extra\na,"${cell.replaceAll('"', '""')}"\n`;
+      const error = await refused(state.run(ADMIN, 'csv', csv));
+      assert.equal(
+        [error.code, error.extensions.field, error.extensions.row],
+        ['INVALID_PAYLOAD', 'extra', 1],
+        cell,
+      );
+    }
+    const json = await refused(state.run(ADMIN, 'json', '[{"label":"a","extra":{"__proto__":{"x":1}}}]'));
+    assert.equal([json.code, json.extensions.row], ['INVALID_PAYLOAD', 1]);
+    // A text that only mentions the name is no key.
+    assert.equal(await state.run(ADMIN, 'csv', 'label,extra\na,"{""k"":""__proto__""}"\n'), { inserted: 1 });
+    assert.equal(
+      (await state.rows()).map((row) => row.extra),
+      [{ k: '__proto__' }],
+    );
+  });
+
   test('batch mode commits each chunk alone and reports each one', async (state) => {
     const csv = csvOf(25, (row) => (row === 12 ? `c${row},x,1` : `c${row},${row},1`));
     const result = await state.run(ADMIN, 'csv', csv, { mode: 'batch', limits: { chunkRows: 10 } });

@@ -233,6 +233,46 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(await count(context), 0);
   });
 
+  test('uploads of no importable file: a compressed body or a file of another type is 415, a form without a file 400', async (context) => {
+    const { app, admin } = context;
+    const part = (headers: string, content: string) =>
+      `--XX\r\nContent-Disposition: form-data; ${headers}\r\n\r\n${content}\r\n`;
+    const cases: Array<[Record<string, string>, string, number, string]> = [
+      [
+        { 'Content-Type': 'text/csv', 'Content-Encoding': 'gzip' },
+        'label\na\n',
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      [
+        { 'Content-Type': 'multipart/form-data; boundary=XX' },
+        `${part('name="file"; filename="a.png"\r\nContent-Type: image/png', 'label\na')}--XX--\r\n`,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      [
+        { 'Content-Type': 'multipart/form-data; boundary=XX' },
+        `${part('name="title"', 'crates')}--XX--\r\n`,
+        400,
+        'INVALID_PAYLOAD',
+      ],
+      [{ 'Content-Type': 'multipart/form-data' }, 'label\na\n', 400, 'INVALID_PAYLOAD'],
+    ];
+    for (const [headers, rawBody, status, code] of cases) {
+      const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
+      assert.is(response.status, status, `${JSON.stringify(headers)}: ${response.text}`);
+      assert.is(errorOf(response.body).extensions.code, code);
+    }
+    // A file whose part says nothing of its type is read by its name's extension.
+    const byExtension = await app.request('POST', '/utils/import/crates', {
+      token: admin,
+      rawBody: `${part('name="file"; filename="crates.CSV"\r\nContent-Type: application/octet-stream', 'label\r\nz')}--XX--\r\n`,
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XX' },
+    });
+    assert.equal([byExtension.status, byExtension.body], [200, { inserted: 1 }], byExtension.text);
+    assert.is(await count(context), 1);
+  });
+
   test('a multipart upload cut short is 400, nothing written', async (context) => {
     const body =
       '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nlabel\na\n';

@@ -1,4 +1,5 @@
 import { invalidPayload } from '../errors.ts';
+import { hasProtoKey } from '../proto-key.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import type { FieldType } from '../schema/field-type.ts';
@@ -52,7 +53,10 @@ export function itemOfTextCells(
 /** The field types whose value can be the empty text. */
 const HOLDS_EMPTY_TEXT: ReadonlySet<FieldType> = new Set(['string', 'text', 'json']);
 
-/** JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a): refused as in a JSON body. */
+/**
+ * JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a), and a `__proto__` key is refused
+ * as in a JSON body or a JSON row of the import.
+ */
 function jsonOrText(name: string, text: string): unknown {
   let value: unknown;
   try {
@@ -60,6 +64,7 @@ function jsonOrText(name: string, text: string): unknown {
   } catch {
     return text;
   }
+  if (hasProtoKey(value)) throw invalidPayload(`The value of "${name}" has a "__proto__" key.`, name);
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(value) : null;
   if (flawed) throw invalidPayload(`The value of "${name}" contains ${flawed.flaw}.`, name);
   return value;
