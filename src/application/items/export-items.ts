@@ -100,8 +100,7 @@ export class ExportItemsHandler {
             planned.select
               .filter(
                 (selected) =>
-                  selected.json !== undefined ||
-                  (selected.nested === undefined && fieldOf(collection, selected.field)?.type === 'json'),
+                  selected.json !== undefined || fieldOf(collection, selected.field)?.type === 'json',
               )
               .map((selected) => selected.json?.key ?? selected.field),
           ),
