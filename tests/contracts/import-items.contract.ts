@@ -307,6 +307,19 @@ export function importItemsContract(target: PersistenceTarget) {
     );
   });
 
+  test('blank lines before a row holding a quoted empty cell are skipped like any others', async (state) => {
+    const csv = 'label,owner\na,x\n\n\nb,""\r\n\r\n\r"c",""\n';
+    assert.equal(await state.run(ADMIN, 'csv', csv), { inserted: 3 });
+    assert.equal(
+      (await state.rows()).map((row) => [row.label, row.owner]),
+      [
+        ['a', 'x'],
+        ['b', ''],
+        ['c', ''],
+      ],
+    );
+  });
+
   test("a BOM split across the upload's pieces is dropped; an empty file or a BOM alone has no header", async (state) => {
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('label,count\nb,1\n')]);
     const handler = new ImportItemsHandler(

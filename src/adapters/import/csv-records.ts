@@ -77,7 +77,9 @@ type RawRecord = { readonly record: string[]; readonly raw: string };
 function quotedCellsOf(cells: ReadonlyArray<string>, raw: string): ReadonlyArray<unknown> | null {
   if (!cells.includes('') || !raw.includes('""')) return null;
   // Typed as text cells, but `cast` makes each one whether the cell was quoted.
+  // The record's text starts with the blank lines skipped before it, which must be skipped again.
   const [quoted]: ReadonlyArray<ReadonlyArray<unknown>> = parseRecord(raw, {
+    skip_empty_lines: true,
     record_delimiter: RECORD_DELIMITERS,
     cast: (_value, context) => context.quoting,
   });
