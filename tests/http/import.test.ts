@@ -71,6 +71,16 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(response.status, 200, response.text);
     }
     assert.is(await count(context), 6);
+    // Media types are case-insensitive (RFC 9110 §8.3.1), and a space may come before the parameters.
+    for (const type of ['Text/CSV', 'TEXT/CSV ; charset=UTF-8', 'Application/X-NDJSON']) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody: type.startsWith('Application') ? '{"label":"g"}\n' : 'label\ng\n',
+        headers: { 'Content-Type': type },
+      });
+      assert.equal([response.status, response.body], [200, { inserted: 1 }], `${type}: ${response.text}`);
+    }
+    assert.is(await count(context), 9);
     const csv = await app.request('POST', '/utils/import/crates', {
       token: clerk,
       rawBody: 'label,count\nx,1\n',
@@ -211,6 +221,9 @@ for (const [target, test] of suitePerBackend<Context>(
         { code: 'INVALID_PAYLOAD', reason: 'MAX_BYTES' },
       ],
       ['application/xml', '<crates/>', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+      // Names an object has by its prototype are no media types either.
+      ['constructor', '{"label":"a"}\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+      ['__proto__', '{"label":"a"}\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
       ['', 'label\na\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
     ];
     for (const [type, rawBody, status, extensions] of cases) {
@@ -257,6 +270,12 @@ for (const [target, test] of suitePerBackend<Context>(
         'INVALID_PAYLOAD',
       ],
       [{ 'Content-Type': 'multipart/form-data' }, 'label\na\n', 400, 'INVALID_PAYLOAD'],
+      [
+        { 'Content-Type': 'multipart/form-data; boundary=XX' },
+        `${part('name="file"; filename="toString"\r\nContent-Type: constructor', '{"label":"a"}')}--XX--\r\n`,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
     ];
     for (const [headers, rawBody, status, code] of cases) {
       const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
