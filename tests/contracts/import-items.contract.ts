@@ -264,6 +264,145 @@ export function importItemsContract(target: PersistenceTarget) {
     assert.equal(await state.rows(), []);
   });
 
+  test('a CSV header naming a field the collection lacks is 400 naming it on row 1, rows or none', async (state) => {
+    const files = ['colour\n', 'label,colour\n\n\r\n', 'colour,label\nred,a\n', '\ufeffcolour\r\n'];
+    for (const csv of files) {
+      const error = await refused(state.run(ADMIN, 'csv', csv));
+      assert.equal(
+        [error.code, error.extensions.field, error.extensions.row],
+        ['INVALID_PAYLOAD', 'colour', 1],
+        JSON.stringify(csv),
+      );
+      assert.match(error.message, /^Row 1: Unknown field "colour"/);
+    }
+    // An empty name (a header ending in a comma) is named too.
+    const empty = await refused(state.run(ADMIN, 'csv', 'label,count,\na,1,\n'));
+    assert.equal([empty.code, empty.extensions.field, empty.extensions.row], ['INVALID_PAYLOAD', '', 1]);
+    // The same mistake in a JSON row is answered the same way.
+    const json = await refused(state.run(ADMIN, 'json', '[{"colour":"red","label":"a"}]'));
+    assert.equal([json.code, json.extensions.field, json.extensions.row], ['INVALID_PAYLOAD', 'colour', 1]);
+    const batch = await state.run(ADMIN, 'csv', 'label,colour\n', { mode: 'batch' });
+    assert.is(batch.inserted, 0);
+    assert.equal(batch.chunks!.length, 1);
+    const [chunk] = batch.chunks!;
+    assert.ok(chunk && 'error' in chunk && chunk.error.extensions.field === 'colour', JSON.stringify(chunk));
+    assert.equal(await state.rows(), []);
+    // A header of known fields and no rows is an empty import, as an empty JSON array is.
+    assert.equal(await state.run(ADMIN, 'csv', 'label,count\n'), { inserted: 0 });
+    assert.equal(await state.run(ADMIN, 'json', '[]'), { inserted: 0 });
+  });
+
+  test('CSV records may end with CRLF, LF or CR, mixed in one file; quoted line breaks are kept', async (state) => {
+    const csv = 'label,count,owner\r\nlf,1,x\ncrlf,2,""\r\ncr,3,y\r"q\r\nbreak",4,"z\nz"\nlast,5,w';
+    assert.equal(await state.run(ADMIN, 'csv', csv), { inserted: 5 });
+    assert.equal(
+      (await state.rows()).map((row) => [row.label, row.count, row.owner]),
+      [
+        ['cr', 3, 'y'],
+        ['crlf', 2, ''],
+        ['last', 5, 'w'],
+        ['lf', 1, 'x'],
+        ['q\r\nbreak', 4, 'z\nz'],
+      ],
+    );
+  });
+
+  test('blank lines before a row holding a quoted empty cell are skipped like any others', async (state) => {
+    const csv = 'label,owner\na,x\n\n\nb,""\r\n\r\n\r"c",""\n';
+    assert.equal(await state.run(ADMIN, 'csv', csv), { inserted: 3 });
+    assert.equal(
+      (await state.rows()).map((row) => [row.label, row.owner]),
+      [
+        ['a', 'x'],
+        ['b', ''],
+        ['c', ''],
+      ],
+    );
+  });
+
+  test("a BOM split across the upload's pieces is dropped; an empty file or a BOM alone has no header", async (state) => {
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('label,count\nb,1\n')]);
+    const handler = new ImportItemsHandler(
+      state.persistence.schema,
+      new ReadRules(state.persistence.permissions),
+      new WriteRules(state.persistence.permissions),
+      state.persistence.items,
+      new StreamingImportRecordReader(),
+      new FixedClock('2026-03-01T12:00:00Z'),
+      new ImportSlots(1),
+      LIMITS,
+    );
+    const byteAtATime = (bytes: Buffer) =>
+      (async function* () {
+        for (const byte of bytes) yield Uint8Array.of(byte);
+      })();
+    const run = (bytes: Buffer, format: ImportFormat = 'csv') =>
+      handler.execute(ADMIN, { collection: CRATES, format, mode: 'all', bytes: byteAtATime(bytes) });
+    assert.equal(await run(withBom), { inserted: 1 });
+    assert.equal(
+      (await state.rows()).map((row) => [row.label, row.count]),
+      [['b', 1]],
+    );
+    for (const [format, bytes] of [
+      ['csv', Buffer.alloc(0)],
+      ['csv', Buffer.from([0xef, 0xbb, 0xbf])],
+      ['csv', Buffer.from('\r\n\n')],
+      ['json', Buffer.alloc(0)],
+      ['json', Buffer.from('\ufeff{"label":"a"}')],
+    ] as const) {
+      const error = await refused(run(bytes, format));
+      assert.is(error.code, 'INVALID_PAYLOAD', `${format}: ${JSON.stringify(bytes.toString())}`);
+    }
+    assert.equal(await run(Buffer.alloc(0), 'ndjson'), { inserted: 0 });
+    assert.is((await state.rows()).length, 1);
+  });
+
+  test('a primary key that exists, before or in the same file, is 409 naming it; nothing is written', async (state) => {
+    const id = '0190a5b2-0000-7000-8000-000000000001';
+    const other = '0190a5b2-0000-7000-8000-000000000002';
+    assert.equal(await state.run(ADMIN, 'csv', `id,label\n${id},first\n`), { inserted: 1 });
+    const files: Array<[ImportFormat, string]> = [
+      ['csv', `id,label\n${other},a\n${id},b\n`],
+      [
+        'json',
+        JSON.stringify([
+          { id: other, label: 'a' },
+          { id: other, label: 'b' },
+        ]),
+      ],
+      // The clash is in a later chunk than the row it clashes with.
+      ['ndjson', `{"id":"${other}","label":"a"}\n{"label":"b"}\n{"id":"${other}","label":"c"}\n`],
+    ];
+    for (const [format, text] of files) {
+      const error = await refused(state.run(ADMIN, format, text, { limits: { chunkRows: 2 } }));
+      assert.equal([error.code, error.extensions.field], ['RECORD_NOT_UNIQUE', 'id'], format);
+    }
+    assert.equal(
+      (await state.rows()).map((row) => [row.id, row.label]),
+      [[id, 'first']],
+    );
+  });
+
+  test('a json cell of a CSV is held to a JSON row\'s rules: a "__proto__" key is 400 naming the field', async (state) => {
+    for (const cell of ['{"__proto__":{"x":1}}', '[{"a":{"\\u005f_proto__":1}}]']) {
+      const csv = `label,extra\na,"${cell.replaceAll('"', '""')}"\n`;
+      const error = await refused(state.run(ADMIN, 'csv', csv));
+      assert.equal(
+        [error.code, error.extensions.field, error.extensions.row],
+        ['INVALID_PAYLOAD', 'extra', 1],
+        cell,
+      );
+    }
+    const json = await refused(state.run(ADMIN, 'json', '[{"label":"a","extra":{"__proto__":{"x":1}}}]'));
+    assert.equal([json.code, json.extensions.row], ['INVALID_PAYLOAD', 1]);
+    // A text that only mentions the name is no key.
+    assert.equal(await state.run(ADMIN, 'csv', 'label,extra\na,"{""k"":""__proto__""}"\n'), { inserted: 1 });
+    assert.equal(
+      (await state.rows()).map((row) => row.extra),
+      [{ k: '__proto__' }],
+    );
+  });
+
   test('batch mode commits each chunk alone and reports each one', async (state) => {
     const csv = csvOf(25, (row) => (row === 12 ? `c${row},x,1` : `c${row},${row},1`));
     const result = await state.run(ADMIN, 'csv', csv, { mode: 'batch', limits: { chunkRows: 10 } });

@@ -135,6 +135,73 @@ for (const [target, test] of suitePerBackend<Context>(
     });
   }
 
+  test('csv: texts with quotes, commas, line breaks and any unicode come back exactly as they were', async ({
+    app,
+    admin,
+  }) => {
+    await recreate(app, admin, 'round_trip');
+    const texts = [
+      '"',
+      '""',
+      '"quoted" start',
+      'end "quoted"',
+      'a,b,,c',
+      ',',
+      '\n',
+      '\r',
+      '\r\n',
+      'lone CR\rinside',
+      'trailing CR\r',
+      '\nleading LF',
+      '  spaces  ',
+      '\ttab\t',
+      '\ufeffBOM first',
+      'line\u2028separator\u2029paragraph',
+      '👩‍👩‍👧 family, e\u0301 (e, combining acute) é, 𝄞, 中文, עברית',
+      'NULL',
+      '\\N',
+      '=1+1',
+      '',
+      null,
+    ];
+    // A json field's strings too, those whose text is itself JSON (`42`, `true`, `{"a":1}`) among them.
+    const docs = [
+      { q: '"', nl: 'a\r\nb', list: [',', '""'] },
+      '"{\\"not\\": \\"an object\\"}"',
+      '{"a":1}',
+      '42',
+      'true',
+      'text, "quoted"\n',
+      '',
+      null,
+    ];
+    const items = texts.map((text, index) => ({
+      id: index + 1,
+      label: text,
+      note: texts[texts.length - 1 - index],
+      doc: docs[index % docs.length],
+    }));
+    const created = await app.request('POST', '/items/round_trip', { token: admin, body: items });
+    assert.is(created.status, 200, created.text);
+    const listed = async () => {
+      const answer = await app.request(
+        'GET',
+        '/items/round_trip?fields=id,label,note,doc&sort=id&limit=100',
+        {
+          token: admin,
+        },
+      );
+      assert.is(answer.status, 200, answer.text);
+      return answer.body;
+    };
+    const before = await listed();
+    assert.equal(before, items);
+    const csv = await exported(app, admin, 'round_trip', 'csv');
+    await recreate(app, admin, 'round_trip');
+    await imported(app, admin, 'round_trip', 'csv', csv);
+    assert.equal(await listed(), items);
+  });
+
   test('floats that are no JSON number are written, filtered and sorted as PostgreSQL does', async ({
     app,
     admin,

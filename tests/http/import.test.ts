@@ -26,7 +26,7 @@ for (const [target, test] of suitePerBackend<Context>(
       await persistence.schemaEditor.dropCollection('crates');
     context.app = await startTestApp({
       persistence,
-      env: { IMPORT_CHUNK_ROWS: '2', IMPORT_MAX_BYTES: '4kb' },
+      env: { IMPORT_CHUNK_ROWS: '2', IMPORT_MAX_BYTES: '4kb', IMPORT_MAX_RECORD_LENGTH: '1000' },
     });
     const { app } = context;
     context.admin = (await app.login(await app.seedAdmin())).access_token;
@@ -71,6 +71,16 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(response.status, 200, response.text);
     }
     assert.is(await count(context), 6);
+    // Media types are case-insensitive (RFC 9110 §8.3.1), and a space may come before the parameters.
+    for (const type of ['Text/CSV', 'TEXT/CSV ; charset=UTF-8', 'Application/X-NDJSON']) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody: type.startsWith('Application') ? '{"label":"g"}\n' : 'label\ng\n',
+        headers: { 'Content-Type': type },
+      });
+      assert.equal([response.status, response.body], [200, { inserted: 1 }], `${type}: ${response.text}`);
+    }
+    assert.is(await count(context), 9);
     const csv = await app.request('POST', '/utils/import/crates', {
       token: clerk,
       rawBody: 'label,count\nx,1\n',
@@ -163,6 +173,123 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(response.status, status, `${query} ${headers['Content-Type']}: ${response.text}`);
       assert.is(errorOf(response.body).extensions.code, code);
     }
+  });
+
+  test('a CSV header naming an unknown field is 400 naming it, as a JSON row naming it is; nothing written', async (context) => {
+    const { app, admin } = context;
+    const files: Array<[string, string]> = [
+      ['text/csv', 'colour\n'],
+      ['text/csv', 'label,colour\r\n\r\n'],
+      ['text/csv', 'label,colour\na,red\n'],
+      ['application/json', '[{"label":"a","colour":"red"}]'],
+      ['application/x-ndjson', '{"label":"a","colour":"red"}\n'],
+    ];
+    for (const [type, rawBody] of files) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody,
+        headers: { 'Content-Type': type },
+      });
+      assert.is(response.status, 400, `${type} ${JSON.stringify(rawBody)}: ${response.text}`);
+      assert.equal(errorOf(response.body).extensions, { code: 'INVALID_PAYLOAD', field: 'colour', row: 1 });
+    }
+    assert.is(await count(context), 0);
+  });
+
+  test('hostile files: a 400 or 409 naming what is wrong, never a 500, nothing written', async (context) => {
+    const { app, admin } = context;
+    const cases: Array<[string, string, number, Record<string, unknown>]> = [
+      ['text/csv', '\ufeff', 400, { code: 'INVALID_PAYLOAD' }],
+      ['text/csv', 'label,label\na,b\n', 400, { code: 'INVALID_PAYLOAD', field: 'label', row: 1 }],
+      ['text/csv', 'label,count\na,1,2\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['text/csv', 'label,count\na\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['text/csv', 'label,count\na,1\nb,many\n', 400, { code: 'FAILED_VALIDATION', field: 'count', row: 2 }],
+      ['text/csv', 'id,label\n1,a\n1,b\n', 409, { code: 'RECORD_NOT_UNIQUE', field: 'id' }],
+      // One line longer than import.maxRecordLength (1,000 here), its quote never closed.
+      ['text/csv', `label\n"${'x'.repeat(2000)}`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', `[{"label":"${'x'.repeat(2000)}"}]`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', '{"label":"a"}', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', '"label"', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', 'label,count\na,1\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/json', '[{"label":"a"},null]', 400, { code: 'INVALID_PAYLOAD', row: 2 }],
+      ['application/x-ndjson', '[{"label":"a"}]\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      ['application/x-ndjson', `{"label":"${'x'.repeat(2000)}"}`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
+      [
+        'application/x-ndjson',
+        `${' '.repeat(5000)}\n`,
+        400,
+        { code: 'INVALID_PAYLOAD', reason: 'MAX_BYTES' },
+      ],
+      ['application/xml', '<crates/>', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+      // Names an object has by its prototype are no media types either.
+      ['constructor', '{"label":"a"}\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+      ['__proto__', '{"label":"a"}\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+      ['', 'label\na\n', 415, { code: 'UNSUPPORTED_MEDIA_TYPE' }],
+    ];
+    for (const [type, rawBody, status, extensions] of cases) {
+      const response = await app.request('POST', '/utils/import/crates', {
+        token: admin,
+        rawBody,
+        headers: type === '' ? {} : { 'Content-Type': type },
+      });
+      const label = `${type} ${JSON.stringify(rawBody.slice(0, 40))}: ${response.text.slice(0, 300)}`;
+      assert.is(response.status, status, label);
+      const { code, field, row, reason } = errorOf(response.body).extensions;
+      assert.equal(
+        Object.fromEntries(
+          Object.entries({ code, field, row, reason }).filter(([, value]) => value !== undefined),
+        ),
+        extensions,
+        label,
+      );
+    }
+    assert.is(await count(context), 0);
+  });
+
+  test('uploads of no importable file: a compressed body or a file of another type is 415, a form without a file 400', async (context) => {
+    const { app, admin } = context;
+    const part = (headers: string, content: string) =>
+      `--XX\r\nContent-Disposition: form-data; ${headers}\r\n\r\n${content}\r\n`;
+    const cases: Array<[Record<string, string>, string, number, string]> = [
+      [
+        { 'Content-Type': 'text/csv', 'Content-Encoding': 'gzip' },
+        'label\na\n',
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      [
+        { 'Content-Type': 'multipart/form-data; boundary=XX' },
+        `${part('name="file"; filename="a.png"\r\nContent-Type: image/png', 'label\na')}--XX--\r\n`,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      [
+        { 'Content-Type': 'multipart/form-data; boundary=XX' },
+        `${part('name="title"', 'crates')}--XX--\r\n`,
+        400,
+        'INVALID_PAYLOAD',
+      ],
+      [{ 'Content-Type': 'multipart/form-data' }, 'label\na\n', 400, 'INVALID_PAYLOAD'],
+      [
+        { 'Content-Type': 'multipart/form-data; boundary=XX' },
+        `${part('name="file"; filename="toString"\r\nContent-Type: constructor', '{"label":"a"}')}--XX--\r\n`,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+    ];
+    for (const [headers, rawBody, status, code] of cases) {
+      const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
+      assert.is(response.status, status, `${JSON.stringify(headers)}: ${response.text}`);
+      assert.is(errorOf(response.body).extensions.code, code);
+    }
+    // A file whose part says nothing of its type is read by its name's extension.
+    const byExtension = await app.request('POST', '/utils/import/crates', {
+      token: admin,
+      rawBody: `${part('name="file"; filename="crates.CSV"\r\nContent-Type: application/octet-stream', 'label\r\nz')}--XX--\r\n`,
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XX' },
+    });
+    assert.equal([byExtension.status, byExtension.body], [200, { inserted: 1 }], byExtension.text);
+    assert.is(await count(context), 1);
   });
 
   test('a multipart upload cut short is 400, nothing written', async (context) => {

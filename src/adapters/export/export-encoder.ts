@@ -16,9 +16,16 @@ export type ExportEncoder = {
  */
 const CSV_OPTIONS: Options = { record_delimiter: '\r\n', quoted_match: [/^$/, /[\r\n]/] };
 
-/** The file of `format` (docs/api.md §13, Export): `fields` are the items' keys, in order. */
-export function exportEncoder(format: ExportFormat, fields: ReadonlyArray<string>): ExportEncoder {
-  if (format === 'csv') return csvEncoder(fields);
+/**
+ * The file of `format` (docs/api.md §13, Export): `fields` are the items' keys, in order; `jsonFields`
+ * those holding JSON values of their own (a json field), whose strings a CSV writes apart (csvField).
+ */
+export function exportEncoder(
+  format: ExportFormat,
+  fields: ReadonlyArray<string>,
+  jsonFields: ReadonlySet<string> = new Set(),
+): ExportEncoder {
+  if (format === 'csv') return csvEncoder(fields, jsonFields);
   if (format === 'ndjson') {
     return {
       head: '',
@@ -48,18 +55,38 @@ export function exportEncoder(format: ExportFormat, fields: ReadonlyArray<string
  * unquoted to their text, null as an empty field, numbers and booleans as written, and a nested object
  * or array (a related item, a json value) as its JSON text.
  */
-function csvEncoder(fields: ReadonlyArray<string>): ExportEncoder {
+function csvEncoder(fields: ReadonlyArray<string>, jsonFields: ReadonlySet<string>): ExportEncoder {
+  const holdsJson = fields.map((field) => jsonFields.has(field));
   return {
     head: stringify([fields], CSV_OPTIONS),
     page(json) {
-      const records = arrayElements(json).map((item) => objectValues(item).map(csvField));
+      const records = arrayElements(json).map((item) =>
+        objectValues(item).map((value, index) => csvField(value, holdsJson[index] === true)),
+      );
       return { text: stringify(records, CSV_OPTIONS), rows: records.length };
     },
     tail: '',
   };
 }
 
-function csvField(value: string): string | null {
+/**
+ * One value's CSV text. A string is its bare text, except in a json field when that text is itself JSON
+ * (`42`, `true`, `{"a":1}`, `"x"`): the import reads such a cell as the JSON it spells, so the string is
+ * written as its JSON text (`"42"`) to come back a string. A json field's other strings stay bare, as
+ * Directus writes and reads them.
+ */
+function csvField(value: string, holdsJson: boolean): string | null {
   if (value === 'null') return null;
-  return value.startsWith('"') ? (JSON.parse(value) as string) : value;
+  if (!value.startsWith('"')) return value;
+  const text = JSON.parse(value) as string;
+  return holdsJson && readsAsJson(text) ? value : text;
+}
+
+function readsAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -15,7 +15,7 @@ export async function writeExport(
   out: Writable,
   progress?: (rows: number) => void,
 ): Promise<number> {
-  const encoder = exportEncoder(itemExport.format, itemExport.fields);
+  const encoder = exportEncoder(itemExport.format, itemExport.fields, itemExport.jsonFields);
   // A response learns that its client left from the 'close' event only: `destroyed` stays false.
   let closed = out.destroyed;
   const onClose = () => {

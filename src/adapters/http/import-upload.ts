@@ -9,22 +9,23 @@ import type { HttpContext } from './http-state.ts';
 /** The file of an import request and how to read it. */
 export type ImportUpload = { readonly format: ImportFormat; readonly bytes: AsyncIterable<Uint8Array> };
 
-const FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, ImportFormat>> = {
-  'text/csv': 'csv',
-  'application/csv': 'csv',
-  'application/json': 'json',
-  'application/x-ndjson': 'ndjson',
-  'application/ndjson': 'ndjson',
-  'application/jsonl': 'ndjson',
-  'application/x-jsonlines': 'ndjson',
-};
+// Maps, not object literals: a client's `constructor` or `__proto__` must find nothing, not the prototype's.
+const FORMAT_OF_MEDIA_TYPE: ReadonlyMap<string, ImportFormat> = new Map([
+  ['text/csv', 'csv'],
+  ['application/csv', 'csv'],
+  ['application/json', 'json'],
+  ['application/x-ndjson', 'ndjson'],
+  ['application/ndjson', 'ndjson'],
+  ['application/jsonl', 'ndjson'],
+  ['application/x-jsonlines', 'ndjson'],
+]);
 
-const FORMAT_OF_EXTENSION: Readonly<Record<string, ImportFormat>> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-};
+const FORMAT_OF_EXTENSION: ReadonlyMap<string, ImportFormat> = new Map([
+  ['.csv', 'csv'],
+  ['.json', 'json'],
+  ['.ndjson', 'ndjson'],
+  ['.jsonl', 'ndjson'],
+]);
 
 /** The fields and parts a multipart upload may have besides its file: Directus clients send none. */
 const MULTIPART_LIMITS = { files: 1, fields: 16, fieldSize: 1024, parts: 17, headerPairs: 32 };
@@ -48,7 +49,8 @@ export async function importUpload(ctx: HttpContext): Promise<ImportUpload> {
   if (!hasBody(ctx))
     throw invalidPayload('An import needs a file: send it as the body or as a multipart upload.');
   if (ctx.request.is('multipart/form-data')) return multipartFile(ctx);
-  const format = FORMAT_OF_MEDIA_TYPE[ctx.request.type];
+  // Koa's `type` is the header's text before any `;`, as sent: media types are case-insensitive.
+  const format = FORMAT_OF_MEDIA_TYPE.get(ctx.request.type.trim().toLowerCase());
   if (!format) throw unsupportedFormat();
   return { format, bytes: uploaded(ctx.req) };
 }
@@ -72,8 +74,8 @@ function multipartFile(ctx: HttpContext): Promise<ImportUpload> {
       }
       found = true;
       const format =
-        FORMAT_OF_MEDIA_TYPE[info.mimeType.toLowerCase()] ??
-        FORMAT_OF_EXTENSION[extname(info.filename ?? '').toLowerCase()];
+        FORMAT_OF_MEDIA_TYPE.get(info.mimeType.toLowerCase()) ??
+        FORMAT_OF_EXTENSION.get(extname(info.filename ?? '').toLowerCase());
       if (!format) {
         stream.resume();
         reject(unsupportedFormat());

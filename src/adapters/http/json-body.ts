@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type bodyParserOf from 'koa-bodyparser';
 import type { ZodError, ZodType, z } from 'zod';
 import { invalidPayload } from '../../domain/errors.ts';
+import { hasProtoKey } from '../../domain/proto-key.ts';
 import { findTextFlaw, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
 import { flawedTextError, MAX_JSON_DEPTH, nestingDepth, PROTO_KEY } from '../json-text-checks.ts';
 import { requestTooLarge, unsupportedMediaType } from './http-problem.ts';
@@ -81,18 +82,6 @@ function parseJsonBytes(bytes: string): unknown {
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(parsed) : null;
   if (flawed) throw flawedTextError(flawed);
   return parsed;
-}
-
-/** Iterative, so a deeply nested body cannot overflow the stack. */
-function hasProtoKey(value: unknown): boolean {
-  const pending = [value];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if (Object.hasOwn(node, '__proto__')) return true;
-    for (const member of Object.values(node)) pending.push(member);
-  }
-  return false;
 }
 
 /** The request announces a body (a length above 0, or chunks): for routes where one is optional. */

@@ -7,18 +7,26 @@ import { atRow } from '../../domain/items/import-row.ts';
 /**
  * CSV (RFC 4180, comma-separated, `"` quoting) through csv-parse as the text arrives: the first record is
  * the header of field names, each later one a row, its cells by header name. An empty cell is null and a
- * quoted empty cell (`""`) the empty text, as the export writes them (docs/api.md §13). Blank lines are
+ * quoted empty cell (`""`) the empty text, as the export writes them (docs/api.md §13). Records end with
+ * CRLF, LF or CR, mixed or not; a line break inside quotes is the cell's text. Blank lines are
  * skipped and not counted; a row whose cell count differs from the header's, or one longer than
- * `maxChars`, is refused naming its row.
+ * `maxChars`, is refused naming its row. The header is handed to `checkHeader` before any row is read;
+ * its refusal is on row 1.
  */
 export async function* csvRecords(
   text: AsyncIterable<string>,
   maxChars: number,
+  checkHeader: (names: ReadonlyArray<string>) => void,
 ): AsyncIterable<Readonly<Record<string, string | null>>> {
   // No `cast`: csv-parse then builds a context object per cell, which made it 15 times slower (0035).
   // `raw` keeps each record's text, which csv-parse reads again, with `cast`, for the few rows that
   // may hold a quoted empty cell.
-  const parser = parse({ skip_empty_lines: true, max_record_size: maxChars, raw: true });
+  const parser = parse({
+    skip_empty_lines: true,
+    max_record_size: maxChars,
+    raw: true,
+    record_delimiter: RECORD_DELIMITERS,
+  });
   // pipeline, not pipe: a failure of the text (a limit, invalid UTF-8) must reach the parser's reader, and
   // a reader that stops early must stop the text.
   pipeline(Readable.from(text), parser, () => {});
@@ -28,6 +36,7 @@ export async function* csvRecords(
     for await (const { record: cells, raw } of parser as AsyncIterable<RawRecord>) {
       if (header === null) {
         header = headerOf(cells);
+        checkHeader(header);
         continue;
       }
       row++;
@@ -51,6 +60,13 @@ export async function* csvRecords(
   if (header === null) throw invalidPayload('The CSV file has no header row naming the fields.');
 }
 
+/**
+ * Records end with CRLF, LF or CR, each on its own: csv-parse would otherwise take the first one it meets
+ * for the whole file, and in a file that mixes them (one edited on two systems) keep a CR as the last
+ * cell's text or refuse the rows as ragged.
+ */
+const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
+
 type RawRecord = { readonly record: string[]; readonly raw: string };
 
 /**
@@ -61,7 +77,10 @@ type RawRecord = { readonly record: string[]; readonly raw: string };
 function quotedCellsOf(cells: ReadonlyArray<string>, raw: string): ReadonlyArray<unknown> | null {
   if (!cells.includes('') || !raw.includes('""')) return null;
   // Typed as text cells, but `cast` makes each one whether the cell was quoted.
+  // The record's text starts with the blank lines skipped before it, which must be skipped again.
   const [quoted]: ReadonlyArray<ReadonlyArray<unknown>> = parseRecord(raw, {
+    skip_empty_lines: true,
+    record_delimiter: RECORD_DELIMITERS,
     cast: (_value, context) => context.quoting,
   });
   return quoted ?? null;

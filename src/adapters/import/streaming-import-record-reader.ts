@@ -13,9 +13,10 @@ export class StreamingImportRecordReader implements ImportRecordReader {
     text: AsyncIterable<string>,
     format: ImportFormat,
     maxRecordChars: number,
+    checkHeader: (names: ReadonlyArray<string>) => void,
   ): AsyncIterable<ImportRecord> {
     if (format === 'csv') {
-      for await (const cells of csvRecords(text, maxRecordChars)) yield { kind: 'text', cells };
+      for await (const cells of csvRecords(text, maxRecordChars, checkHeader)) yield { kind: 'text', cells };
       return;
     }
     const values =

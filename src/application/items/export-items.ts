@@ -5,6 +5,7 @@ import { describeInput, invalidQuery } from '../../domain/query/invalid-query.ts
 import type { SortField } from '../../domain/query/item-query.ts';
 import { afterCondition, keysetOf } from '../../domain/query/keyset.ts';
 import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-query.ts';
+import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import type { ItemListRequest, ItemSnapshot, ItemStore, StoredItem } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import type { ListItemsHandler } from './list-items.ts';
@@ -35,6 +36,11 @@ export type ItemExport = {
   readonly collection: string;
   /** The items' keys in answer order (a CSV's header), whether or not any item follows. */
   readonly fields: ReadonlyArray<string>;
+  /**
+   * The fields whose values are JSON values of the row's own (a json field, a `json(field, path)`): a
+   * string among them may read back as another value if a CSV writes it as its bare text.
+   */
+  readonly jsonFields: ReadonlySet<string>;
   /**
    * Each page as the JSON array text a list answers (docs/api.md §4 value formats); never `[]`. All pages
    * are read in one snapshot of the items (`ItemStore.snapshot`), let go once the last has been read.
@@ -90,6 +96,14 @@ export class ExportItemsHandler {
           format,
           collection: collection.name,
           fields: planned.select.map((selected) => selected.json?.key ?? selected.field),
+          jsonFields: new Set(
+            planned.select
+              .filter(
+                (selected) =>
+                  selected.json !== undefined || fieldOf(collection, selected.field)?.type === 'json',
+              )
+              .map((selected) => selected.json?.key ?? selected.field),
+          ),
           pages: pages.from(first, snapshot),
           close: () => snapshot.close(),
         };

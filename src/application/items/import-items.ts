@@ -1,7 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { atRow } from '../../domain/items/import-row.ts';
-import { itemOfTextCells } from '../../domain/items/text-cells.ts';
+import { itemOfTextCells, requireHeaderFields } from '../../domain/items/text-cells.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ImportFormat, ImportRecord, ImportRecordReader } from '../ports/import-records.ts';
 import type { ItemStore } from '../ports/item-store.ts';
@@ -90,7 +90,9 @@ export class ImportItemsHandler {
     try {
       const count: ByteCount = { bytes: 0 };
       const text = importText(command.bytes, this.limits.maxBytes, count);
-      const records = this.reader.records(text, command.format, this.limits.maxRecordChars);
+      const records = this.reader.records(text, command.format, this.limits.maxRecordChars, (names) =>
+        requireHeaderFields(names, collection),
+      );
       const chunks = importChunks(records, this.limits.chunkRows, this.limits.maxRows);
       const progress = (rows: number) => command.onProgress?.({ rows, bytes: count.bytes });
       const clash = (drafts: ReadonlyArray<NewItemDraft>) => async (): Promise<ClashContext> => ({

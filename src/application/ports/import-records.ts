@@ -14,11 +14,16 @@ export type ImportRecord =
  * record it hands out (and its parser's small buffer), so a slow consumer slows the reading. A record
  * longer than `maxRecordChars`, or text that is not valid in the format, is INVALID_PAYLOAD naming the
  * 1-based data row (atRow).
+ *
+ * `checkHeader` is given a CSV file's header, once, before any row is read: what it throws is the file's
+ * refusal on row 1, so that a header naming no field of the collection is refused even when no row
+ * follows it.
  */
 export interface ImportRecordReader {
   records(
     text: AsyncIterable<string>,
     format: ImportFormat,
     maxRecordChars: number,
+    checkHeader: (names: ReadonlyArray<string>) => void,
   ): AsyncIterable<ImportRecord>;
 }

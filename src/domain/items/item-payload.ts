@@ -1,4 +1,4 @@
-import { failedValidation, invalidPayload } from '../errors.ts';
+import { DomainError, failedValidation, invalidPayload } from '../errors.ts';
 import type { ScalarValue } from '../query/filter.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
@@ -30,11 +30,21 @@ export function parseItemPayload(
   const entries: Array<[string, ScalarValue | null]> = [];
   for (const key of Object.keys(raw)) {
     const field = fieldOf(collection, key);
-    if (!field) throw invalidPayload(`Unknown field "${key}" in collection "${collection.name}".`, key);
+    if (!field) throw unknownField(key, collection);
     if (isServerField(field, collection)) continue;
     entries.push([key, columnValue(field, raw[key])]);
   }
   return Object.fromEntries(entries);
+}
+
+/**
+ * A write naming a field the collection does not have (docs/api.md §5): 400 naming it, the empty name too
+ * (a CSV header's `label,,count`), which invalidPayload would leave unnamed.
+ */
+export function unknownField(name: string, collection: CollectionSchema): DomainError {
+  return new DomainError('INVALID_PAYLOAD', `Unknown field "${name}" in collection "${collection.name}".`, {
+    field: name,
+  });
 }
 
 /**

@@ -1,8 +1,19 @@
 import { invalidPayload } from '../errors.ts';
+import { hasProtoKey } from '../proto-key.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import type { FieldType } from '../schema/field-type.ts';
 import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
+import { unknownField } from './item-payload.ts';
+
+/**
+ * A CSV header (docs/api.md §13) names fields of the collection only: an unknown name is refused as a
+ * JSON row's unknown member is, and from the header itself, since a file of a header and no rows (or
+ * blank lines only) has no row to refuse it on.
+ */
+export function requireHeaderFields(names: ReadonlyArray<string>, collection: CollectionSchema): void {
+  for (const name of names) if (!fieldOf(collection, name)) throw unknownField(name, collection);
+}
 
 /**
  * A CSV row (docs/api.md §13) as the JSON item it stands for, to be read as a JSON payload is
@@ -15,7 +26,8 @@ import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
  *   array.
  * - Every other field takes the text as a JSON payload's string: numbers, booleans (`true`, `false`, `1`,
  *   `0`), uuids, dates and times in the forms of §4, so `12` is an integer and ` 12 ` is not.
- * A column that is not a field of the collection is kept as it is, for parseItemPayload to refuse.
+ * A column that is not a field of the collection is kept as it is, for parseItemPayload to refuse (the
+ * import refuses it from the header already: requireHeaderFields).
  */
 export function itemOfTextCells(
   cells: Readonly<Record<string, string | null>>,
@@ -41,7 +53,10 @@ export function itemOfTextCells(
 /** The field types whose value can be the empty text. */
 const HOLDS_EMPTY_TEXT: ReadonlySet<FieldType> = new Set(['string', 'text', 'json']);
 
-/** JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a): refused as in a JSON body. */
+/**
+ * JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a), and a `__proto__` key is refused
+ * as in a JSON body or a JSON row of the import.
+ */
 function jsonOrText(name: string, text: string): unknown {
   let value: unknown;
   try {
@@ -49,6 +64,7 @@ function jsonOrText(name: string, text: string): unknown {
   } catch {
     return text;
   }
+  if (hasProtoKey(value)) throw invalidPayload(`The value of "${name}" has a "__proto__" key.`, name);
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(value) : null;
   if (flawed) throw invalidPayload(`The value of "${name}" contains ${flawed.flaw}.`, name);
   return value;

@@ -69,4 +69,24 @@ encoder('csv: header, CRLF, null empty and "" for the empty string', () => {
   assert.is(quoted.text, '"cr\rlf\n, ""q"" ✓"\r\ntrue\r\n"[1,""a""]"\r\n-0.5\r\n');
 });
 
+encoder("csv: a json field's string that reads as JSON is written as its JSON text, others bare", () => {
+  const strings = ['42', 'true', '{"a":1}', '"x"', ' [1] ', 'hello', '', 'a "b"'];
+  const page = JSON.stringify(strings.map((text) => ({ doc: text, t: text })));
+  const { text } = exportEncoder('csv', ['doc', 't'], new Set(['doc'])).page(page);
+  assert.is(
+    text,
+    [
+      '"""42""",42',
+      '"""true""",true',
+      '"""{\\""a\\"":1}""","{""a"":1}"',
+      '"""\\""x\\""""","""x"""',
+      '""" [1] """, [1] ',
+      'hello,hello',
+      '"",""',
+      '"a ""b""","a ""b"""',
+      '',
+    ].join('\r\n'),
+  );
+});
+
 encoder.run();
