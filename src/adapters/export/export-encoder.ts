@@ -73,7 +73,7 @@ function csvEncoder(fields: ReadonlyArray<string>, jsonFields: ReadonlySet<strin
  * One value's CSV text. A string is its bare text, except in a json field when that text is itself JSON
  * (`42`, `true`, `{"a":1}`, `"x"`): the import reads such a cell as the JSON it spells, so the string is
  * written as its JSON text (`"42"`) to come back a string. A json field's other strings stay bare, as
- * Directus writes and reads them.
+ * Directus writes and reads them (docs/decisions/0069).
  */
 function csvField(value: string, holdsJson: boolean): string | null {
   if (value === 'null') return null;
