@@ -405,6 +405,50 @@ studio('an expired token ends the subscription; the table renews it and goes on'
   }),
 );
 
+studio(
+  'an exact count asked for before a new search is followed holds once it is, and follows its changes',
+  ({ app, admin }) =>
+    withChromium(async (page) => {
+      // A token of its own: an earlier case moved the server's clock past the suite's token's expiry.
+      const { access_token: token } = await app.login(admin);
+      const watch = watchPage(page, app);
+      // The server's messages pass through here, so the test can hold back the new subscription's answer.
+      let holding = false;
+      const held: Array<string | Buffer> = [];
+      let toPage: WebSocketRoute | null = null;
+      await page.routeWebSocket(/\/websocket$/, (socket) => {
+        const server = socket.connectToServer();
+        toPage = socket;
+        socket.onMessage((message) => server.send(message));
+        server.onMessage((message) => {
+          if (holding) held.push(message);
+          else socket.send(message);
+        });
+      });
+      await logInToStudio(page, app, admin);
+      await openCargos(page);
+
+      holding = true;
+      await page.getByLabel('Search').fill('Cargo 2');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await settled(page);
+      await until(() => held.some((message) => String(message).includes('"event":"init"')), 'its init');
+      await page.getByRole('button', { name: 'Count exactly' }).click();
+      const count = page.locator('.count');
+      await count.filter({ hasText: /^\s*\d+ rows?\s*$/ }).waitFor();
+      const exact = Number.parseInt(await count.innerText(), 10);
+
+      // The subscription's init, the same rows as the page, arrives after the count: the count holds, and a
+      // create after it adds one to it.
+      holding = false;
+      for (const message of held.splice(0)) (toPage as WebSocketRoute | null)?.send(message);
+      await write(app, token, 'POST', '/items/cargos', { id: ON_FIRST_PAGE, description: 'Cargo 2, late' });
+      await rowsOf(page).filter({ hasText: 'Cargo 2, late' }).waitFor();
+      assert.is((await count.innerText()).trim(), `${exact + 1} rows`);
+      watch.assertClean();
+    }),
+);
+
 studio('with realtime off on the server, the table claims nothing live and opens no connection', () =>
   withChromium(async (page) => {
     const { app, admin, adminToken: token } = await startStudioApp(cargoRows, { REALTIME_ENABLED: 'false' });

@@ -53,6 +53,8 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
     /** The request the subscription is for: events of an earlier one are dropped until it is replaced. */
     let followed: LiveTableParts['request']['value'] | null = null;
     let started = false;
+    /** Whether the subscription of a newly followed request has yet to send its first `init`. */
+    let answering = false;
 
     const apply = (event: LiveEvent) => {
       const current = page.peek();
@@ -60,18 +62,27 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       if (current && by)
         page.value = { ...current, rows: withLiveChange(current.rows, event, by, memory.last) };
     };
+    /** The page differs from the subscription's: something changed unseen, the count included. */
+    const changedUnseen = () => {
+      exact.value = null;
+      parts.reload();
+    };
     const check = (rows: Row[]) => {
       const current = page.peek();
       if (loading.peek()) memory.init = rows;
-      else if (current && !sameRows(current.rows, rows)) parts.reload();
+      else if (current && !sameRows(current.rows, rows)) changedUnseen();
     };
     const onEvent = (event: LiveEvent) => {
       if (request.peek() !== followed) return;
       const firstPage = after.peek() === null;
       if (event.event === 'init' || event.event === 'gap') {
         // After a loss, changes may have been missed: an exact count no longer holds, and the first page is
-        // checked against the new `init` (or loaded again, when none will come).
-        if (started) exact.value = null;
+        // checked against the new `init` (or loaded again, when none will come). The first `init` of a newly
+        // followed request answers its subscribe, no loss: an exact count asked for before it holds unless
+        // that `init` shows a change the page missed.
+        const first = event.event === 'init' && answering;
+        answering = false;
+        if (started && !first) exact.value = null;
         if (firstPage) {
           if (event.event === 'init') check(event.rows);
           else parts.reload();
@@ -94,13 +105,14 @@ export function useLiveTable(parts: LiveTableParts): LiveTable {
       const { init, queue } = memory;
       memory.init = null;
       memory.queue = [];
-      if (init && current && after.peek() === null && !sameRows(current.rows, init)) parts.reload();
+      if (init && current && after.peek() === null && !sameRows(current.rows, init)) changedUnseen();
       else for (const event of queue) apply(event);
       // Subscribing once the page is shown keeps the subscription's `init` (the same query) from competing
       // with the page's own for the database: a slow sort is not run twice at once.
       const wanted = request.peek();
       if (current && wanted !== followed) {
         followed = wanted;
+        answering = true;
         const { filter, search, sort, limit } = wanted;
         items.follow({ filter, search: search || undefined, sort: sort ?? undefined, limit });
       }
