@@ -190,6 +190,58 @@ ws('a subscribe under a uid already subscribed replaces that subscription, as Di
   }
 });
 
+ws(
+  'subscriptions without a uid are each their own, as Directus keeps them; unsubscribe without one stops all',
+  async () => {
+    const f = await websocketFixture({ subscriptionsPerConnection: 2 });
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      for (const id of [6, 7]) {
+        socket.send(
+          JSON.stringify({
+            type: 'subscribe',
+            collection: PARCELS,
+            query: { fields: ['id'], filter: { id: { _eq: id } } },
+          }),
+        );
+        assert.equal(await f.next(socket, (m) => m.event === 'init'), {
+          type: 'subscription',
+          event: 'init',
+          data: [],
+        });
+      }
+      f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+      f.feed.emit(PARCELS, 7, null, { ...row(1), id: 7 });
+      await f.hub.settled();
+      socket.send(JSON.stringify({ type: 'ping', uid: 'after' }));
+      await f.next(socket, (m) => m.uid === 'after');
+      assert.equal(
+        f
+          .received(socket)
+          .splice(0)
+          .map((m) => [m.event, m.data, 'uid' in m]),
+        [
+          ['create', [{ id: 6 }], false],
+          ['create', [{ id: 7 }], false],
+        ],
+      );
+      socket.send(JSON.stringify({ type: 'unsubscribe' }));
+      assert.equal(await f.next(socket, (m) => m.event === 'unsubscribe'), {
+        type: 'subscription',
+        event: 'unsubscribe',
+      });
+      f.feed.emit(PARCELS, 6, { ...row(1), id: 6 }, { ...row(1), id: 6, weight: 1 });
+      await f.hub.settled();
+      socket.send(JSON.stringify({ type: 'ping', uid: 'after all' }));
+      await f.next(socket, (m) => m.uid === 'after all');
+      assert.equal(f.received(socket), []);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
 ws('"event" narrows a subscription to one kind of change, as Directus’s subscribe message does', async () => {
   const f = await websocketFixture({ subscriptionsPerConnection: 3 });
   try {

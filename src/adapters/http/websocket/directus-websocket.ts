@@ -196,7 +196,12 @@ class Connection {
   private token: string | null = null;
   private caller: Accountability | null = null;
   private user: string | null = null;
+  /**
+   * By `keyOf` the uid: a subscription with a uid is the one of that uid (`8` and `"8"` alike, as Directus keys
+   * them); each without one is a subscription of its own, as Directus keeps them.
+   */
   private readonly subscriptions = new Map<string, Subscription | null>();
+  private withoutUid = 0;
   /** The messages received and not yet handled, handled in order (see `start`). */
   private inbox: Promise<void> = Promise.resolve();
   private pending = 0;
@@ -359,13 +364,13 @@ class Connection {
   }
 
   private async subscribe(message: Message, uid: Uid | undefined): Promise<void> {
-    const key = uid === undefined ? '' : String(uid);
+    const key = uid === undefined ? `no uid ${this.withoutUid++}` : keyOf(uid);
     if (typeof message.collection !== 'string') {
       this.error('subscribe', 'INVALID_PAYLOAD', 'Name the "collection" to subscribe to.', uid);
       return;
     }
     // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
-    // here (nothing of it follows), and the new one's init or refusal comes next.
+    // here (nothing of it follows), and the new one's init or refusal comes next. One without a uid is added.
     this.subscriptions.get(key)?.close();
     this.subscriptions.delete(key);
     if (this.subscriptions.size >= this.options.limits.subscriptionsPerConnection) {
@@ -453,8 +458,8 @@ class Connection {
   private unsubscribe(uid: Uid | undefined): void {
     if (uid === undefined) this.closeAll();
     else {
-      this.subscriptions.get(String(uid))?.close();
-      this.subscriptions.delete(String(uid));
+      this.subscriptions.get(keyOf(uid))?.close();
+      this.subscriptions.delete(keyOf(uid));
     }
     this.sendRaw(`{"type":"subscription","event":"unsubscribe"${uidMember(uid)}}`);
   }
@@ -512,4 +517,9 @@ function isUid(value: unknown): value is Uid | undefined {
   return (
     value === undefined || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
   );
+}
+
+/** The key of a subscription with a uid; those without one have keys no uid has. */
+function keyOf(uid: Uid): string {
+  return `uid ${String(uid)}`;
 }
