@@ -44,6 +44,8 @@ const REQUESTS = Number(env.PROBE_REQUESTS ?? 4000);
 const ROUNDS = Number(env.PROBE_ROUNDS ?? 3);
 const NODE_ARGS = env.PROBE_NODE_ARGS ? env.PROBE_NODE_ARGS.split(' ') : [];
 const INSTRUCTIONS = env.PROBE_INSTRUCTIONS === '1';
+/** Requests each case runs before it is measured, at least (CPU time; instructions warm up with 3,000). */
+const WARMUP_REQUESTS = 5000;
 const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
 const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
 const DB = `datagate_cpu_probe_${ROWS}`;
@@ -214,7 +216,9 @@ async function measureCase(
   label: string,
   probe: Case,
 ) {
-  await autocannon({ ...options, amount: INSTRUCTIONS ? 3000 : Math.max(500, REQUESTS / 4) });
+  // After 1,000 warm-up requests a server's first case read 0.475 ms of CPU where it cost 0.323 once warm
+  // (bench/NOTES.md §7.6).
+  await autocannon({ ...options, amount: INSTRUCTIONS ? 3000 : Math.max(WARMUP_REQUESTS, REQUESTS / 4) });
   let rssMax = 0;
   const sampler = setInterval(() => {
     rssMax = Math.max(rssMax, rssMb(server.pid) ?? 0);
