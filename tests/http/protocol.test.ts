@@ -48,6 +48,20 @@ const bodyRows: Scenario[] = [
     }),
   ),
   {
+    name: 'a "__proto__" key in a body → 400 INVALID_PAYLOAD saying so, not "not valid JSON" (it is valid JSON)',
+    method: 'POST',
+    path: '/auth/login',
+    rawBody: '{"email":"a@b.c","password":"x","__proto__":{}}',
+    headers: { 'Content-Type': 'application/json' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedBody: (body) =>
+      assert.is(
+        (body as { errors: Array<{ message: string }> }).errors[0]!.message,
+        'Request body must not hold a "__proto__" key.',
+      ),
+  },
+  {
     name: 'a text/plain body → 415 UNSUPPORTED_MEDIA_TYPE',
     method: 'POST',
     path: '/auth/login',

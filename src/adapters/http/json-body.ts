@@ -78,7 +78,10 @@ function parseJsonBytes(bytes: string): unknown {
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw invalidPayload(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
-  if (PROTO_KEY.test(text) && hasProtoKey(parsed)) throw invalidPayload('Request body is not valid JSON.');
+  // Valid JSON, so the message names the key rather than calling the text malformed.
+  if (PROTO_KEY.test(text) && hasProtoKey(parsed)) {
+    throw invalidPayload('Request body must not hold a "__proto__" key.');
+  }
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(parsed) : null;
   if (flawed) throw flawedTextError(flawed);
   return parsed;
