@@ -110,6 +110,11 @@ test('the message says what the value must be in its own words, and which variab
     [{ ALLOW_QUERY_TOKEN: 'yes' }, 'auth.allowQueryToken: must be true, false, 1 or 0 (set by'],
     [{ DATABASE_URL: 'mysql://localhost/x' }, 'database.url: must be a PostgreSQL URL such as'],
     [{ LOG_LEVEL: 'verbose' }, 'log.level: must be one of "fatal", "error"'],
+    [
+      { ACCESS_TOKEN_TTL: 'mysql-soon' },
+      'auth.accessTokenTTL: is not a positive duration such as 900s, 15m or 7d (set by',
+    ],
+    [{ REALTIME_WS_HEARTBEAT: 'mysql-often' }, 'realtime.wsHeartbeat: is not a duration such as 30s, nor 0 (off)'],
   ] as const) {
     let refusal = '';
     try {

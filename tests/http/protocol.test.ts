@@ -48,6 +48,20 @@ const bodyRows: Scenario[] = [
     }),
   ),
   {
+    name: 'a "__proto__" key in a body → 400 INVALID_PAYLOAD saying so, not "not valid JSON" (it is valid JSON)',
+    method: 'POST',
+    path: '/auth/login',
+    rawBody: '{"email":"a@b.c","password":"x","__proto__":{}}',
+    headers: { 'Content-Type': 'application/json' },
+    expectedStatus: 400,
+    expectedCode: 'INVALID_PAYLOAD',
+    expectedBody: (body) =>
+      assert.is(
+        (body as { errors: Array<{ message: string }> }).errors[0]!.message,
+        'Request body must not hold a "__proto__" key.',
+      ),
+  },
+  {
     name: 'a text/plain body → 415 UNSUPPORTED_MEDIA_TYPE',
     method: 'POST',
     path: '/auth/login',
@@ -91,6 +105,48 @@ const bodyRows: Scenario[] = [
     body: { email: 'a@b.c', password: 'x'.repeat(2048) },
     expectedStatus: 413,
     expectedCode: 'REQUEST_TOO_LARGE',
+  },
+  ...['iso-8859-1', 'latin1', 'utf-16', 'no-such-charset'].map(
+    (charset): Scenario => ({
+      // Read as UTF-8 whatever it declared, such a body was misread ("cafÃ©") or refused as not UTF-8.
+      name: `a JSON body declaring charset=${charset} → 415 UNSUPPORTED_MEDIA_TYPE naming the charset, not read as UTF-8`,
+      method: 'POST',
+      path: '/auth/login',
+      rawBody: '{"email":"caf\u00c3\u00a9@b.c","password":"x"}',
+      headers: { 'Content-Type': `application/json; charset=${charset}` },
+      expectedStatus: 415,
+      expectedCode: 'UNSUPPORTED_MEDIA_TYPE',
+      expectedBody: (body) =>
+        assert.is(
+          (body as { errors: Array<{ message: string }> }).errors[0]!.message,
+          'Request body must be UTF-8 (Content-Type: application/json; charset=utf-8, or no charset).',
+        ),
+    }),
+  ),
+  ...['UTF-8', 'utf8'].map(
+    (charset): Scenario => ({
+      name: `a JSON body declaring charset=${charset} is read`,
+      method: 'POST',
+      path: '/auth/refresh',
+      rawBody: '{"refresh_token":"nope"}',
+      headers: { 'Content-Type': `application/json; charset=${charset}` },
+      expectedStatus: 401,
+      expectedCode: 'INVALID_TOKEN',
+    }),
+  ),
+  {
+    name: 'a body in a Content-Encoding the server cannot decompress → 415 saying so',
+    method: 'POST',
+    path: '/auth/refresh',
+    rawBody: '{"refresh_token":"nope"}',
+    headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd' },
+    expectedStatus: 415,
+    expectedCode: 'UNSUPPORTED_MEDIA_TYPE',
+    expectedBody: (body) =>
+      assert.is(
+        (body as { errors: Array<{ message: string }> }).errors[0]!.message,
+        'Request body must be sent without Content-Encoding, or in gzip, deflate or br.',
+      ),
   },
   {
     name: 'charset and +json media types are JSON',

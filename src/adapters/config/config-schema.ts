@@ -7,7 +7,10 @@ import { z } from 'zod';
  * reference is generated from them (config-reference.ts), and a test fails when the README differs.
  */
 
-/** `ms`-style text (`900s`, `15m`, `7d`) or a number of milliseconds; a bare numeric string is milliseconds. */
+/**
+ * `ms`-style text (`900s`, `15m`, `7d`) or a number of milliseconds; a bare numeric string is milliseconds.
+ * Refusals do not quote the value: a password pasted into the wrong variable must not reach the log.
+ */
 const duration = z
   .union([z.number(), z.string()])
   .transform((value, ctx) => {
@@ -15,7 +18,7 @@ const duration = z
     if (typeof millis !== 'number' || !Number.isFinite(millis) || millis <= 0) {
       ctx.addIssue({
         code: 'custom',
-        message: `"${value}" is not a positive duration such as 900s, 15m or 7d`,
+        message: 'is not a positive duration such as 900s, 15m or 7d',
       });
       return z.NEVER;
     }
@@ -26,7 +29,7 @@ const duration = z
 /** A duration, or 0 (or "0") to turn off what it paces. */
 const durationOrOff = z
   .union([z.literal(0), z.literal('0').transform(() => 0), duration], {
-    error: (issue) => `"${String(issue.input)}" is not a duration such as 30s, nor 0 (off)`,
+    error: 'is not a duration such as 30s, nor 0 (off)',
   })
   .meta({ type: 'duration' });
 

@@ -28,5 +28,6 @@ export const requestTooLarge = () => new HttpProblem('REQUEST_TOO_LARGE', 'Reque
 /** docs/api.md §4a: the query string has a cap no caller can lift. */
 export const uriTooLong = () => new HttpProblem('URI_TOO_LONG', 'The query string is too long.');
 
-export const unsupportedMediaType = () =>
-  new HttpProblem('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json).');
+export const unsupportedMediaType = (
+  message = 'Request body must be JSON (Content-Type: application/json).',
+) => new HttpProblem('UNSUPPORTED_MEDIA_TYPE', message);

@@ -23,6 +23,12 @@ export function jsonBodyReader(limit: string | number): JsonBodyReader {
   return async (ctx, schema) => {
     if (!hasBody(ctx)) throw invalidPayload('A JSON body is required.');
     if (!ctx.request.is('application/json', '+json')) throw unsupportedMediaType();
+    // The bytes are decoded as UTF-8 below whatever was declared: another charset would be misread.
+    if (!UTF8_NAMES.has(ctx.request.charset.toLowerCase())) {
+      throw unsupportedMediaType(
+        'Request body must be UTF-8 (Content-Type: application/json; charset=utf-8, or no charset).',
+      );
+    }
     read ??= loadBodyParser()({
       enableTypes: ['text'],
       // The media type is checked above (also accepting any `+json` type); these only route it to `text`.
@@ -53,6 +59,8 @@ function loadBodyParser(): typeof bodyParserOf {
   return require('koa-bodyparser') as typeof bodyParserOf;
 }
 
+/** A JSON body's declared charset, if any (`''`: none), must be one of these (RFC 8259 §8.1). */
+const UTF8_NAMES = new Set(['', 'utf-8', 'utf8']);
 /** `fatal`: invalid UTF-8 is an error (RFC 8259 §8.1), not U+FFFD; a leading BOM is dropped. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Only arrays and objects: a bare `"text"` or `1` is never a valid payload here. */
@@ -78,7 +86,10 @@ function parseJsonBytes(bytes: string): unknown {
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw invalidPayload(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
-  if (PROTO_KEY.test(text) && hasProtoKey(parsed)) throw invalidPayload('Request body is not valid JSON.');
+  // Valid JSON, so the message names the key rather than calling the text malformed.
+  if (PROTO_KEY.test(text) && hasProtoKey(parsed)) {
+    throw invalidPayload('Request body must not hold a "__proto__" key.');
+  }
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(parsed) : null;
   if (flawed) throw flawedTextError(flawed);
   return parsed;
@@ -106,8 +117,10 @@ function readFailure(error: unknown, ctx: HttpContext): unknown {
   if (ctx.req.destroyed && errorType(error) === 'stream.not.readable') {
     return invalidPayload('The request body could not be read: the client closed the connection.');
   }
-  // Unsupported Content-Encoding or charset.
-  if (status === 415) return unsupportedMediaType();
+  // The charset was checked before reading: only the Content-Encoding is left for inflation to refuse.
+  if (status === 415) {
+    return unsupportedMediaType('Request body must be sent without Content-Encoding, or in gzip, deflate or br.');
+  }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return invalidPayload('Request body is not valid JSON.');
   }

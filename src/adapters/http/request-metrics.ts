@@ -20,7 +20,7 @@ export function countRequest(metrics: Metrics, ctx: HttpContext, seconds: number
   });
 }
 
-/** The pattern @koa/router matched (`/items/:collection/:id`), as registered by an area module. */
+/** The pattern @koa/router matched (`/items/:collection/:key`), as registered by an area module. */
 function routeOf(ctx: HttpContext): string {
   const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
   return typeof matched === 'string' ? matched : UNMATCHED_ROUTE;

@@ -17,7 +17,7 @@ import { withFreshSchema } from './with-fresh-schema.ts';
 export type GetItemQuery = { collection: string; id: string; query: RawItemQuery };
 
 /**
- * GET /items/:collection/:id — the item as JSON text. Missing, invisible and malformed ids are the
+ * GET /items/:collection/:key — the item as JSON text. Missing, invisible and malformed ids are the
  * same 404, so the answer never tells which ids exist. An item whose JSON text would exceed
  * `responseMaxBytes` is refused (RESPONSE_TOO_LARGE): fewer `fields` may fit.
  */

@@ -18,7 +18,7 @@ export interface Metrics {
 
 export type ServedRequest = {
   /**
-   * The route template (`/items/:collection/:id`), never the path a client sent: one series per route,
+   * The route template (`/items/:collection/:key`), never the path a client sent: one series per route,
    * however many ids and collections there are.
    */
   readonly route: string;
