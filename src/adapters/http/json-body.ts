@@ -23,7 +23,8 @@ export function jsonBodyReader(limit: string | number): JsonBodyReader {
   return async (ctx, schema) => {
     if (!hasBody(ctx)) throw invalidPayload('A JSON body is required.');
     if (!ctx.request.is('application/json', '+json')) throw unsupportedMediaType();
-    // The bytes are decoded as UTF-8 below whatever was declared: another charset would be misread.
+    // The bytes are decoded as UTF-8 below whatever was declared: another charset would be misread
+    // (docs/decisions/0070).
     if (!UTF8_NAMES.has(ctx.request.charset.toLowerCase())) {
       throw unsupportedMediaType(
         'Request body must be UTF-8 (Content-Type: application/json; charset=utf-8, or no charset).',
