@@ -114,7 +114,10 @@ test('the message says what the value must be in its own words, and which variab
       { ACCESS_TOKEN_TTL: 'mysql-soon' },
       'auth.accessTokenTTL: is not a positive duration such as 900s, 15m or 7d (set by',
     ],
-    [{ REALTIME_WS_HEARTBEAT: 'mysql-often' }, 'realtime.wsHeartbeat: is not a duration such as 30s, nor 0 (off)'],
+    [
+      { REALTIME_WS_HEARTBEAT: 'mysql-often' },
+      'realtime.wsHeartbeat: is not a duration such as 30s, nor 0 (off)',
+    ],
   ] as const) {
     let refusal = '';
     try {

@@ -120,7 +120,9 @@ function readFailure(error: unknown, ctx: HttpContext): unknown {
   }
   // The charset was checked before reading: only the Content-Encoding is left for inflation to refuse.
   if (status === 415) {
-    return unsupportedMediaType('Request body must be sent without Content-Encoding, or in gzip, deflate or br.');
+    return unsupportedMediaType(
+      'Request body must be sent without Content-Encoding, or in gzip, deflate or br.',
+    );
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return invalidPayload('Request body is not valid JSON.');
