@@ -119,6 +119,18 @@ export async function websocketFixture({
       await once(socket, 'message');
     }
   }
+  let pings = 0;
+  /**
+   * What `socket` received and `next` had not taken, once the hub has delivered every change fed to it so far:
+   * taken when the answer to a ping sent after them arrives (the socket's messages come in order).
+   */
+  async function delivered(socket: WebSocket) {
+    await hub.settled();
+    const uid = `delivered ${++pings}`;
+    socket.send(JSON.stringify({ type: 'ping', uid }));
+    await next(socket, (message) => message.uid === uid);
+    return (messages.get(socket) ?? []).splice(0) as Record<string, unknown>[];
+  }
   return {
     ...fixture,
     /** What `socket` received and `next` has not taken yet. */
@@ -130,6 +142,7 @@ export async function websocketFixture({
     connect,
     refused,
     next,
+    delivered,
     url: `http://127.0.0.1:${port}`,
     async close() {
       detach();
