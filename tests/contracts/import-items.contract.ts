@@ -54,6 +54,8 @@ const LIMITS: ImportLimits = {
 
 type State = {
   persistence: Persistence;
+  /** An import handler on the target, with one import slot of its own. */
+  handler(limits?: Partial<ImportLimits>): ImportItemsHandler;
   run(
     who: Accountability,
     format: ImportFormat,
@@ -103,7 +105,7 @@ export function importItemsContract(target: PersistenceTarget) {
     await persistence.roles.save(aRole({ id: OPERATOR_ROLE, name: 'Operator' }));
     const clock = new FixedClock('2026-03-01T12:34:56.789Z');
     state.persistence = persistence;
-    state.run = (who, format, text, { mode = 'all', limits = {} } = {}) =>
+    state.handler = (limits = {}) =>
       new ImportItemsHandler(
         persistence.schema,
         new ReadRules(persistence.permissions),
@@ -113,7 +115,9 @@ export function importItemsContract(target: PersistenceTarget) {
         clock,
         new ImportSlots(1),
         { ...LIMITS, ...limits },
-      ).execute(who, { collection: CRATES, format, bytes: bytesOf(text), mode });
+      );
+    state.run = (who, format, text, { mode = 'all', limits = {} } = {}) =>
+      state.handler(limits).execute(who, { collection: CRATES, format, bytes: bytesOf(text), mode });
     state.rows = async () => {
       const collection = persistence.schema.current().collections.get(CRATES)!;
       const select = collection.fields.map((field) => ({ field: field.name, visibleWhen: null }));
@@ -322,16 +326,7 @@ export function importItemsContract(target: PersistenceTarget) {
 
   test("a BOM split across the upload's pieces is dropped; an empty file or a BOM alone has no header", async (state) => {
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('label,count\nb,1\n')]);
-    const handler = new ImportItemsHandler(
-      state.persistence.schema,
-      new ReadRules(state.persistence.permissions),
-      new WriteRules(state.persistence.permissions),
-      state.persistence.items,
-      new StreamingImportRecordReader(),
-      new FixedClock('2026-03-01T12:00:00Z'),
-      new ImportSlots(1),
-      LIMITS,
-    );
+    const handler = state.handler();
     const byteAtATime = (bytes: Buffer) =>
       (async function* () {
         for (const byte of bytes) yield Uint8Array.of(byte);
@@ -454,16 +449,7 @@ export function importItemsContract(target: PersistenceTarget) {
       );
     }
     const notUtf8 = await refused(
-      new ImportItemsHandler(
-        state.persistence.schema,
-        new ReadRules(state.persistence.permissions),
-        new WriteRules(state.persistence.permissions),
-        state.persistence.items,
-        new StreamingImportRecordReader(),
-        new FixedClock('2026-03-01T12:00:00Z'),
-        new ImportSlots(1),
-        LIMITS,
-      ).execute(ADMIN, {
+      state.handler().execute(ADMIN, {
         collection: CRATES,
         format: 'csv',
         mode: 'all',
@@ -493,17 +479,7 @@ export function importItemsContract(target: PersistenceTarget) {
   });
 
   test('one import at a time per user: a second one meanwhile is 429', async (state) => {
-    const { persistence } = state;
-    const handler = new ImportItemsHandler(
-      persistence.schema,
-      new ReadRules(persistence.permissions),
-      new WriteRules(persistence.permissions),
-      persistence.items,
-      new StreamingImportRecordReader(),
-      new FixedClock('2026-03-01T12:00:00Z'),
-      new ImportSlots(1),
-      LIMITS,
-    );
+    const handler = state.handler();
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
       open = resolve;
