@@ -392,6 +392,8 @@ for (const [target, test] of suitePerBackend<Context>(
         );
         for (const header of ['content-disposition', 'etag', 'last-modified'])
           assert.is(received[header], undefined, `${name}: ${header}`);
+        // An error answer, so no cache may keep it (§1), not the file's `private, no-cache`.
+        assert.is(received['cache-control'], 'no-store', `${name}: cache-control`);
       }
       if (status === 206) {
         const [start] = range!.replace('bytes ', '').split('-').map(Number);

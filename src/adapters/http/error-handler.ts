@@ -14,7 +14,9 @@ const REPLACED_BODY_HEADERS = ['Content-Type', 'Content-Disposition', 'ETag', 'L
 
 /**
  * Catches everything below it and answers with the contract's error body. Other headers set before the
- * failure are kept on purpose (`Allow`, security headers, `X-Request-Id`).
+ * failure are kept on purpose (`Allow`, security headers, `X-Request-Id`), but `Cache-Control` goes back
+ * to `no-store`: an answer that may be revalidated (an asset's `private, no-cache`) stops being one once
+ * it fails, and no cache may keep an error (docs/api.md §1).
  */
 export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): HttpMiddleware {
   return async (ctx, next) => {
@@ -29,6 +31,7 @@ export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): Htt
         );
       }
       for (const header of REPLACED_BODY_HEADERS) ctx.remove(header);
+      ctx.set('Cache-Control', 'no-store');
       ctx.set(response.headers);
       ctx.status = response.status;
       setJsonBody(ctx, response.body);
