@@ -418,6 +418,38 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.equal(await storedKeys(storage, 'tus/'), []);
   });
 
+  test('a finished upload the caller may not read answers without a body, and without a JSON type for one', async (context) => {
+    const { app, admin } = context;
+    const blind = await app.createRole({ name: 'Blind uploaders' });
+    const granted = await app.request('POST', '/permissions', {
+      token: admin,
+      body: { role: blind.id, collection: 'datagate_files', action: 'create', fields: '*' },
+    });
+    assert.is(granted.status, 200, granted.text);
+    const token = (await app.login(await app.createUser({ role: blind.id }))).access_token;
+    const created = await create(app, token, 5, { filename: 'blind.txt' });
+    assert.is(created.status, 201, await created.text());
+    const finished = await patch(`${app.url}${created.headers.get('location')}`, token, 0, Buffer.from('01234'));
+    assert.is(finished.status, 204);
+    assert.is(finished.headers.get('content-type'), null, 'a 204 declares no type');
+    // A creation that brings every byte answers 201 (for its Location), with nothing to show.
+    const whole = await fetch(`${app.url}/files/tus`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': '5',
+        'Upload-Metadata': `filename ${Buffer.from('blind.txt').toString('base64')}`,
+        'Content-Type': 'application/offset+octet-stream',
+      },
+      body: Buffer.from('01234'),
+    });
+    assert.is(whole.status, 201);
+    assert.is(await whole.text(), '');
+    // As every creation's empty 201 (@tus/server's own type for it), never a JSON that is not there.
+    assert.not.match(whole.headers.get('content-type') ?? '', /json/, 'an empty 201 declares no JSON');
+  });
+
   test('an upload whose commit failed after its last byte is committed when its client asks for the offset', async (context) => {
     const { app, uploader, storage } = context;
     let failures = 1;

@@ -252,10 +252,11 @@ export class TusResumableUploads {
         bytes: this.options.store.bytes(upload.id),
       });
       await this.options.store.remove(upload.id);
-      return {
-        ...this.options.written(result),
-        headers: { 'Content-Type': 'application/json; charset=utf-8' },
-      };
+      const written = this.options.written(result);
+      // A caller who may read none of the file gets no body (204, or a creation's 201), so no type for one.
+      const headers: Record<string, string> =
+        written.body === '' ? {} : { 'Content-Type': 'application/json; charset=utf-8' };
+      return { ...written, headers };
     } catch (error) {
       // A refusal of the finished bytes (their type, a rule on them) stands however often they are sent. An
       // answer that says to try again keeps them, for the HEAD that commits them (`finishReceived`).
