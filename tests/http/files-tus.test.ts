@@ -429,7 +429,12 @@ for (const [target, test] of suitePerBackend<Context>(
     const token = (await app.login(await app.createUser({ role: blind.id }))).access_token;
     const created = await create(app, token, 5, { filename: 'blind.txt' });
     assert.is(created.status, 201, await created.text());
-    const finished = await patch(`${app.url}${created.headers.get('location')}`, token, 0, Buffer.from('01234'));
+    const finished = await patch(
+      `${app.url}${created.headers.get('location')}`,
+      token,
+      0,
+      Buffer.from('01234'),
+    );
     assert.is(finished.status, 204);
     assert.is(finished.headers.get('content-type'), null, 'a 204 declares no type');
     // A creation that brings every byte answers 201 (for its Location), with nothing to show.
