@@ -1,6 +1,3 @@
-import { invalidPayload } from '../domain/errors.ts';
-import { describeTextPath, type TextFlawAt } from '../domain/well-formed-text.ts';
-
 /**
  * The checks a JSON text from a client passes besides JSON.parse, shared by request bodies
  * (http/json-body.ts) and imported records (import/json-record.ts), which word their refusals apiece.
@@ -32,10 +29,4 @@ export function nestingDepth(text: string): number {
     else if (code === 0x7d || code === 0x5d) depth--;
   }
   return deepest;
-}
-
-/** docs/api.md §4a: a key or string holding what UTF-8 text cannot, named by its path. */
-export function flawedTextError({ flaw, path, inKey }: TextFlawAt): Error {
-  const field = describeTextPath(path);
-  return invalidPayload(`${inKey ? 'The key' : 'The value of'} "${field}" contains ${flaw}.`, field);
 }

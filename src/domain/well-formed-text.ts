@@ -1,3 +1,5 @@
+import { invalidPayload } from './errors.ts';
+
 /**
  * Why a text cannot be taken as given: PostgreSQL text and jsonb cannot hold a NUL character, and a lone
  * surrogate (half of a UTF-16 pair, which JSON's `\ud800` escape can make) has no UTF-8 form, so storing
@@ -84,4 +86,10 @@ export function describeTextPath(path: ReadonlyArray<string | number>): string {
 /** The text with control characters and lone surrogates written as JSON escapes. */
 export function escapedText(text: string): string {
   return JSON.stringify(text).slice(1, -1);
+}
+
+/** docs/api.md §4a: a key or string of a client's JSON holding what UTF-8 text cannot, named by its path. */
+export function flawedTextError({ flaw, path, inKey }: TextFlawAt): Error {
+  const field = describeTextPath(path);
+  return invalidPayload(`${inKey ? 'The key' : 'The value of'} "${field}" contains ${flaw}.`, field);
 }

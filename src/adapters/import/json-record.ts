@@ -1,6 +1,6 @@
 import { invalidPayload } from '../../domain/errors.ts';
-import { findTextFlaw, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
-import { flawedTextError, MAX_JSON_DEPTH, nestingDepth, PROTO_KEY } from '../json-text-checks.ts';
+import { findTextFlaw, flawedTextError, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
+import { MAX_JSON_DEPTH, nestingDepth, PROTO_KEY } from '../json-text-checks.ts';
 
 /**
  * One record's JSON text → its value, held to the rules of a JSON request body (docs/api.md §2, §4a): at

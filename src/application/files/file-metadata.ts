@@ -1,7 +1,7 @@
 import { invalidPayload } from '../../domain/errors.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
-import { describeTextPath, findTextFlaw, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
+import { findTextFlaw, flawedTextError, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
 import type { FileUploadHead } from './file-upload.ts';
 
 /**
@@ -36,12 +36,6 @@ function parsedJson(name: string, text: string): unknown {
     throw invalidPayload(`Field "${name}" must be JSON text.`, name);
   }
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(value) : null;
-  if (flawed) {
-    const field = describeTextPath([name, ...flawed.path]);
-    throw invalidPayload(
-      `${flawed.inKey ? 'The key' : 'The value of'} "${field}" contains ${flawed.flaw}.`,
-      field,
-    );
-  }
+  if (flawed) throw flawedTextError({ ...flawed, path: [name, ...flawed.path] });
   return value;
 }

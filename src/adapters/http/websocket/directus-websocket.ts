@@ -371,8 +371,7 @@ class Connection {
     }
     // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
     // here (nothing of it follows), and the new one's init or refusal comes next. One without a uid is added.
-    this.subscriptions.get(key)?.close();
-    this.subscriptions.delete(key);
+    this.stop(key);
     if (this.subscriptions.size >= this.options.limits.subscriptionsPerConnection) {
       this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
       return;
@@ -457,11 +456,14 @@ class Connection {
    */
   private unsubscribe(uid: Uid | undefined): void {
     if (uid === undefined) this.closeAll();
-    else {
-      this.subscriptions.get(keyOf(uid))?.close();
-      this.subscriptions.delete(keyOf(uid));
-    }
+    else this.stop(keyOf(uid));
     this.sendRaw(`{"type":"subscription","event":"unsubscribe"${uidMember(uid)}}`);
+  }
+
+  /** Stops the subscription of `key`, if any: nothing of it is sent after. */
+  private stop(key: string): void {
+    this.subscriptions.get(key)?.close();
+    this.subscriptions.delete(key);
   }
 
   private ended(key: string, end: SubscriptionEnd, uid: Uid | undefined): void {

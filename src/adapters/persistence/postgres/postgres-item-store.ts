@@ -293,9 +293,10 @@ export class PostgresItemStore implements ItemStore {
   }
 }
 
-/** The `last_row` array of itemListQuery as canonical values by field name. */
+/** The answer of a page of no rows. */
 const EMPTY_PAGE = '[]';
 
+/** The `last_row` array of itemListQuery as canonical values by field name. */
 function lastRowOf(request: ItemListRequest, lastRow: string | null): StoredItem | null {
   if (lastRow === null || !request.lastRowFields) return null;
   const values = JSON.parse(lastRow) as unknown[];
