@@ -270,8 +270,12 @@ function sortTarget(
     (term) => term.fn === fn && (term.field === field || (field === '*' && term.field === null)),
   );
   if (aggregate !== -1) return { kind: 'aggregate', index: aggregate };
+  const choices = [
+    ...groupBy.map((term) => term.key),
+    ...aggregates.map((term) => (term.field === null ? term.fn : `${term.fn}.${term.field}`)),
+  ];
   throw invalidQuery(
-    `Cannot sort by ${describeInput(name)}: sort by a "groupBy" entry or an aggregate asked for (count, sum.price).`,
+    `Cannot sort by ${describeInput(name)}: sort by a "groupBy" entry or an aggregate asked for (here: ${choices.join(', ')}).`,
     { reason: 'UNKNOWN_FIELD' },
   );
 }

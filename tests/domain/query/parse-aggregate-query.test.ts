@@ -137,6 +137,20 @@ test('bad groupBy and sort input is INVALID_QUERY', () => {
   refused({ aggregate: { count: '*' }, deep: '{}' }, 'UNSUPPORTED_PARAMETER');
 });
 
+test('an unknown sort key is answered with what this query can be sorted by', () => {
+  try {
+    parse({
+      aggregate: { count: '*', max: 'temperature' },
+      groupBy: 'year(date_created)',
+      sort: 'sum.price',
+    });
+    assert.unreachable('parsed');
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    assert.match(error.message, '(here: date_created_year, count, max.temperature)');
+  }
+});
+
 /** What a parsed query promises: known fields, a total order, keys unique. */
 function assertValid(query: AggregateQuery) {
   for (const term of query.aggregates) if (term.field !== null) assert.ok(fieldOf(cargosSchema, term.field));
