@@ -128,7 +128,12 @@ export class PostgresItemStore implements ItemStore {
   private async estimates(request: ItemListRequest): Promise<CountEstimates> {
     if (!request.count.estimatedTotal && !request.count.estimatedFiltered) return {};
     try {
-      return await countEstimates(this.db, request, this.schema);
+      return await countEstimates(this.db, request, this.schema, (statement) =>
+        this.query<{ n: number }>(
+          { name: null, text: statement.sql, values: [...statement.parameters] },
+          request.work,
+        ),
+      );
     } catch (error) {
       throw translateReadError(error, request.work !== undefined);
     }

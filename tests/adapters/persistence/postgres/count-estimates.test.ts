@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import * as assert from 'uvu/assert';
 import type { MikroOrmPersistence } from '../../../../src/adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
+import { EXACT_UP_TO } from '../../../../src/adapters/persistence/postgres/count-estimates.ts';
 import { userTablesDatabase } from '../../../../src/adapters/persistence/postgres/postgres-collections.ts';
 import { PostgresItemStore } from '../../../../src/adapters/persistence/postgres/postgres-item-store.ts';
 import { PostgresSchemaCatalog } from '../../../../src/adapters/persistence/postgres/postgres-schema-catalog.ts';
@@ -124,7 +125,9 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
       TEST_SCHEMA,
     );
     const collection = readings(catalog);
-    const onlyEstimates = await estimate(store, collection, { filter: lowN, lastRowFields: ['id'] });
+    // A filter matching more rows than are counted instead of estimated: two statements, no count.
+    const highN: BoundFilterNode = { kind: 'condition', field: 'n', operator: '_lt', value: 8 };
+    const onlyEstimates = await estimate(store, collection, { filter: highN, lastRowFields: ['id'] });
     assert.equal(
       { json: onlyEstimates.json, lastRow: onlyEstimates.lastRow, total: onlyEstimates.estimatedTotalCount },
       { json: '[]', lastRow: null, total: ROWS },
@@ -132,11 +135,64 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
     assert.is(statements, 2, "the table's reltuples and the filter's EXPLAIN, and no page");
     statements = 0;
     const withExact = await estimate(store, collection, {
-      filter: lowN,
+      filter: highN,
       count: { total: true, filtered: false, estimatedTotal: false, estimatedFiltered: true },
     });
     assert.equal({ json: withExact.json, total: withExact.totalCount }, { json: '[]', total: ROWS });
-    assert.is(statements, 2, 'the page statement, which counts, and the EXPLAIN');
+    assert.is(statements, 3, "the page statement, which counts, the table's reltuples and the EXPLAIN");
+  });
+
+  const table = (name: string) => sql.id(TEST_SCHEMA, name);
+
+  test('a small estimate is a count: a new table of three rows is 3, not a guess from its size on disk', async ({
+    db,
+    catalog,
+    store,
+  }) => {
+    await sql`create table ${table('notes')} (id int primary key, body text)`.execute(db);
+    await sql`insert into ${table('notes')} values (1, 'a'), (2, 'b'), (3, 'c')`.execute(db);
+    await catalog.refresh();
+    const notes = catalog.current().collections.get('notes')!;
+    const result = await estimate(store, notes, {
+      filter: { kind: 'condition', field: 'body', operator: '_neq', value: 'b' },
+    });
+    assert.equal([result.estimatedTotalCount, result.estimatedFilterCount], [3, 2]);
+  });
+
+  test('statistics gone stale below the threshold are counted past', async ({ db, catalog, store }) => {
+    await sql`create table ${table('growing')} (id int primary key)`.execute(db);
+    await sql`insert into ${table('growing')} select generate_series(1, 10)`.execute(db);
+    await sql`analyze ${table('growing')}`.execute(db);
+    await sql`insert into ${table('growing')} select generate_series(11, 500)`.execute(db);
+    await catalog.refresh();
+    const result = await estimate(store, catalog.current().collections.get('growing')!, {});
+    assert.is(result.estimatedTotalCount, 500);
+  });
+
+  test('a large set the planner takes for a small one is counted no further than one past the threshold', async ({
+    db,
+    catalog,
+    store,
+  }) => {
+    // n and m always agree, which the planner cannot know: it multiplies a tenth by a tenth.
+    await sql`create table ${table('pairs')} (id int primary key, n int not null, m int not null)`.execute(
+      db,
+    );
+    await sql`insert into ${table('pairs')} select i, i % 10, i % 10 from generate_series(1, 20000) as i`.execute(
+      db,
+    );
+    await sql`analyze ${table('pairs')}`.execute(db);
+    await catalog.refresh();
+    const both: BoundFilterNode = {
+      kind: 'and',
+      nodes: [
+        { kind: 'condition', field: 'n', operator: '_eq', value: 0 },
+        { kind: 'condition', field: 'm', operator: '_eq', value: 0 },
+      ],
+    };
+    const result = await estimate(store, catalog.current().collections.get('pairs')!, { filter: both });
+    assert.is(result.estimatedTotalCount, 20000);
+    assert.is(result.estimatedFilterCount, EXACT_UP_TO + 1, 'the 2,000 matching rows, counted up to 1,001');
   });
 
   test.run();
