@@ -48,6 +48,23 @@ for (const [target, test] of suitePerBackend<{ orm: MikroORM }, MikroOrmPersiste
       [2000, 2500],
       [2500, 2500],
     ]);
+    // Analyzed at the end: the planner knows the sizes (the embedded database has no autovacuum).
+    const { rows } = await sql<{
+      relname: string;
+      reltuples: number;
+    }>`select c.relname, c.reltuples::float8 as reltuples
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${TEST_SCHEMA} and c.relname in ('cargos', 'shipments', 'customers') order by c.relname`.execute(
+      userTablesDatabase(orm),
+    );
+    assert.equal(
+      rows.map((row) => [row.relname, row.reltuples]),
+      [
+        ['cargos', 2500],
+        ['customers', SAMPLE_CUSTOMERS.length],
+        ['shipments', 50],
+      ],
+    );
   });
 
   test('generated items look like the seed: v7 ids, whole-second timestamps, some deleted, some unmeasured', async ({
