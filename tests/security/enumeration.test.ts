@@ -268,6 +268,22 @@ for (const [target, keys] of suitePerBackend<{ arena: Arena; keyless: string }>(
     );
   }
 
+  keys(
+    'a subscription, which tells deletions by key, is refused naming the key',
+    async ({ arena, keyless }) => {
+      // Raw fetch: were the stream served, its body would never end.
+      const controller = new AbortController();
+      const stream = await fetch(`${arena.app.url}/items/cargos/events`, {
+        headers: { authorization: `Bearer ${keyless}` },
+        signal: controller.signal,
+      });
+      const text = stream.status === 200 ? '' : await stream.text();
+      controller.abort();
+      assert.is(stream.status, 403, text);
+      assert.equal(JSON.parse(text).errors[0].extensions, { field: 'id', code: 'FORBIDDEN' });
+    },
+  );
+
   keys('the rows stay readable, and writable by query, without their key', async ({ arena, keyless }) => {
     const listed = await arena.app.request('GET', '/items/cargos?sort=code', { token: keyless });
     assert.equal(listed.body, [
