@@ -265,6 +265,30 @@ for (const [target, oas] of suitePerBackend<Context>(
     }
   });
 
+  oas(
+    'a reader of files who may not filter on their id is offered their bytes, not /files/{id}',
+    async (context) => {
+      const granted = await context.app.request('POST', '/permissions', {
+        token: context.admin,
+        body: { role: null, collection: 'datagate_files', action: 'read', fields: ['title'] },
+      });
+      assert.is(granted.status, 200, granted.text);
+      try {
+        const reader = await documentFor(context.app);
+        await assertValidOpenApi(reader);
+        assert.equal(methodsOf(reader, '/files'), ['get']);
+        assert.not.ok(reader.paths['/files/{id}']);
+        for (const path of ['/assets/{id}', '/assets/{id}/{filename}'])
+          assert.equal(methodsOf(reader, path), ['get']);
+        const byId = await context.app.request('GET', '/files/0190a000-0000-7000-8000-000000000001');
+        assert.is(byId.status, 401, byId.text);
+      } finally {
+        const id = (granted.body as { id: string }).id;
+        await context.app.request('DELETE', `/permissions/${id}`, { token: context.admin });
+      }
+    },
+  );
+
   oas('import and revert are shown only to a caller with a collection to use them on', async (context) => {
     type Parameter = { name: string; in: string; schema: { enum?: string[] } };
     const importedInto = (document: Document) => {

@@ -80,6 +80,8 @@ export type ApiDescription = {
   collections: DescribedCollection[];
   /** What the caller may do with the files collection: the files' operations it may use (docs/api.md §15). */
   files: Readonly<Record<PermissionAction, boolean>>;
+  /** The caller reads files but may not filter on their `id`: `/files/:id` is refused them (DescribedCollection). */
+  filesKeyHidden: boolean;
 };
 
 const NO_ACTIONS: Readonly<Record<PermissionAction, boolean>> = {
@@ -125,6 +127,8 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     }
     const filesCollection = snapshot.collections.get(FILES_COLLECTION);
     const files = filesCollection ? await this.actions(caller, filesCollection, now) : NO_ACTIONS;
+    const filesRead = filesCollection ? await this.readRules.optional(caller, filesCollection, now) : null;
+    const filesKeyHidden = filesRead !== null && !isQueryable(filesRead, filesCollection?.primaryKey ?? 'id');
     const { version, license, limits, batchMax, realtime } = this.settings;
     return {
       version,
@@ -135,6 +139,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       realtime,
       collections,
       files,
+      filesKeyHidden,
     };
   }
 
