@@ -270,6 +270,33 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(anonymous.headers.get('x-total-count'), '0');
   });
 
+  test('a caller who may not read the key sees no history of the collection: entries name items by key', async ({
+    app,
+    admin,
+  }) => {
+    const role = await app.createRole({ name: 'Keyless' });
+    const granted = await app.request('POST', '/permissions', {
+      token: admin,
+      body: { role: role.id, collection: COLLECTION, action: 'read', fields: ['name', 'owner'] },
+    });
+    assert.is(granted.status, 200, granted.text);
+    const keyless = (await app.login(await app.createUser({ role: role.id }))).access_token;
+    const listed = await app.request('GET', `${ITEMS}?sort=name`, { token: keyless });
+    assert.equal(listed.body, [
+      { name: 'cod', owner: 'bob' },
+      { name: 'ice', owner: 'ann' },
+    ]);
+    for (const path of ['/activity?meta=total_count', '/revisions?meta=total_count']) {
+      const history = await app.request('GET', path, { token: keyless });
+      assert.equal(history.body, [], path);
+      assert.is(history.headers.get('x-total-count'), '0', path);
+    }
+    const probe = await app.request('GET', '/activity?filter[item][_eq]=2&meta=filter_count', {
+      token: keyless,
+    });
+    assert.equal(probe.body, []);
+  });
+
   test('a revert restores the revision through the update, with its permissions', async ({
     app,
     admin,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { itemEventsApi } from '../../src/adapters/http/openapi/item-event-operations.ts';
 import { itemsApi } from '../../src/adapters/http/openapi/item-operations.ts';
 import { createInMemoryPersistence } from '../../src/adapters/persistence/memory/in-memory-persistence.ts';
 import type { InMemorySchema } from '../../src/adapters/persistence/memory/in-memory-schema.ts';
@@ -161,6 +162,32 @@ test('a delete-only role gets the collection with its key and no fields', async 
   assert.equal(labelsDescribed.actions, { read: false, create: false, update: false, delete: true });
   assert.equal(labelsDescribed.fields, []);
   assert.equal(labelsDescribed.primaryKey, { name: 'code', type: 'string', dbType: 'character varying(8)' });
+});
+
+test('a reader who may not filter on the key is offered nothing that names rows by key, nor the change stream', async () => {
+  const description = await describe(member, [
+    { collection: 'labels', action: 'read', fields: ['text'] },
+    { collection: 'labels', action: 'update', fields: ['text'] },
+    { collection: 'labels', action: 'delete' },
+  ]);
+  const labelsDescribed = collection(description, 'labels');
+  assert.ok(labelsDescribed.keyHidden);
+  assert.equal(
+    labelsDescribed.fields.map((described) => [described.name, described.update]),
+    [['text', true]],
+  );
+  const items = itemsApi({ description, profile: 'plain' });
+  assert.equal(
+    items.operations!.map((operation) => `${operation.method} ${operation.path}`),
+    ['get /items/labels', 'patch /items/labels', 'delete /items/labels'],
+  );
+  assert.not.ok(items.schemas!['labels.Item']!.meta()?.['x-primary-key']);
+  assert.equal(itemEventsApi({ description, profile: 'plain' }).operations, []);
+  const keyed = collection(
+    await describe(member, [{ collection: 'labels', action: 'read', fields: ['code', 'text'] }]),
+    'labels',
+  );
+  assert.not.ok(keyed.keyHidden);
 });
 
 test('a permission that no longer fits its collection grants nothing, as on reads', async () => {

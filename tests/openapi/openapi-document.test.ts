@@ -230,7 +230,8 @@ for (const [target, oas] of suitePerBackend<Context>(
       assert.is((await context.app.request('GET', path)).status, 200, path);
     for (const path of [...USER_PATHS, ...ADMIN_PATHS]) assert.not.ok(document.paths[path], path);
     const itemPaths = Object.keys(document.paths).filter((path) => path.startsWith('/items/'));
-    assert.equal(itemPaths.sort(), ['/items/secrets', '/items/secrets/events', '/items/secrets/{id}']);
+    // The public may not read the key (`fields: ['label']`): nothing naming a row by key, no change stream.
+    assert.equal(itemPaths.sort(), ['/items/secrets']);
     assert.equal(methodsOf(document, '/items/secrets'), ['get']);
     assert.equal(propertiesOf(document, 'secrets.Item'), ['label']);
     assert.not.ok(JSON.stringify(document).includes('cargos'));
@@ -263,6 +264,30 @@ for (const [target, oas] of suitePerBackend<Context>(
       await context.app.request('DELETE', `/permissions/${id}`, { token: context.admin });
     }
   });
+
+  oas(
+    'a reader of files who may not filter on their id is offered their bytes, not /files/{id}',
+    async (context) => {
+      const granted = await context.app.request('POST', '/permissions', {
+        token: context.admin,
+        body: { role: null, collection: 'datagate_files', action: 'read', fields: ['title'] },
+      });
+      assert.is(granted.status, 200, granted.text);
+      try {
+        const reader = await documentFor(context.app);
+        await assertValidOpenApi(reader);
+        assert.equal(methodsOf(reader, '/files'), ['get']);
+        assert.not.ok(reader.paths['/files/{id}']);
+        for (const path of ['/assets/{id}', '/assets/{id}/{filename}'])
+          assert.equal(methodsOf(reader, path), ['get']);
+        const byId = await context.app.request('GET', '/files/0190a000-0000-7000-8000-000000000001');
+        assert.is(byId.status, 401, byId.text);
+      } finally {
+        const id = (granted.body as { id: string }).id;
+        await context.app.request('DELETE', `/permissions/${id}`, { token: context.admin });
+      }
+    },
+  );
 
   oas('import and revert are shown only to a caller with a collection to use them on', async (context) => {
     type Parameter = { name: string; in: string; schema: { enum?: string[] } };

@@ -7,6 +7,7 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import type { LoginThrottle } from '../../src/application/ports/login-throttle.ts';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.ts';
 import { TYPES } from '../../src/container.ts';
+import { firstError } from '../http/scenario.ts';
 import { backends } from '../support/databases.ts';
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import {
@@ -16,7 +17,16 @@ import {
   type TestResponse,
   withTestApp,
 } from '../support/test-app.ts';
-import { type Arena, assertIntact, CARGO, closeArena, expectError, openArena } from './attack-kit.ts';
+import {
+  type Arena,
+  adminRows,
+  assertIntact,
+  CARGO,
+  CARGO_ROWS,
+  closeArena,
+  expectError,
+  openArena,
+} from './attack-kit.ts';
 
 /**
  * Can a stranger learn which e-mail addresses have accounts (or which ids exist)? Every probe pair below
@@ -208,6 +218,87 @@ for (const [target, items] of suitePerBackend<{ arena: Arena }>(
   }
 
   items.run();
+}
+
+for (const [target, keys] of suitePerBackend<{ arena: Arena; keyless: string }>(
+  backends(),
+  (backend) => `item key probing on ${backend}: a caller who may not read the key cannot name rows by it`,
+)) {
+  keys.before(async (context) => {
+    context.arena = await openArena(target);
+    // Reads, updates and deletes the operator's rows, but may not read their key: naming a row by key
+    // would filter on it, and a visible row's key answering otherwise than a missing one tells its value.
+    const { app, admin } = context.arena;
+    const role = await app.createRole({ name: 'Keyless' });
+    for (const action of ['read', 'update', 'delete']) {
+      const permission = await app.request('POST', '/permissions', {
+        token: admin,
+        body: {
+          role: role.id,
+          collection: 'cargos',
+          action,
+          permissions: { is_deleted: { _eq: false } },
+          fields: ['description', 'code'],
+        },
+      });
+      assert.is(permission.status, 200, permission.text);
+    }
+    context.keyless = (await app.login(await app.createUser({ role: role.id }))).access_token;
+  });
+  keys.after(({ arena }) => closeArena(arena, target));
+
+  for (const [name, probe] of ITEM_PROBES) {
+    keys(
+      `${name}: a visible row's key and a missing key get the same 403 naming the key`,
+      async ({ arena, keyless }) => {
+        const send = (key: string) => {
+          const [method, path, body] = probe(key);
+          return arena.app.request(method, path, { token: keyless, body });
+        };
+        const visibleRow = await send(CARGO.fish);
+        const missing = await send(MISSING_CARGO);
+        assert.is(visibleRow.status, 403, visibleRow.text);
+        if (visibleRow.text) {
+          expectError(visibleRow, 403, 'FORBIDDEN', name);
+          assert.is(firstError(visibleRow).extensions.field, 'id');
+        }
+        assert.equal(visible(visibleRow), visible(missing));
+        assert.equal(await adminRows(arena), CARGO_ROWS, `cargos unchanged after ${name}`);
+      },
+    );
+  }
+
+  keys(
+    'a subscription, which tells deletions by key, is refused naming the key',
+    async ({ arena, keyless }) => {
+      // Raw fetch: were the stream served, its body would never end.
+      const controller = new AbortController();
+      const stream = await fetch(`${arena.app.url}/items/cargos/events`, {
+        headers: { authorization: `Bearer ${keyless}` },
+        signal: controller.signal,
+      });
+      const text = stream.status === 200 ? '' : await stream.text();
+      controller.abort();
+      assert.is(stream.status, 403, text);
+      assert.equal(JSON.parse(text).errors[0].extensions, { field: 'id', code: 'FORBIDDEN' });
+    },
+  );
+
+  keys('the rows stay readable, and writable by query, without their key', async ({ arena, keyless }) => {
+    const listed = await arena.app.request('GET', '/items/cargos?sort=code', { token: keyless });
+    assert.equal(listed.body, [
+      { description: 'Bananas 100%_ripe', code: 'B-2' },
+      { description: 'Frozen fish', code: 'F-1' },
+    ]);
+    const updated = await arena.app.request('PATCH', '/items/cargos', {
+      token: keyless,
+      body: { query: { filter: { code: { _eq: 'F-1' } } }, data: { description: 'Frozen fish' } },
+    });
+    assert.equal(updated.body, [{ description: 'Frozen fish', code: 'F-1' }]);
+    assert.equal(await adminRows(arena), CARGO_ROWS);
+  });
+
+  keys.run();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -344,6 +344,30 @@ const MATRIX: Row[] = [
     '/items/shipments?fields=id&filter[cargos][_some][secret][_intersects]=c1',
     '/items/shipments?fields=cargos.id&deep[cargos][_filter][secret][_intersects]=c1',
   ].map((path) => ({ role: 'masked', path, forbidden: 'cargos.secret' })),
+  // A path through a hidden field, or a sort through a one-to-many the caller may not follow, is refused
+  // as naming it is: "not a relation" or "a one-to-many" would tell what the hidden field or relation is.
+  ...[
+    '/items/cargos?fields=id,secret.x',
+    '/items/cargos/1?fields=id,secret.x',
+    '/items/cargos?fields=id&sort=secret.x',
+  ].map((path) => ({ role: 'masked', path, forbidden: 'secret' })),
+  {
+    role: 'masked',
+    path: '/items/cargos?fields=id,shipment.customer.secret.x',
+    forbidden: 'shipment.customer.secret',
+  },
+  {
+    role: 'masked',
+    path: '/items/cargos?fields=id&sort=shipment.customer.secret.x',
+    forbidden: 'shipment.customer.secret',
+  },
+  {
+    role: 'masked',
+    path: '/items/customers?fields=shipments.cargos.id&deep[shipments][cargos][_sort]=secret.x',
+    forbidden: 'shipments.cargos.secret',
+  },
+  { role: 'noCargos', path: '/items/shipments?fields=id&sort=cargos.label', forbidden: 'cargos' },
+  { role: 'childKeyHidden', path: '/items/shipments?fields=id&sort=cargos.label', forbidden: 'cargos' },
   ...['filter[shipment][_eq]=1', 'filter[shipment][_eq]=one', 'filter[shipment][_contains]=1'].map(
     (query) => ({ role: 'childKeyHidden', path: `/items/cargos?fields=id&${query}`, forbidden: 'shipment' }),
   ),

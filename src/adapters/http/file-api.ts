@@ -225,6 +225,10 @@ export function filesApi({ description }: ApiContext): ApiPart {
   ];
   return {
     tags: [{ name: 'files', description: 'Files: their rows, governed like items, and their bytes.' }],
-    operations: operations.filter(([action]) => description.files[action]).map(([, operation]) => operation),
+    operations: operations
+      .filter(([action]) => description.files[action])
+      .map(([, operation]) => operation)
+      // Naming a file by `id` needs `id` queryable; its bytes need only the row (docs/api.md §15).
+      .filter((operation) => !(description.filesKeyHidden && operation.path === '/files/:id')),
   };
 }

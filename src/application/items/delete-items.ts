@@ -114,6 +114,6 @@ export class DeleteItemsHandler {
     }
     const keys = target.keys.map((key) => itemKey(keyField, key));
     requireBatchSize(keys.length, this.batchMax);
-    return { keys, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
+    return { keys, rows: await lockVisibleRows(caller, writer, collection, keyField, rule, keys) };
   }
 }

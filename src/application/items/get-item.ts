@@ -1,6 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
-import { projectFields } from '../../domain/permissions/readable-fields.ts';
+import { assertKeyQueryable, projectFields } from '../../domain/permissions/readable-fields.ts';
 import { coerceKey } from '../../domain/query/coerce-value.ts';
 import type { QueryLimits, RawItemQuery } from '../../domain/query/parse-item-query.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
@@ -52,6 +52,7 @@ export class GetItemHandler {
       ? (await RelationalRead.start(this.rules, caller, query, now)).select(rule, query)
       : projectFields(caller, rule, query.fields);
     const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
+    if (keyField) assertKeyQueryable(caller, rule, keyField);
     const id = keyField ? coerceKey(keyField, request.id) : null;
     if (id === null) throw notFound();
     const item = await this.items.get({

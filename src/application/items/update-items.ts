@@ -99,7 +99,7 @@ export class UpdateItemsHandler {
         targets.length = 0;
         written.length = 0;
         const { changes, rows } = single
-          ? await this.lockKeyed(writer, collection, keyField, rule, [
+          ? await this.lockKeyed(caller, writer, collection, keyField, rule, [
               this.change(itemKey(keyField, command.key), command.body, fit),
             ])
           : await this.lockTargets(fit, rule, writer, parseUpdateBody(command.body), now);
@@ -150,13 +150,13 @@ export class UpdateItemsHandler {
         }
         return this.change(itemKey(keyField, raw[keyField.name]), raw, fit);
       });
-      return this.lockKeyed(writer, collection, keyField, rule, changes);
+      return this.lockKeyed(caller, writer, collection, keyField, rule, changes);
     }
     const payload = this.payload(data, fit, undefined);
     if (target.kind === 'keys') {
       requireBatchSize(target.keys.length, this.batchMax);
       const changes = target.keys.map((key) => ({ key: itemKey(keyField, key), payload }));
-      return this.lockKeyed(writer, collection, keyField, rule, changes);
+      return this.lockKeyed(caller, writer, collection, keyField, rule, changes);
     }
     const { keys, rows } = await lockVisibleMatching(
       caller,
@@ -172,6 +172,7 @@ export class UpdateItemsHandler {
   }
 
   private async lockKeyed(
+    caller: Accountability,
     writer: ItemWriter,
     collection: CollectionSchema,
     keyField: FieldSchema,
@@ -179,7 +180,7 @@ export class UpdateItemsHandler {
     changes: Change[],
   ): Promise<Targets> {
     const keys = changes.map((change) => change.key);
-    return { changes, rows: await lockVisibleRows(writer, collection, keyField, rule, keys) };
+    return { changes, rows: await lockVisibleRows(caller, writer, collection, keyField, rule, keys) };
   }
 
   private change(key: ScalarValue, raw: unknown, fit: PayloadFit): Change {

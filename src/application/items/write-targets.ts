@@ -1,6 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
-import { assertFilterQueryable } from '../../domain/permissions/readable-fields.ts';
+import { assertFilterQueryable, assertKeyQueryable } from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import type { BoundFilterNode, ScalarValue } from '../../domain/query/filter.ts';
@@ -13,15 +13,18 @@ import { parseFlatAsCaller } from './parse-as-caller.ts';
 /**
  * The rows with these keys that the caller may read, locked, keyed by `String(key)`. A key without such
  * a row is absent: writes answer 404 for rows they could not GET. The read rule is part of the locking
- * statement, so each target row is locked once and its visibility is not checked again here.
+ * statement, so each target row is locked once and its visibility is not checked again here. Naming rows
+ * by key filters on the key, so it needs the key queryable, as GET by key does (assertKeyQueryable).
  */
 export async function lockVisibleRows(
+  caller: Accountability,
   writer: ItemWriter,
   collection: CollectionSchema,
   keyField: FieldSchema,
   rule: ReadRule,
   keys: ReadonlyArray<ScalarValue>,
 ): Promise<Map<string, StoredItem>> {
+  assertKeyQueryable(caller, rule, keyField);
   if (keys.length === 0) return new Map();
   const wanted: BoundFilterNode = { kind: 'condition', field: keyField.name, operator: '_in', values: keys };
   return byKey(await writer.lockMatching(collection, visibleOnly(wanted, rule)), keyField);

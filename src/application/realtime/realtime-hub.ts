@@ -2,7 +2,11 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { changedOnlyHiddenFields } from '../../domain/permissions/hidden-change.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
-import { assertFilterQueryable, projectFields } from '../../domain/permissions/readable-fields.ts';
+import {
+  assertFilterQueryable,
+  assertKeyQueryable,
+  projectFields,
+} from '../../domain/permissions/readable-fields.ts';
 import { bindDynamicValues } from '../../domain/query/bind-dynamic-values.ts';
 import { allOf } from '../../domain/query/combine-filters.ts';
 import { matchesFilter } from '../../domain/query/evaluate-filter.ts';
@@ -10,7 +14,11 @@ import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
+import {
+  type CollectionSchema,
+  fieldOf,
+  type SchemaSnapshot,
+} from '../../domain/schema/collection-schema.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { ListItemsHandler } from '../items/list-items.ts';
 import { parseFlatAsCaller } from '../items/parse-as-caller.ts';
@@ -396,6 +404,10 @@ export class RealtimeHub implements ItemSubscriptions {
     now: Date,
   ): Promise<View> {
     const rule = await this.rules.for(caller, collection, now);
+    // A delete is told by the row's key: a subscriber who may not filter on the key would read its values
+    // there (docs/decisions/XXXX-naming-a-row-by-key-needs-the-key-readable.md).
+    const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
+    if (keyField) assertKeyQueryable(caller, rule, keyField);
     const select = projectFields(caller, rule, query.fields);
     if (query.filter) assertFilterQueryable(caller, rule, query.filter);
     const conditions: BoundFilterNode[] = [];

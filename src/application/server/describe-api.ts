@@ -2,6 +2,7 @@ import { type Accountability, isAnonymous } from '../../domain/accountability.ts
 import { newPrimaryKey } from '../../domain/items/auto-fields.ts';
 import { isServerField } from '../../domain/items/server-fields.ts';
 import type { PermissionAction } from '../../domain/permissions/permission.ts';
+import { isQueryable } from '../../domain/permissions/readable-fields.ts';
 import { presetsOf, type WriteGrants } from '../../domain/permissions/write-grants.ts';
 import type { QueryLimits } from '../../domain/query/parse-item-query.ts';
 import {
@@ -52,6 +53,12 @@ export type DescribedCollection = {
   name: string;
   /** The key that addresses one item, whether or not the caller may read it; null = not addressable. */
   primaryKey: { name: string; type: FieldType; dbType: string } | null;
+  /**
+   * The caller reads the collection but may not filter on its key: no request of theirs may name rows by
+   * key, nor follow the collection's changes (whose deletes name rows by key), so neither is offered
+   * (docs/decisions/XXXX-naming-a-row-by-key-needs-the-key-readable.md).
+   */
+  keyHidden: boolean;
   actions: Readonly<Record<PermissionAction, boolean>>;
   /** In column order. */
   fields: DescribedField[];
@@ -73,6 +80,8 @@ export type ApiDescription = {
   collections: DescribedCollection[];
   /** What the caller may do with the files collection: the files' operations it may use (docs/api.md §15). */
   files: Readonly<Record<PermissionAction, boolean>>;
+  /** The caller reads files but may not filter on their `id`: `/files/:id` is refused them (DescribedCollection). */
+  filesKeyHidden: boolean;
 };
 
 const NO_ACTIONS: Readonly<Record<PermissionAction, boolean>> = {
@@ -118,6 +127,8 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     }
     const filesCollection = snapshot.collections.get(FILES_COLLECTION);
     const files = filesCollection ? await this.actions(caller, filesCollection, now) : NO_ACTIONS;
+    const filesRead = filesCollection ? await this.readRules.optional(caller, filesCollection, now) : null;
+    const filesKeyHidden = filesRead !== null && !isQueryable(filesRead, filesCollection?.primaryKey ?? 'id');
     const { version, license, limits, batchMax, realtime } = this.settings;
     return {
       version,
@@ -128,6 +139,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
       realtime,
       collections,
       files,
+      filesKeyHidden,
     };
   }
 
@@ -162,6 +174,8 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     };
     if (!Object.values(actions).some(Boolean)) return null;
 
+    const keyHidden =
+      read !== null && collection.primaryKey !== null && !isQueryable(read, collection.primaryKey);
     const presets = presetsOf(create);
     const generatedKeys = Object.keys(newPrimaryKey(collection));
     const foreignKeys = manyToOnesOf(snapshot, collection.name);
@@ -185,7 +199,8 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
         create: writable(create, collection, field),
         // A batch update names each item by its key, which may always be repeated (unchanged-key.ts).
         update:
-          granted(update) && (field.name === collection.primaryKey || writable(update, collection, field)),
+          granted(update) &&
+          ((field.name === collection.primaryKey && !keyHidden) || writable(update, collection, field)),
         requiredOnCreate:
           !field.nullable &&
           !field.hasDefault &&
@@ -200,6 +215,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     return {
       name: collection.name,
       primaryKey: key ? { name: key.name, type: key.type, dbType: key.dbType } : null,
+      keyHidden,
       actions,
       fields,
     };

@@ -2,6 +2,7 @@ import type { Accountability } from '../accountability.ts';
 import type { BoundFilterNode, FilterNode } from '../query/filter.ts';
 import type { SelectedName } from '../query/item-query.ts';
 import type { JsonPathSelection } from '../query/json-path.ts';
+import type { FieldSchema } from '../schema/collection-schema.ts';
 import { fieldsNamedBy } from './filter-fields.ts';
 import type { ReadRule } from './read-rule.ts';
 import { refusal } from './refusal.ts';
@@ -104,6 +105,15 @@ export function assertFieldsQueryable(
   for (const field of fields) {
     if (!isQueryable(rule, field)) throw refusal(caller, field);
   }
+}
+
+/**
+ * Reading, updating or deleting an item by its key is a filter on the key: when the caller may not query
+ * the key field, whether a row has a key would tell its hidden value (`GET /items/tags/17` answering 200
+ * or 404), so every keyed request is refused naming the key, whatever key it names (docs/api.md §4).
+ */
+export function assertKeyQueryable(caller: Accountability, rule: ReadRule, keyField: FieldSchema): void {
+  assertFieldsQueryable(caller, rule, [keyField.name]);
 }
 
 /** `assertFieldsQueryable` for every field a parsed filter names. */

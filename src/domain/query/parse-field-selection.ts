@@ -103,6 +103,8 @@ function add(level: Level, segments: ReadonlyArray<string>, entry: string, relat
   }
   if (!hop) {
     if (!fieldOf(level.collection, first)) throw unknownField(entry, first);
+    // Whether a field is a relation is told only to a caller who may read it.
+    relations.witness?.named(level.path === '' ? first : `${level.path}.${first}`, level.collection, first);
     throw invalidQuery(`${describeInput(entry)} in "fields": "${first}" is not a relation.`, {
       field: first,
       reason: 'UNKNOWN_FIELD',

@@ -345,6 +345,7 @@ function sortPath(name: string, collection: CollectionSchema, relations: Relatio
   for (const [index, segment] of segments.entries()) {
     const hop = hopOf(relations.schema, current, segment);
     if (hop?.direction !== 'many-to-one') {
+      witnessDeadEnd(relations.witness, segments.slice(0, index + 1).join('.'), current, segment, hop);
       const why = hop ? 'is a one-to-many relation, with no single value to sort by' : 'is not a relation';
       throw invalidQuery(`Sort ${describeInput(name)}: "${segment}" ${why}.`, {
         field: segment.slice(0, 64),
@@ -356,6 +357,27 @@ function sortPath(name: string, collection: CollectionSchema, relations: Relatio
     current = hop.collection;
   }
   return { field: assertField('sort', last, current, relations.witness, name), hops };
+}
+
+/**
+ * Tells `witness` what a sort path names where it cannot go on, before that is said: a one-to-many (and
+ * the child's foreign key it is read by) or a field that is no relation. Whether either is so is told only
+ * to a caller who may read it (docs/api.md §4, permissions at every hop).
+ */
+function witnessDeadEnd(
+  witness: QueryWitness | undefined,
+  path: string,
+  collection: CollectionSchema,
+  segment: string,
+  hop: RelationalHop | undefined,
+) {
+  if (!witness) return;
+  if (hop) {
+    witness.crossed(path, hop);
+    witness.named(path, hop.collection, hop.relation.field);
+  } else if (fieldOf(collection, segment)) {
+    witness.named(path, collection, segment);
+  }
 }
 
 /** `limit`: null = no limit, allowed only when the operator set `query.limitMax` to -1. Never clamped. */

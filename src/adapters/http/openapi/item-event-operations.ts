@@ -27,7 +27,7 @@ export function itemEventsApi({ description }: ApiContext): ApiPart {
   });
   const part: ApiPart = { tags: [], operations: [] };
   for (const collection of description.collections) {
-    if (!collection.actions.read) continue;
+    if (!collection.actions.read || collection.keyHidden) continue;
     const { name } = collection;
     part.operations.push({
       method: 'get',

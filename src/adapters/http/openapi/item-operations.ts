@@ -83,7 +83,9 @@ function relatedNamed(schema: ZodType, field: DescribedField): ZodType {
  */
 function keyedItem(item: z.ZodObject, collection: DescribedCollection): z.ZodObject {
   const key = collection.primaryKey?.name;
-  return key !== undefined && collection.fields.some((field) => field.name === key && field.read)
+  return key !== undefined &&
+    !collection.keyHidden &&
+    collection.fields.some((field) => field.name === key && field.read)
     ? item.meta({ 'x-primary-key': key })
     : item;
 }
@@ -161,9 +163,10 @@ class CollectionApi {
     if (actions.read) this.item = this.named('Item', itemSchema(collection));
     if (actions.create) this.create = this.named('Create', createSchema(collection));
     if (actions.update) this.update = this.named('Update', updateSchema(collection));
-    this.key = primaryKey
-      ? columnSchema({ ...primaryKey, maxLength: null }).describe('The primary key.')
-      : null;
+    this.key =
+      primaryKey && !collection.keyHidden
+        ? columnSchema({ ...primaryKey, maxLength: null }).describe('The primary key.')
+        : null;
     this.operations = this.make();
   }
 
