@@ -11,7 +11,7 @@ import type { SchemaCatalog } from '../ports/schema-catalog.ts';
  * user's are that user's, not the item's. Entries of system areas (users, roles, permissions, schema,
  * logins) and of items since deleted match no readable row, so only admins see them. An entry names its item
  * by key, so a collection whose key the caller may not filter on (readable on every row it sees) shows them
- * no history, as a read by key would be refused to them (docs/decisions/XXXX-naming-a-row-by-key-needs-the-key-readable.md).
+ * no history, as a read by key would be refused to them (docs/decisions/0072-naming-a-row-by-key-needs-the-key-readable.md).
  */
 export async function historyVisibility(
   caller: Accountability,

@@ -405,7 +405,7 @@ export class RealtimeHub implements ItemSubscriptions {
   ): Promise<View> {
     const rule = await this.rules.for(caller, collection, now);
     // A delete is told by the row's key: a subscriber who may not filter on the key would read its values
-    // there (docs/decisions/XXXX-naming-a-row-by-key-needs-the-key-readable.md).
+    // there (docs/decisions/0072-naming-a-row-by-key-needs-the-key-readable.md).
     const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
     if (keyField) assertKeyQueryable(caller, rule, keyField);
     const select = projectFields(caller, rule, query.fields);

@@ -56,7 +56,7 @@ export type DescribedCollection = {
   /**
    * The caller reads the collection but may not filter on its key: no request of theirs may name rows by
    * key, nor follow the collection's changes (whose deletes name rows by key), so neither is offered
-   * (docs/decisions/XXXX-naming-a-row-by-key-needs-the-key-readable.md).
+   * (docs/decisions/0072-naming-a-row-by-key-needs-the-key-readable.md).
    */
   keyHidden: boolean;
   actions: Readonly<Record<PermissionAction, boolean>>;
