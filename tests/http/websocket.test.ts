@@ -689,6 +689,38 @@ ws('heartbeat 0: no ping, and a silent client stays connected', async () => {
   }
 });
 
+ws(
+  'a user past its connections is closed with 4029 at once, also when an auth message took it there',
+  async () => {
+    const f = await websocketFixture({ connectionsPerUser: 2 });
+    try {
+      const held = [await f.connect('?access_token=ada-token'), await f.connect('?access_token=ada-token')];
+      for (const socket of held) {
+        socket.send(JSON.stringify({ type: 'ping', uid: 'in' }));
+        await f.next(socket, (m) => m.uid === 'in');
+      }
+      const byUrl = await f.connect('?access_token=ada-token');
+      assert.is(((await once(byUrl, 'close')) as [number])[0], CLOSE.tooMany);
+      // Closed while its message was being handled: the close handshake must not wait on a paused socket
+      // (ws gives a peer 30 s to answer a close before it drops it).
+      const byMessage = await f.connect();
+      const started = Date.now();
+      byMessage.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+      assert.is(((await once(byMessage, 'close')) as [number])[0], CLOSE.tooMany);
+      assert.ok(Date.now() - started < 2000, `closed after ${Date.now() - started} ms`);
+      held[0]!.close();
+      await once(held[0]!, 'close');
+      const freed = await f.connect();
+      freed.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+      assert.equal(await f.next(freed, (m) => m.type === 'auth'), { type: 'auth', status: 'ok' });
+      freed.close();
+      held[1]!.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
 ws('a connection that neither authenticates nor subscribes gets AUTH_TIMEOUT and 4001', async () => {
   const f = await websocketFixture({ authTimeoutMs: 100, publicCaller: CALLER.anonymous });
   try {

@@ -231,7 +231,9 @@ class Connection {
         .catch(() => undefined)
         .finally(() => {
           this.pending -= 1;
-          if (this.pending === 0 && this.ws.readyState === WebSocket.OPEN) this.ws.resume();
+          // Also while closing: the peer's answer to a close sent meanwhile (4029, 4008, 4003) must be read, or
+          // the handshake waits out ws's 30 s close timeout, holding the connection's slots all along.
+          if (this.pending === 0) this.ws.resume();
         });
     });
     this.ws.on('close', () => this.closeAll());
