@@ -721,6 +721,73 @@ ws(
   },
 );
 
+ws(
+  'a client that reads is sent a burst of changes larger than the send buffer, and a message larger than it',
+  async () => {
+    const f = await websocketFixture({ sendBufferMaxBytes: 16 * 1024 });
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      socket.send(
+        JSON.stringify({
+          type: 'subscribe',
+          collection: PARCELS,
+          uid: 'b',
+          query: { fields: ['id', 'label'] },
+        }),
+      );
+      await f.next(socket, (m) => m.event === 'init');
+      const closed = once(socket, 'close').then(([code]) => {
+        throw new Error(`closed with ${code}`);
+      });
+      closed.catch(() => undefined);
+      const delivered = () => Promise.race([f.delivered(socket), closed]);
+      // One round of 40 changes of 1 KiB (40 KiB, held back by the round) and one change of 64 KiB alone.
+      const label = 'x'.repeat(1024);
+      for (let id = 100; id < 140; id++) f.feed.emit(PARCELS, id, null, { ...row(1), id, label });
+      const created = await delivered();
+      assert.is(created.length, 40);
+      f.feed.emit(PARCELS, 200, null, { ...row(1), id: 200, label: 'y'.repeat(64 * 1024) });
+      const [large] = await delivered();
+      assert.is((large!.data as Array<{ label: string }>)[0]!.label.length, 64 * 1024);
+      assert.is(socket.readyState, socket.OPEN);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
+ws('a client that does not read is closed with 4008 rather than buffered for', async () => {
+  const f = await websocketFixture({ sendBufferMaxBytes: 64 * 1024 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    socket.send(
+      JSON.stringify({
+        type: 'subscribe',
+        collection: PARCELS,
+        uid: 's',
+        query: { fields: ['id', 'label'] },
+      }),
+    );
+    await f.next(socket, (m) => m.event === 'init');
+    const closed = once(socket, 'close');
+    socket.pause();
+    // More than the socket and the send buffer hold: the kernel takes a few MiB first.
+    const label = 'x'.repeat(64 * 1024);
+    const sent = 400;
+    for (let index = 0; index < sent; index++) {
+      f.feed.emit(PARCELS, 1000 + index, null, { ...row(1), id: 1000 + index, label });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    socket.resume();
+    const [code] = (await closed) as [number];
+    assert.is(code, CLOSE.slowConsumer);
+    assert.ok(f.received(socket).length < sent, 'not every change was held for it');
+  } finally {
+    await f.close();
+  }
+});
+
 ws('a connection that neither authenticates nor subscribes gets AUTH_TIMEOUT and 4001', async () => {
   const f = await websocketFixture({ authTimeoutMs: 100, publicCaller: CALLER.anonymous });
   try {

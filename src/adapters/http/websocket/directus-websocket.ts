@@ -497,13 +497,27 @@ class Connection {
    */
   private sendRaw(message: string | Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount + message.length > this.options.limits.sendBufferMaxBytes) {
+    if (this.readsTooSlowly(Buffer.byteLength(message))) {
       this.ws.close(CLOSE.slowConsumer, 'Send buffer full: the client reads too slowly');
       this.closeAll();
       return;
     }
     this.rounds.hold(this.socket);
     this.ws.send(message, { binary: false });
+  }
+
+  /**
+   * Whether `bytes` more would pass the send buffer because the client has not taken what was sent before.
+   * What the round holds back is the server's own doing, so it goes to the socket before the client is judged
+   * (a burst of changes larger than the buffer reaches a client that reads); and a message alone in the buffer
+   * is sent whatever its size (an `init`, a large row), as it could never be sent otherwise.
+   */
+  private readsTooSlowly(bytes: number): boolean {
+    const limit = this.options.limits.sendBufferMaxBytes;
+    if (this.ws.bufferedAmount + bytes <= limit) return false;
+    this.rounds.flush(this.socket);
+    const waiting = this.ws.bufferedAmount;
+    return waiting > 0 && waiting + bytes > limit;
   }
 
   private closeAll(): void {
