@@ -472,6 +472,35 @@ ws('a suspended user ends UNAUTHENTICATED, an expired token TOKEN_EXPIRED', asyn
 });
 
 ws(
+  'auth as another user applies its rights from its answer on, to the subscriptions already made',
+  async () => {
+    const f = await websocketFixture();
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'a', query: { fields: ['id'] } }),
+      );
+      await f.next(socket, (m) => m.event === 'init');
+      // Carol may not read parcels: the subscription Ada made ends before the auth is answered.
+      socket.send(JSON.stringify({ type: 'auth', access_token: 'carol-token' }));
+      const ended = await f.next(socket, () => true);
+      assert.equal(ended, {
+        type: 'subscribe',
+        status: 'error',
+        error: { code: 'FORBIDDEN', message: 'You no longer have permission to read this collection.' },
+        uid: 'a',
+      });
+      assert.equal(await f.next(socket, () => true), { type: 'auth', status: 'ok' });
+      f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+      assert.equal(await f.delivered(socket), []);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
+ws(
   'an auth message with an expired token is TOKEN_EXPIRED, any other refused token AUTH_FAILED (as Directus)',
   async () => {
     for (const [refusal, code] of [

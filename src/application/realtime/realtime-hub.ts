@@ -178,7 +178,12 @@ export class RealtimeHub implements ItemSubscriptions {
     set.add(subscriber);
     if (request.resumeAfter !== undefined)
       this.enqueue(() => this.replayOrEnd(subscriber, request.resumeAfter ?? '0'));
-    return { init, position, close: () => this.remove(subscriber) };
+    return {
+      init,
+      position,
+      recheck: () => this.enqueue(() => this.recheckOne(subscriber, this.clock.now(), new Map())),
+      close: () => this.remove(subscriber),
+    };
   }
 
   /** Ends every subscription (graceful shutdown) and lets go of the feeds. */

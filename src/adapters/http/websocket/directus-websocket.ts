@@ -362,6 +362,9 @@ class Connection {
     this.token = token;
     this.caller = caller;
     if (this.authTimer) clearTimeout(this.authTimer);
+    // The new credential holds from its answer on: nothing sent after `auth` ok is judged with the old one's
+    // rights, which the next periodic recheck would only catch up with a second later.
+    await Promise.all([...this.subscriptions.values()].map((subscription) => subscription?.recheck()));
     return null;
   }
 
