@@ -817,6 +817,21 @@ ws('a client that does not read is closed with 4008 rather than buffered for', a
   }
 });
 
+ws('a message larger than realtime.wsMessageMaxBytes closes the socket with 1009', async () => {
+  const f = await websocketFixture({ messageMaxBytes: 4096 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    const fits = JSON.stringify({ type: 'ping', uid: 'fits', pad: '' });
+    socket.send(JSON.stringify({ type: 'ping', uid: 'fits', pad: 'x'.repeat(4096 - fits.length) }));
+    assert.equal(await f.next(socket, (m) => m.type === 'pong'), { type: 'pong', uid: 'fits' });
+    const closed = once(socket, 'close');
+    socket.send(JSON.stringify({ type: 'ping', pad: 'x'.repeat(4096) }));
+    assert.is(((await closed) as [number])[0], CLOSE.tooLarge);
+  } finally {
+    await f.close();
+  }
+});
+
 ws('a connection that neither authenticates nor subscribes gets AUTH_TIMEOUT and 4001', async () => {
   const f = await websocketFixture({ authTimeoutMs: 100, publicCaller: CALLER.anonymous });
   try {
