@@ -167,7 +167,9 @@ export class RealtimeHub implements ItemSubscriptions {
       parsedIn,
       view,
       closed: false,
-      judgedUpTo: BigInt(request.resumeAfter ?? 0),
+      // Every change up to the position had committed before `init` was read, so `init` holds it: one still
+      // waiting in the queue (behind a recheck, a slow round) would repeat it, a `create` of a row it has.
+      judgedUpTo: BigInt(position),
       replaying,
     };
     let set = this.byCollection.get(collection.name);
