@@ -172,6 +172,27 @@ ws('a subscribe under a uid already subscribed replaces that subscription, as Di
   }
 });
 
+ws('a replacement refused for its "collection" leaves none either', async () => {
+  const f = await websocketFixture();
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    for (const collection of [undefined, 7]) {
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 's', query: { fields: ['id'] } }),
+      );
+      await f.next(socket, (m) => m.uid === 's' && m.event === 'init');
+      socket.send(JSON.stringify({ type: 'subscribe', collection, uid: 's' }));
+      const refusal = await f.next(socket, (m) => m.uid === 's' && m.type === 'subscribe');
+      assert.is((refusal.error as { code: string }).code, 'INVALID_PAYLOAD');
+      f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+      assert.equal(await f.delivered(socket), [], String(collection));
+    }
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
 ws(
   'subscriptions without a uid are each their own, as Directus keeps them; unsubscribe without one stops all',
   async () => {

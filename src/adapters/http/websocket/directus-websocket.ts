@@ -370,13 +370,13 @@ class Connection {
 
   private async subscribe(message: Message, uid: Uid | undefined): Promise<void> {
     const key = uid === undefined ? `no uid ${this.withoutUid++}` : keyOf(uid);
+    // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
+    // here (nothing of it follows), and the new one's init or refusal comes next. One without a uid is added.
+    this.stop(key);
     if (typeof message.collection !== 'string') {
       this.error('subscribe', 'INVALID_PAYLOAD', 'Name the "collection" to subscribe to.', uid);
       return;
     }
-    // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
-    // here (nothing of it follows), and the new one's init or refusal comes next. One without a uid is added.
-    this.stop(key);
     if (this.subscriptions.size >= this.options.limits.subscriptionsPerConnection) {
       this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
       return;
