@@ -413,6 +413,36 @@ ws(
   },
 );
 
+ws(
+  'connections are counted by the address http.trustProxy names, as every per-address limit of the routes',
+  async () => {
+    const forwardedFor = (address: string) => ({ 'X-Forwarded-For': `203.0.113.9, ${address}` });
+    const trusting = await websocketFixture({ publicCaller: CALLER.anonymous, trustProxy: true });
+    try {
+      const open = [];
+      // Ten clients behind the proxy, each its own address: none is refused for the others'.
+      for (let index = 0; index < 10; index++)
+        open.push(await trusting.connect('', forwardedFor('10.0.0.1')));
+      open.push(await trusting.connect('', forwardedFor('10.0.0.2')));
+      assert.is((await trusting.refused('', forwardedFor('10.0.0.1'))).status, 429);
+      for (const socket of open) socket.close();
+    } finally {
+      await trusting.close();
+    }
+    // Not trusted, the header is anyone's to write: the peer's address is counted.
+    const direct = await websocketFixture({ publicCaller: CALLER.anonymous });
+    try {
+      const open = [];
+      for (let index = 0; index < 10; index++)
+        open.push(await direct.connect('', forwardedFor(`10.0.1.${index}`)));
+      assert.is((await direct.refused('', forwardedFor('10.0.1.99'))).status, 429);
+      for (const socket of open) socket.close();
+    } finally {
+      await direct.close();
+    }
+  },
+);
+
 ws('messages sent as the socket opens wait for its credential (URL token or public caller)', async () => {
   const f = await websocketFixture({ authDelayMs: 50, publicCaller: CALLER.anonymous });
   await f.grant({ role: null });

@@ -13,6 +13,7 @@ import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { describeTextPath, findTextFlaw } from '../../../domain/well-formed-text.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
+import { clientAddress } from '../client-address.ts';
 import { answerRawError } from '../client-error-answer.ts';
 import { databaseFailureOf } from '../database-failure.ts';
 import { errorResponse } from '../error-response.ts';
@@ -57,6 +58,8 @@ export type WebSocketOptions = {
   readonly writeIntervalMs?: number;
   /** `auth.allowQueryToken`: whether the upgrade's URL may carry `?access_token=`; unset: true. */
   readonly allowQueryToken?: boolean;
+  /** `http.trustProxy`: whether the client address is the one a proxy forwarded (clientAddress); unset: false. */
+  readonly trustProxy?: boolean;
   /** Where a subscription's database failure is counted, as every request's is (docs/api.md §11); unset: nowhere. */
   readonly metrics?: Metrics;
 };
@@ -112,7 +115,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
       refuseUpgrade(socket, malformed);
       return;
     }
-    const address = request.socket.remoteAddress ?? '';
+    const address = clientAddress(request, options.trustProxy ?? false);
     if ((perAddress.get(address) ?? 0) >= options.limits.connectionsPerAddress) {
       refuseUpgrade(
         socket,
