@@ -39,11 +39,12 @@ export const realtimeHttpModule = new ContainerModule((options) => {
   bind<RealtimeAttach>(REALTIME_ATTACH, (get) => (server) => {
     const hub = get(RealtimeHub);
     const resolve = get(ResolveAccountabilityHandler);
-    const { realtime, auth } = get<AppConfig>(TYPES.Config);
+    const { realtime, auth, http } = get<AppConfig>(TYPES.Config);
     const detach = attachWebSocket(server, {
       subscriptions: hub,
       authenticate: (token) => resolve.execute(null, { token }),
       allowQueryToken: auth.allowQueryToken,
+      trustProxy: http.trustProxy,
       metrics: get<Metrics>(TYPES.Metrics),
       writeIntervalMs: realtime.writeInterval,
       limits: {

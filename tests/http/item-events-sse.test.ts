@@ -303,4 +303,25 @@ limited('a client that does not read is closed with SLOW_CONSUMER', async ({ app
   await until(() => subscriber.closed);
 });
 
+limited(
+  'a client that reads is sent a burst of events larger than the send buffer, and an event larger than it',
+  async ({ app, fake, admin }) => {
+    fake.init = JSON.stringify([{ id: 1, description: 'y'.repeat(100 * 1024) }]);
+    const { source, received } = follow(app, '/items/cargos/events', admin);
+    const ended = () => received.some((event) => event.type === 'end');
+    await until(() => received.length >= 1);
+    // One round of 40 events of 4 KiB (160 KiB, held back by the round), then one event of 100 KiB alone.
+    const description = 'x'.repeat(4 * 1024);
+    for (let id = 2; id < 42; id++) fake.publish('create', [{ id, description }]);
+    await until(() => received.length >= 41 || ended());
+    fake.publish('update', [{ id: 1, description: 'z'.repeat(100 * 1024) }]);
+    await until(() => received.length >= 42 || ended());
+    source.close();
+    assert.equal(
+      received.map((event) => event.type),
+      ['init', ...Array(40).fill('create'), 'update'],
+    );
+  },
+);
+
 limited.run();

@@ -172,6 +172,27 @@ ws('a subscribe under a uid already subscribed replaces that subscription, as Di
   }
 });
 
+ws('a replacement refused for its "collection" leaves none either', async () => {
+  const f = await websocketFixture();
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    for (const collection of [undefined, 7]) {
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 's', query: { fields: ['id'] } }),
+      );
+      await f.next(socket, (m) => m.uid === 's' && m.event === 'init');
+      socket.send(JSON.stringify({ type: 'subscribe', collection, uid: 's' }));
+      const refusal = await f.next(socket, (m) => m.uid === 's' && m.type === 'subscribe');
+      assert.is((refusal.error as { code: string }).code, 'INVALID_PAYLOAD');
+      f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+      assert.equal(await f.delivered(socket), [], String(collection));
+    }
+    socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
 ws(
   'subscriptions without a uid are each their own, as Directus keeps them; unsubscribe without one stops all',
   async () => {
@@ -392,6 +413,36 @@ ws(
   },
 );
 
+ws(
+  'connections are counted by the address http.trustProxy names, as every per-address limit of the routes',
+  async () => {
+    const forwardedFor = (address: string) => ({ 'X-Forwarded-For': `203.0.113.9, ${address}` });
+    const trusting = await websocketFixture({ publicCaller: CALLER.anonymous, trustProxy: true });
+    try {
+      const open = [];
+      // Ten clients behind the proxy, each its own address: none is refused for the others'.
+      for (let index = 0; index < 10; index++)
+        open.push(await trusting.connect('', forwardedFor('10.0.0.1')));
+      open.push(await trusting.connect('', forwardedFor('10.0.0.2')));
+      assert.is((await trusting.refused('', forwardedFor('10.0.0.1'))).status, 429);
+      for (const socket of open) socket.close();
+    } finally {
+      await trusting.close();
+    }
+    // Not trusted, the header is anyone's to write: the peer's address is counted.
+    const direct = await websocketFixture({ publicCaller: CALLER.anonymous });
+    try {
+      const open = [];
+      for (let index = 0; index < 10; index++)
+        open.push(await direct.connect('', forwardedFor(`10.0.1.${index}`)));
+      assert.is((await direct.refused('', forwardedFor('10.0.1.99'))).status, 429);
+      for (const socket of open) socket.close();
+    } finally {
+      await direct.close();
+    }
+  },
+);
+
 ws('messages sent as the socket opens wait for its credential (URL token or public caller)', async () => {
   const f = await websocketFixture({ authDelayMs: 50, publicCaller: CALLER.anonymous });
   await f.grant({ role: null });
@@ -470,6 +521,35 @@ ws('a suspended user ends UNAUTHENTICATED, an expired token TOKEN_EXPIRED', asyn
     }
   }
 });
+
+ws(
+  'auth as another user applies its rights from its answer on, to the subscriptions already made',
+  async () => {
+    const f = await websocketFixture();
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      socket.send(
+        JSON.stringify({ type: 'subscribe', collection: PARCELS, uid: 'a', query: { fields: ['id'] } }),
+      );
+      await f.next(socket, (m) => m.event === 'init');
+      // Carol may not read parcels: the subscription Ada made ends before the auth is answered.
+      socket.send(JSON.stringify({ type: 'auth', access_token: 'carol-token' }));
+      const ended = await f.next(socket, () => true);
+      assert.equal(ended, {
+        type: 'subscribe',
+        status: 'error',
+        error: { code: 'FORBIDDEN', message: 'You no longer have permission to read this collection.' },
+        uid: 'a',
+      });
+      assert.equal(await f.next(socket, () => true), { type: 'auth', status: 'ok' });
+      f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+      assert.equal(await f.delivered(socket), []);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
 
 ws(
   'an auth message with an expired token is TOKEN_EXPIRED, any other refused token AUTH_FAILED (as Directus)',
@@ -684,6 +764,120 @@ ws('heartbeat 0: no ping, and a silent client stays connected', async () => {
       'the server sent a ping with the heartbeat off',
     );
     socket.close();
+  } finally {
+    await f.close();
+  }
+});
+
+ws(
+  'a user past its connections is closed with 4029 at once, also when an auth message took it there',
+  async () => {
+    const f = await websocketFixture({ connectionsPerUser: 2 });
+    try {
+      const held = [await f.connect('?access_token=ada-token'), await f.connect('?access_token=ada-token')];
+      for (const socket of held) {
+        socket.send(JSON.stringify({ type: 'ping', uid: 'in' }));
+        await f.next(socket, (m) => m.uid === 'in');
+      }
+      const byUrl = await f.connect('?access_token=ada-token');
+      assert.is(((await once(byUrl, 'close')) as [number])[0], CLOSE.tooMany);
+      // Closed while its message was being handled: the close handshake must not wait on a paused socket
+      // (ws gives a peer 30 s to answer a close before it drops it).
+      const byMessage = await f.connect();
+      const started = Date.now();
+      byMessage.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+      assert.is(((await once(byMessage, 'close')) as [number])[0], CLOSE.tooMany);
+      assert.ok(Date.now() - started < 2000, `closed after ${Date.now() - started} ms`);
+      held[0]!.close();
+      await once(held[0]!, 'close');
+      const freed = await f.connect();
+      freed.send(JSON.stringify({ type: 'auth', access_token: 'ada-token' }));
+      assert.equal(await f.next(freed, (m) => m.type === 'auth'), { type: 'auth', status: 'ok' });
+      freed.close();
+      held[1]!.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
+ws(
+  'a client that reads is sent a burst of changes larger than the send buffer, and a message larger than it',
+  async () => {
+    const f = await websocketFixture({ sendBufferMaxBytes: 16 * 1024 });
+    try {
+      const socket = await f.connect('?access_token=ada-token');
+      socket.send(
+        JSON.stringify({
+          type: 'subscribe',
+          collection: PARCELS,
+          uid: 'b',
+          query: { fields: ['id', 'label'] },
+        }),
+      );
+      await f.next(socket, (m) => m.event === 'init');
+      const closed = once(socket, 'close').then(([code]) => {
+        throw new Error(`closed with ${code}`);
+      });
+      closed.catch(() => undefined);
+      const delivered = () => Promise.race([f.delivered(socket), closed]);
+      // One round of 40 changes of 1 KiB (40 KiB, held back by the round) and one change of 64 KiB alone.
+      const label = 'x'.repeat(1024);
+      for (let id = 100; id < 140; id++) f.feed.emit(PARCELS, id, null, { ...row(1), id, label });
+      const created = await delivered();
+      assert.is(created.length, 40);
+      f.feed.emit(PARCELS, 200, null, { ...row(1), id: 200, label: 'y'.repeat(64 * 1024) });
+      const [large] = await delivered();
+      assert.is((large!.data as Array<{ label: string }>)[0]!.label.length, 64 * 1024);
+      assert.is(socket.readyState, socket.OPEN);
+      socket.close();
+    } finally {
+      await f.close();
+    }
+  },
+);
+
+ws('a client that does not read is closed with 4008 rather than buffered for', async () => {
+  const f = await websocketFixture({ sendBufferMaxBytes: 64 * 1024 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    socket.send(
+      JSON.stringify({
+        type: 'subscribe',
+        collection: PARCELS,
+        uid: 's',
+        query: { fields: ['id', 'label'] },
+      }),
+    );
+    await f.next(socket, (m) => m.event === 'init');
+    const closed = once(socket, 'close');
+    socket.pause();
+    // More than the socket and the send buffer hold: the kernel takes a few MiB first.
+    const label = 'x'.repeat(64 * 1024);
+    const sent = 400;
+    for (let index = 0; index < sent; index++) {
+      f.feed.emit(PARCELS, 1000 + index, null, { ...row(1), id: 1000 + index, label });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    socket.resume();
+    const [code] = (await closed) as [number];
+    assert.is(code, CLOSE.slowConsumer);
+    assert.ok(f.received(socket).length < sent, 'not every change was held for it');
+  } finally {
+    await f.close();
+  }
+});
+
+ws('a message larger than realtime.wsMessageMaxBytes closes the socket with 1009', async () => {
+  const f = await websocketFixture({ messageMaxBytes: 4096 });
+  try {
+    const socket = await f.connect('?access_token=ada-token');
+    const fits = JSON.stringify({ type: 'ping', uid: 'fits', pad: '' });
+    socket.send(JSON.stringify({ type: 'ping', uid: 'fits', pad: 'x'.repeat(4096 - fits.length) }));
+    assert.equal(await f.next(socket, (m) => m.type === 'pong'), { type: 'pong', uid: 'fits' });
+    const closed = once(socket, 'close');
+    socket.send(JSON.stringify({ type: 'ping', pad: 'x'.repeat(4096) }));
+    assert.is(((await closed) as [number])[0], CLOSE.tooLarge);
   } finally {
     await f.close();
   }

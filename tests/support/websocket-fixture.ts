@@ -32,6 +32,7 @@ export async function websocketFixture({
   publicCaller = null,
   authDelayMs = 0,
   allowQueryToken = true,
+  trustProxy = false,
   subscribeFails,
   metrics,
   ...limits
@@ -39,6 +40,7 @@ export async function websocketFixture({
   publicCaller?: Accountability | null;
   authDelayMs?: number;
   allowQueryToken?: boolean;
+  trustProxy?: boolean;
   /** What every subscribe throws instead of subscribing (a database failure). */
   subscribeFails?: Error;
   metrics?: Metrics;
@@ -81,21 +83,22 @@ export async function websocketFixture({
     },
     limits: { ...LIMITS_WS, ...limits },
     allowQueryToken,
+    trustProxy,
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const messages = new Map<WebSocket, unknown[]>();
-  async function connect(query = '') {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`);
+  async function connect(query = '', headers: Record<string, string> = {}) {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`, { headers });
     const received: unknown[] = [];
     messages.set(socket, received);
     socket.on('message', (data) => received.push(JSON.parse(String(data))));
     await once(socket, 'open');
     return socket;
   }
-  async function refused(query: string) {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`);
+  async function refused(query: string, headers: Record<string, string> = {}) {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/websocket${query}`, { headers });
     const [request, response] = (await once(socket, 'unexpected-response')) as [
       ClientRequest,
       IncomingMessage,

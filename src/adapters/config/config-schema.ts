@@ -191,7 +191,7 @@ export const configSchema = z
         trustProxy: flag
           .default(false)
           .describe(
-            'Take the client address (which the login throttle counts by) from `X-Forwarded-For`; only behind a proxy that sets it.',
+            'Take the client address (which the login throttle and every per-address limit count by, WebSocket connections included) from `X-Forwarded-For`; only behind a proxy that sets it.',
           ),
         workers: z
           .union([z.literal('auto'), integer.min(1).max(256)], {

@@ -31,6 +31,15 @@ export class WriteRounds {
     else process.nextTick(() => this.end());
   }
 
+  /**
+   * Lets what `stream` holds in this round go now, if it holds any: what the realtime transports measure to
+   * tell a client that reads too slowly must be what the client has not taken, not what the round held back.
+   */
+  flush(stream: Corkable): void {
+    if (!this.held.delete(stream)) return;
+    stream.uncork();
+  }
+
   private end(): void {
     this.ending = false;
     this.lastEnd = performance.now();

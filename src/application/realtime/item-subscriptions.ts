@@ -44,6 +44,11 @@ export type Subscription = {
   readonly init: string | null;
   /** The log position the subscription starts after. */
   readonly position: string;
+  /**
+   * Asks its caller again now (the credential was replaced), after the changes already on their way: every
+   * change delivered once it resolves is judged with the rights it finds, or the subscription has ended.
+   */
+  recheck(): Promise<void>;
   close(): void;
 };
 

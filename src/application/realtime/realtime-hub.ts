@@ -175,7 +175,9 @@ export class RealtimeHub implements ItemSubscriptions {
       parsedIn,
       view,
       closed: false,
-      judgedUpTo: BigInt(request.resumeAfter ?? 0),
+      // Every change up to the position had committed before `init` was read, so `init` holds it: one still
+      // waiting in the queue (behind a recheck, a slow round) would repeat it, a `create` of a row it has.
+      judgedUpTo: BigInt(position),
       replaying,
     };
     let set = this.byCollection.get(collection.name);
@@ -186,7 +188,12 @@ export class RealtimeHub implements ItemSubscriptions {
     set.add(subscriber);
     if (request.resumeAfter !== undefined)
       this.enqueue(() => this.replayOrEnd(subscriber, request.resumeAfter ?? '0'));
-    return { init, position, close: () => this.remove(subscriber) };
+    return {
+      init,
+      position,
+      recheck: () => this.enqueue(() => this.recheckOne(subscriber, this.clock.now(), new Map())),
+      close: () => this.remove(subscriber),
+    };
   }
 
   /** Ends every subscription (graceful shutdown) and lets go of the feeds. */

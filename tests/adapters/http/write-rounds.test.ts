@@ -38,4 +38,20 @@ test('with a spacing, a round that follows another within it waits for the rest 
   assert.equal(stream.calls, ['cork', 'uncork', 'cork', 'uncork'], 'and leaves at the end of the spacing');
 });
 
+test('a stream flushed within a round is let go at once, and held again by its next write', async () => {
+  const rounds = new WriteRounds();
+  const stream = recordingStream();
+  const other = recordingStream();
+  rounds.flush(stream);
+  assert.equal(stream.calls, [], 'a stream the round does not hold is left alone');
+  rounds.hold(stream);
+  rounds.hold(other);
+  rounds.flush(stream);
+  assert.equal(stream.calls, ['cork', 'uncork']);
+  rounds.hold(stream);
+  await nextTurn();
+  assert.equal(stream.calls, ['cork', 'uncork', 'cork', 'uncork']);
+  assert.equal(other.calls, ['cork', 'uncork'], 'the others leave with the round');
+});
+
 test.run();

@@ -434,6 +434,45 @@ hub('batches that wait behind a recheck are delivered after it, in log order', a
   );
 });
 
+hub('a change at or before the position of an init is in that init, and is not sent after it', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  // A subscription whose rights recheck waits until the gate opens: the changes queue behind it meanwhile.
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let asked = 0;
+  const waiting = recordingSink();
+  await f.hub.subscribe(
+    {
+      collection: PARCELS,
+      query: { fields: ['id'] },
+      caller: async () => {
+        if (asked++ > 0) await gate;
+        return CALLER.ada;
+      },
+    },
+    waiting,
+  );
+  f.ticker.tick();
+  f.feed.emit(PARCELS, 6, null, { ...row(1), id: 6 });
+  const late = await f.subscribe(CALLER.ada, { fields: ['id'] });
+  assert.is(late.subscription.position, '1');
+  open();
+  await f.hub.settled();
+  f.feed.emit(PARCELS, 7, null, { ...row(1), id: 7 });
+  await f.hub.settled();
+  assert.equal(
+    waiting.events.map((event) => event.id),
+    ['1', '2'],
+  );
+  assert.equal(
+    late.sink.events.map((event) => event.id),
+    ['2'],
+  );
+});
+
 hub(
   "a view that cannot judge an event ends its own subscription (RESYNC), never others' events in the batch",
   async () => {

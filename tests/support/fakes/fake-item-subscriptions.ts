@@ -45,14 +45,15 @@ export class FakeItemSubscriptions implements ItemSubscriptions {
     const close = () => {
       subscriber.closed = true;
     };
-    if (request.resumeAfter === undefined) return { init: this.init, position, close };
+    const recheck = () => this.recheck();
+    if (request.resumeAfter === undefined) return { init: this.init, position, recheck, close };
     const after = Number(request.resumeAfter);
     if (after < this.oldest || after > this.log.length) {
       sink.end({ reason: 'RESYNC', message: 'Too long away: start over.' });
     } else {
       for (const event of this.log.slice(after)) sink.send(event);
     }
-    return { init: null, position, close };
+    return { init: null, position, recheck, close };
   }
 
   /** Appends a change and hands it to every open subscription. */

@@ -100,13 +100,14 @@ export class EventStream implements SubscriptionSink {
     });
     const head = retryText(this.options.retryMs);
     const initText = init.data === null ? '' : eventText('init', init.position, init.data);
+    // Not judged as a slow client's backlog: the stream's first write, whatever its size (a large init), is
+    // what it was sent at once; the next write judges whether the client took it.
     this.response.write(head + initText + pending.join(''));
     if (this.ended) {
       this.response.end();
       return;
     }
     this.heartbeat = setInterval(() => this.write(HEARTBEAT_TEXT), this.options.heartbeatMs);
-    this.checkBuffer();
   }
 
   /** Ends the answer without a last event: the subscription could not be set up, or the server drops it. */
@@ -122,18 +123,30 @@ export class EventStream implements SubscriptionSink {
       this.pending.push(text);
       return;
     }
+    if (this.readsTooSlowly(Buffer.byteLength(text))) {
+      const { response } = this;
+      this.finish(eventText('end', null, JSON.stringify(SLOW_CONSUMER)));
+      // The last event waits behind what the client has not read: it gets a heartbeat's time to take it.
+      setTimeout(() => response.destroy(), this.options.heartbeatMs).unref();
+      return;
+    }
     // What is written in one round (a round of the hub's events, at least) leaves in one system call.
     this.rounds.hold(this.response);
     this.response.write(text);
-    this.checkBuffer();
   }
 
-  private checkBuffer(): void {
-    const { response } = this;
-    if (response.writableLength <= this.options.sendBufferBytes) return;
-    this.finish(eventText('end', null, JSON.stringify(SLOW_CONSUMER)));
-    // The last event waits behind what the client has not read: it gets a heartbeat's time to take it.
-    setTimeout(() => response.destroy(), this.options.heartbeatMs).unref();
+  /**
+   * Whether `bytes` more would pass the send buffer because the client has not taken what was written before.
+   * What the round holds back is the server's own doing, so it goes to the socket before the client is judged
+   * (a burst of changes larger than the buffer reaches a client that reads); and an event alone in the buffer
+   * is written whatever its size (a large row), as it could never be written otherwise.
+   */
+  private readsTooSlowly(bytes: number): boolean {
+    const limit = this.options.sendBufferBytes;
+    if (this.response.writableLength + bytes <= limit) return false;
+    this.rounds.flush(this.response);
+    const waiting = this.response.writableLength;
+    return waiting > 0 && waiting + bytes > limit;
   }
 
   private finish(lastEvent: string): void {

@@ -13,6 +13,7 @@ import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { describeTextPath, findTextFlaw } from '../../../domain/well-formed-text.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
 import { urlToken } from '../bearer-token.ts';
+import { clientAddress } from '../client-address.ts';
 import { answerRawError } from '../client-error-answer.ts';
 import { databaseFailureOf } from '../database-failure.ts';
 import { errorResponse } from '../error-response.ts';
@@ -57,6 +58,8 @@ export type WebSocketOptions = {
   readonly writeIntervalMs?: number;
   /** `auth.allowQueryToken`: whether the upgrade's URL may carry `?access_token=`; unset: true. */
   readonly allowQueryToken?: boolean;
+  /** `http.trustProxy`: whether the client address is the one a proxy forwarded (clientAddress); unset: false. */
+  readonly trustProxy?: boolean;
   /** Where a subscription's database failure is counted, as every request's is (docs/api.md §11); unset: nowhere. */
   readonly metrics?: Metrics;
 };
@@ -112,7 +115,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
       refuseUpgrade(socket, malformed);
       return;
     }
-    const address = request.socket.remoteAddress ?? '';
+    const address = clientAddress(request, options.trustProxy ?? false);
     if ((perAddress.get(address) ?? 0) >= options.limits.connectionsPerAddress) {
       refuseUpgrade(
         socket,
@@ -231,7 +234,9 @@ class Connection {
         .catch(() => undefined)
         .finally(() => {
           this.pending -= 1;
-          if (this.pending === 0 && this.ws.readyState === WebSocket.OPEN) this.ws.resume();
+          // Also while closing: the peer's answer to a close sent meanwhile (4029, 4008, 4003) must be read, or
+          // the handshake waits out ws's 30 s close timeout, holding the connection's slots all along.
+          if (this.pending === 0) this.ws.resume();
         });
     });
     this.ws.on('close', () => this.closeAll());
@@ -360,18 +365,21 @@ class Connection {
     this.token = token;
     this.caller = caller;
     if (this.authTimer) clearTimeout(this.authTimer);
+    // The new credential holds from its answer on: nothing sent after `auth` ok is judged with the old one's
+    // rights, which the next periodic recheck would only catch up with a second later.
+    await Promise.all([...this.subscriptions.values()].map((subscription) => subscription?.recheck()));
     return null;
   }
 
   private async subscribe(message: Message, uid: Uid | undefined): Promise<void> {
     const key = uid === undefined ? `no uid ${this.withoutUid++}` : keyOf(uid);
+    // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
+    // here (nothing of it follows), and the new one's init or refusal comes next. One without a uid is added.
+    this.stop(key);
     if (typeof message.collection !== 'string') {
       this.error('subscribe', 'INVALID_PAYLOAD', 'Name the "collection" to subscribe to.', uid);
       return;
     }
-    // Subscribed again under its uid, a subscription is replaced, as Directus replaces it: the old one stops
-    // here (nothing of it follows), and the new one's init or refusal comes next. One without a uid is added.
-    this.stop(key);
     if (this.subscriptions.size >= this.options.limits.subscriptionsPerConnection) {
       this.error('subscribe', 'LIMIT_EXCEEDED', 'Too many subscriptions on this connection.', uid);
       return;
@@ -495,13 +503,27 @@ class Connection {
    */
   private sendRaw(message: string | Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount + message.length > this.options.limits.sendBufferMaxBytes) {
+    if (this.readsTooSlowly(Buffer.byteLength(message))) {
       this.ws.close(CLOSE.slowConsumer, 'Send buffer full: the client reads too slowly');
       this.closeAll();
       return;
     }
     this.rounds.hold(this.socket);
     this.ws.send(message, { binary: false });
+  }
+
+  /**
+   * Whether `bytes` more would pass the send buffer because the client has not taken what was sent before.
+   * What the round holds back is the server's own doing, so it goes to the socket before the client is judged
+   * (a burst of changes larger than the buffer reaches a client that reads); and a message alone in the buffer
+   * is sent whatever its size (an `init`, a large row), as it could never be sent otherwise.
+   */
+  private readsTooSlowly(bytes: number): boolean {
+    const limit = this.options.limits.sendBufferMaxBytes;
+    if (this.ws.bufferedAmount + bytes <= limit) return false;
+    this.rounds.flush(this.socket);
+    const waiting = this.ws.bufferedAmount;
+    return waiting > 0 && waiting + bytes > limit;
   }
 
   private closeAll(): void {
