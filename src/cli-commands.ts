@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Container } from 'inversify';
 import { counted } from './adapters/cli/counted.ts';
@@ -9,6 +8,7 @@ import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
 import { importProgress, progressBar } from './adapters/cli/progress-bar.ts';
 import { promptSecret, readSecretFromStdin } from './adapters/cli/read-secret.ts';
+import { readableFileSize } from './adapters/cli/readable-file-size.ts';
 import { sweepProgress } from './adapters/cli/sweep-progress.ts';
 import { paint } from './adapters/cli/terminal-colour.ts';
 import { textTable } from './adapters/cli/text-table.ts';
@@ -424,7 +424,7 @@ export async function importFile(
   const format = options.format ?? IMPORT_FORMATS[extname(file).toLowerCase()];
   if (!format)
     throw new Error(`cannot tell the format of ${file} from its extension: give --format csv|json|ndjson`);
-  const { size } = await stat(file);
+  const size = await readableFileSize(file);
   await withContainer(async (container) => {
     const progress = importProgress(collection, size);
     const result = await container.get(ImportItemsHandler).execute(SYSTEM_ACCOUNTABILITY, {

@@ -138,6 +138,11 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
     "datagate: unknown option '--rol' (Did you mean --role?); see 'datagate users create --help'",
   ],
   [
+    ['users'],
+    "datagate: missing command (list, create, token, password, suspend, activate); see 'datagate users --help'",
+  ],
+  [['files'], "datagate: missing command (sweep); see 'datagate files --help'"],
+  [
     ['users', 'password'],
     "datagate: missing required argument 'email'; see 'datagate users password --help'",
   ],
@@ -148,6 +153,14 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
   [
     ['files', 'sweep', '--older-than', 'soon'],
     "datagate: option '--older-than <duration>' argument 'soon' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
+  ],
+  [
+    ['files', 'sweep', '--older-than', ''],
+    "datagate: option '--older-than <duration>' argument '' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
+  ],
+  [
+    ['files', 'sweep', '--older-than', '99999999999999999999d'],
+    "datagate: option '--older-than <duration>' argument '99999999999999999999d' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
   ],
 ];
 
