@@ -40,7 +40,7 @@ import { UnwatchCollectionHandler } from './application/realtime/unwatch-collect
 import { WatchCollectionHandler } from './application/realtime/watch-collection.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
 import { ListRolesHandler } from './application/roles/list-roles.ts';
-import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
+import type { BootstrapResult } from './application/setup/bootstrap.ts';
 import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { CreateUserHandler } from './application/users/create-user.ts';
 import { ListUsersHandler } from './application/users/list-users.ts';
@@ -51,7 +51,14 @@ import { buildContainer, TYPES } from './container.ts';
 import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
 import { Email } from './domain/email.ts';
 import type { UserStatus } from './domain/user.ts';
-import { openPersistence, prepareDatabase, serveMetrics, serverUrl, startServer } from './main.ts';
+import {
+  migratedAndBootstrapped,
+  openPersistence,
+  prepareDatabase,
+  serveMetrics,
+  serverUrl,
+  startServer,
+} from './main.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -175,17 +182,22 @@ function onceStopping(shutDown: (reason: string, code: number) => void): Stop {
 
 export const migrate = () => withContainer(async () => console.log('Migrations applied.'));
 
-export const bootstrap = () =>
-  withContainer(async (container) => {
-    const { bootstrap } = container.get<AppConfig>(TYPES.Config);
-    const result = await container.get(BootstrapHandler).execute(null, bootstrap);
+export async function bootstrap(): Promise<void> {
+  const appConfig = config();
+  const persistence = await openPersistence(appConfig);
+  try {
+    const container = await buildContainer(appConfig, persistence);
+    const result = await migratedAndBootstrapped(persistence, container, appConfig.bootstrap);
     if (result.created) reportBootstrap(result);
     else {
       console.log('An admin already exists: nothing to do.');
-      const ignored = ignoredAdminSettings(bootstrap);
+      const ignored = ignoredAdminSettings(appConfig.bootstrap);
       if (ignored) console.log(`${ignored}.`);
     }
-  });
+  } finally {
+    await persistence.close();
+  }
+}
 
 export const createUser = (options: { email: string; password: string; role?: string }) =>
   withContainer(async (container) => {
