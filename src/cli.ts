@@ -319,8 +319,8 @@ PostgreSQL); a progress bar shows on a terminal. Each cargo refers to a shipment
 (a new one for about every 50 cargos), each shipment to one of 8 customers, by
 indexed foreign keys: relations to try nested reads and filters on. The
 embedded database is held by one process at a time, so run this before
-\`serve\`. A server running on PostgreSQL sees a new table after
-POST /utils/cache/clear.
+\`serve\`. A server running on PostgreSQL serves the new tables within a
+second, or 5 s where it reads the schema by fingerprint (docs/api.md §10).
 
 Example:
   $ datagate sample cargos --rows 1000000`,
