@@ -201,7 +201,8 @@ export async function bootstrap(): Promise<void> {
 
 export const createUser = (options: { email: string; password: string; role?: string }) =>
   withContainer(async (container) => {
-    const roleId = options.role ? await roleIdByName(container, options.role) : null;
+    // `--role ""` (an unset variable, say) is a role that does not exist, not the public role.
+    const roleId = options.role === undefined ? null : await roleIdByName(container, options.role);
     const user = await container.get(CreateUserHandler).execute(SYSTEM_ACCOUNTABILITY, {
       email: options.email,
       password: options.password,
@@ -258,7 +259,7 @@ export const listRoles = (options: ListOptions) =>
 
 export const listPermissions = (options: ListOptions & { role?: string }) =>
   withContainer(async (container) => {
-    const roleId = options.role ? await roleIdByName(container, options.role) : undefined;
+    const roleId = options.role === undefined ? undefined : await roleIdByName(container, options.role);
     const roleNames = await roleNamesById(container);
     const permissions = (await container.get(ListPermissionsHandler).execute(SYSTEM_ACCOUNTABILITY)).filter(
       (permission) => roleId === undefined || permission.role === roleId,
