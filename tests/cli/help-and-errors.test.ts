@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { datagate as run } from '../support/datagate-process.ts';
+import { postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 
 // FORCE_COLOR would colour a pipe for most tools; datagate must stay plain whenever it is not a terminal.
 const NOT_A_TERMINAL = { FORCE_COLOR: '3', NO_COLOR: '' };
@@ -203,3 +205,19 @@ errors(
 );
 
 errors.run();
+
+const onPostgres = skippableSuite('datagate refusals by a PostgreSQL server', postgresSkip);
+
+onPostgres('a login the database refuses says so, not as a missing datagate role would', async () => {
+  const url = new URL(testDatabaseUrl());
+  url.username = 'no_such_login_role';
+  url.password = '';
+  const run = await datagate(['users', 'list'], { DATABASE_URL: url.toString() });
+  assert.is(run.code, 1);
+  assert.is(
+    run.stderr,
+    'datagate: the database refused the login: role "no_such_login_role" does not exist (28000)\n',
+  );
+});
+
+onPostgres.run();
