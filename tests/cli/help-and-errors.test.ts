@@ -144,6 +144,7 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
     "datagate: missing command (list, create, token, password, suspend, activate); see 'datagate users --help'",
   ],
   [['files'], "datagate: missing command (sweep); see 'datagate files --help'"],
+  [['files', 'help', 'bogus'], "datagate: unknown command 'bogus' (sweep); see 'datagate files --help'"],
   [
     ['users', 'password'],
     "datagate: missing required argument 'email'; see 'datagate users password --help'",
