@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Container } from 'inversify';
 import { counted } from './adapters/cli/counted.ts';
@@ -9,6 +8,7 @@ import { failureReason } from './adapters/cli/failure-reason.ts';
 import { errorLine } from './adapters/cli/one-line-errors.ts';
 import { importProgress, progressBar } from './adapters/cli/progress-bar.ts';
 import { promptSecret, readSecretFromStdin } from './adapters/cli/read-secret.ts';
+import { readableFileSize } from './adapters/cli/readable-file-size.ts';
 import { sweepProgress } from './adapters/cli/sweep-progress.ts';
 import { paint } from './adapters/cli/terminal-colour.ts';
 import { textTable } from './adapters/cli/text-table.ts';
@@ -40,7 +40,7 @@ import { UnwatchCollectionHandler } from './application/realtime/unwatch-collect
 import { WatchCollectionHandler } from './application/realtime/watch-collection.ts';
 import { CreateRoleHandler } from './application/roles/create-role.ts';
 import { ListRolesHandler } from './application/roles/list-roles.ts';
-import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
+import type { BootstrapResult } from './application/setup/bootstrap.ts';
 import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { CreateUserHandler } from './application/users/create-user.ts';
 import { ListUsersHandler } from './application/users/list-users.ts';
@@ -51,7 +51,14 @@ import { buildContainer, TYPES } from './container.ts';
 import { SYSTEM_ACCOUNTABILITY } from './domain/accountability.ts';
 import { Email } from './domain/email.ts';
 import type { UserStatus } from './domain/user.ts';
-import { openPersistence, prepareDatabase, serveMetrics, serverUrl, startServer } from './main.ts';
+import {
+  migratedAndBootstrapped,
+  openPersistence,
+  prepareDatabase,
+  serveMetrics,
+  serverUrl,
+  startServer,
+} from './main.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -175,21 +182,27 @@ function onceStopping(shutDown: (reason: string, code: number) => void): Stop {
 
 export const migrate = () => withContainer(async () => console.log('Migrations applied.'));
 
-export const bootstrap = () =>
-  withContainer(async (container) => {
-    const { bootstrap } = container.get<AppConfig>(TYPES.Config);
-    const result = await container.get(BootstrapHandler).execute(null, bootstrap);
+export async function bootstrap(): Promise<void> {
+  const appConfig = config();
+  const persistence = await openPersistence(appConfig);
+  try {
+    const container = await buildContainer(appConfig, persistence);
+    const result = await migratedAndBootstrapped(persistence, container, appConfig.bootstrap);
     if (result.created) reportBootstrap(result);
     else {
       console.log('An admin already exists: nothing to do.');
-      const ignored = ignoredAdminSettings(bootstrap);
+      const ignored = ignoredAdminSettings(appConfig.bootstrap);
       if (ignored) console.log(`${ignored}.`);
     }
-  });
+  } finally {
+    await persistence.close();
+  }
+}
 
 export const createUser = (options: { email: string; password: string; role?: string }) =>
   withContainer(async (container) => {
-    const roleId = options.role ? await roleIdByName(container, options.role) : null;
+    // `--role ""` (an unset variable, say) is a role that does not exist, not the public role.
+    const roleId = options.role === undefined ? null : await roleIdByName(container, options.role);
     const user = await container.get(CreateUserHandler).execute(SYSTEM_ACCOUNTABILITY, {
       email: options.email,
       password: options.password,
@@ -246,7 +259,7 @@ export const listRoles = (options: ListOptions) =>
 
 export const listPermissions = (options: ListOptions & { role?: string }) =>
   withContainer(async (container) => {
-    const roleId = options.role ? await roleIdByName(container, options.role) : undefined;
+    const roleId = options.role === undefined ? undefined : await roleIdByName(container, options.role);
     const roleNames = await roleNamesById(container);
     const permissions = (await container.get(ListPermissionsHandler).execute(SYSTEM_ACCOUNTABILITY)).filter(
       (permission) => roleId === undefined || permission.role === roleId,
@@ -424,7 +437,7 @@ export async function importFile(
   const format = options.format ?? IMPORT_FORMATS[extname(file).toLowerCase()];
   if (!format)
     throw new Error(`cannot tell the format of ${file} from its extension: give --format csv|json|ndjson`);
-  const { size } = await stat(file);
+  const size = await readableFileSize(file);
   await withContainer(async (container) => {
     const progress = importProgress(collection, size);
     const result = await container.get(ImportItemsHandler).execute(SYSTEM_ACCOUNTABILITY, {

@@ -99,6 +99,8 @@ Example:
   )
   .action(async () => (await commands()).bootstrap());
 
+const FILE_FORMATS = ['csv', 'json', 'ndjson'];
+
 const JSON_OPTION = ['--json', "print the API's JSON instead of a table"] as const;
 
 const users = program
@@ -317,8 +319,8 @@ PostgreSQL); a progress bar shows on a terminal. Each cargo refers to a shipment
 (a new one for about every 50 cargos), each shipment to one of 8 customers, by
 indexed foreign keys: relations to try nested reads and filters on. The
 embedded database is held by one process at a time, so run this before
-\`serve\`. A server running on PostgreSQL sees a new table after
-POST /utils/cache/clear.
+\`serve\`. A server running on PostgreSQL serves the new tables within a
+second, or 5 s where it reads the schema by fingerprint (docs/api.md §10).
 
 Example:
   $ datagate sample cargos --rows 1000000`,
@@ -329,7 +331,7 @@ program
   .command('export')
   .description('write the items of a collection to stdout as CSV, JSON or NDJSON, as an admin')
   .argument('<collection>', 'the collection to export')
-  .option('--format <format>', 'csv, json or ndjson', 'csv')
+  .addOption(new Option('--format <format>', 'the format').choices(FILE_FORMATS).default('csv'))
   .option(
     '--fields <fields>',
     'comma list of fields, nested ones too (`id,shipment.number`); default every field',
@@ -359,9 +361,7 @@ program
   .description('create items from a CSV, JSON or NDJSON file, checked as POST /items checks them')
   .argument('<collection>', 'the collection to add the rows to')
   .argument('<file>', 'the file; its extension (.csv, .json, .ndjson, .jsonl) names its format')
-  .addOption(
-    new Option('--format <format>', 'the format, whatever the extension').choices(['csv', 'json', 'ndjson']),
-  )
+  .addOption(new Option('--format <format>', 'the format, whatever the extension').choices(FILE_FORMATS))
   .option('--batch', 'commit every import.chunkRows rows on their own instead of all or nothing', false)
   .addHelpText(
     'after',
@@ -420,8 +420,9 @@ Examples:
 
 /** `ms`-style text (`90s`, `15m`, `6h`, `7d`), as the configuration takes durations. */
 function duration(value: string): number {
-  const millis = ms(value as ms.StringValue);
-  if (typeof millis !== 'number' || !Number.isFinite(millis) || millis < 0)
+  // `ms` throws on an empty text, and reads 1e20d as a number no date can be that far from.
+  const millis = value === '' ? Number.NaN : ms(value as ms.StringValue);
+  if (typeof millis !== 'number' || !Number.isSafeInteger(Math.round(millis)) || millis < 0)
     throw new InvalidArgumentError('It must be a duration such as 30m, 6h or 7d.');
   return millis;
 }

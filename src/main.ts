@@ -18,7 +18,11 @@ import { ActivityRetention } from './application/activity/activity-retention.ts'
 import type { Metrics } from './application/ports/metrics.ts';
 import { Readiness } from './application/server/readiness.ts';
 import { StartUp } from './application/server/start-up.ts';
-import { BootstrapHandler, type BootstrapResult } from './application/setup/bootstrap.ts';
+import {
+  type BootstrapCommand,
+  BootstrapHandler,
+  type BootstrapResult,
+} from './application/setup/bootstrap.ts';
 import { ignoredAdminSettings } from './application/setup/ignored-admin-settings.ts';
 import { buildContainer, closeServerParts, TYPES } from './container.ts';
 import { REALTIME_ATTACH, type RealtimeAttach } from './modules/realtime-http-module.ts';
@@ -186,13 +190,29 @@ function migrateAndBootstrap(
   container: Container,
 ): () => Promise<BootstrapResult> {
   return async () => {
-    await persistence.migrate();
-    await persistence.schema.refresh();
-    const result = await container.get(BootstrapHandler).execute(null, config.bootstrap);
+    const result = await migratedAndBootstrapped(persistence, container, config.bootstrap);
     const ignored = result.created ? null : ignoredAdminSettings(config.bootstrap);
     if (ignored) container.get<Logger>(TYPES.Logger).warn(ignored);
     return result;
   };
+}
+
+/**
+ * Migrates, then creates the first admin if no admin exists, both under the migration lock: of the
+ * processes starting together on an empty database (instances, `datagate bootstrap`), one creates it and
+ * the others find it.
+ */
+export async function migratedAndBootstrapped(
+  persistence: MikroOrmPersistence,
+  container: Container,
+  command: BootstrapCommand,
+): Promise<BootstrapResult> {
+  let result: BootstrapResult = { created: false };
+  await persistence.migrate(async () => {
+    await persistence.schema.refresh();
+    result = await container.get(BootstrapHandler).execute(null, command);
+  });
+  return result;
 }
 
 function retriedStartUp(

@@ -94,6 +94,16 @@ cli('a failing command exits non-zero with one line saying why', async ({ env })
     env,
   );
   assert.is(missingRole.stderr.trim(), 'datagate: role "Nope" does not exist');
+  // An empty name (`--role "$ROLE"`, the variable unset) names no role: it is not the public role.
+  const emptyRole = await datagate(
+    ['users', 'create', '--email', 'x@example.com', '--password', 'operator-pass', '--role', ''],
+    env,
+  );
+  assert.is(emptyRole.code, 1);
+  assert.is(emptyRole.stderr, 'datagate: role "" does not exist\n');
+  const emptyRoleList = await datagate(['permissions', 'list', '--role', ''], env);
+  assert.is(emptyRoleList.code, 1);
+  assert.is(emptyRoleList.stderr, 'datagate: role "" does not exist\n');
   const missingUser = await datagate(['users', 'token', '--email', 'nobody@example.com'], env);
   assert.is(missingUser.code, 1);
   assert.is(missingUser.stderr, 'datagate: user "nobody@example.com" does not exist\n');

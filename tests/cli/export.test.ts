@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { datagate } from '../support/datagate-process.ts';
+import { BIN, datagate, type Finished } from '../support/datagate-process.ts';
 
 const cli = suite<{ dir: string; env: Record<string, string> }>('datagate export on the embedded database');
 
@@ -49,7 +50,40 @@ cli('a refusal is one line on stderr and nothing on stdout', async ({ env }) => 
   const run = await datagate(['export', 'cargos', '--format', 'xml'], env);
   assert.is(run.code, 1);
   assert.is(run.stdout, '');
-  assert.match(run.stderr, /^datagate: export: "export" must be one of csv, json, ndjson; got "xml"\.\n$/);
+  assert.is(
+    run.stderr,
+    "datagate: option '--format <format>' argument 'xml' is invalid. Allowed choices are csv, json, ndjson; see 'datagate export --help'\n",
+  );
+});
+
+/** `datagate export`, its stdout closed by the reader after the first chunk, as `| head -1` does. */
+function exportToAClosedPipe(args: string[], env: Record<string, string>): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'export', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.once('data', (chunk) => {
+      stdout += chunk;
+      child.stdout.destroy();
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+cli('a reader that closes stdout early: exit code 1 and one line saying so', async ({ env }) => {
+  // More rows than a pipe holds, so that the export is still writing when its reader goes.
+  const sample = await datagate(['sample', 'cargos', '--rows', '20000'], env);
+  assert.is(sample.code, 0, sample.stderr);
+  for (const format of ['csv', 'json', 'ndjson']) {
+    const run = await exportToAClosedPipe(['cargos', '--format', format], env);
+    assert.is(run.code, 1, run.stderr);
+    assert.match(run.stderr, /^cargos: the output closed after [\d,]+ rows\n$/, run.stderr);
+  }
 });
 
 cli.run();

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { datagate as run } from '../support/datagate-process.ts';
+import { postgresSkip, testDatabaseUrl } from '../support/postgres-server.ts';
+import { skippableSuite } from '../support/skippable-suite.ts';
 
 // FORCE_COLOR would colour a pipe for most tools; datagate must stay plain whenever it is not a terminal.
 const NOT_A_TERMINAL = { FORCE_COLOR: '3', NO_COLOR: '' };
@@ -138,6 +140,12 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
     "datagate: unknown option '--rol' (Did you mean --role?); see 'datagate users create --help'",
   ],
   [
+    ['users'],
+    "datagate: missing command (list, create, token, password, suspend, activate); see 'datagate users --help'",
+  ],
+  [['files'], "datagate: missing command (sweep); see 'datagate files --help'"],
+  [['files', 'help', 'bogus'], "datagate: unknown command 'bogus' (sweep); see 'datagate files --help'"],
+  [
     ['users', 'password'],
     "datagate: missing required argument 'email'; see 'datagate users password --help'",
   ],
@@ -148,6 +156,14 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
   [
     ['files', 'sweep', '--older-than', 'soon'],
     "datagate: option '--older-than <duration>' argument 'soon' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
+  ],
+  [
+    ['files', 'sweep', '--older-than', ''],
+    "datagate: option '--older-than <duration>' argument '' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
+  ],
+  [
+    ['files', 'sweep', '--older-than', '99999999999999999999d'],
+    "datagate: option '--older-than <duration>' argument '99999999999999999999d' is invalid. It must be a duration such as 30m, 6h or 7d; see 'datagate files sweep --help'",
   ],
 ];
 
@@ -190,3 +206,19 @@ errors(
 );
 
 errors.run();
+
+const onPostgres = skippableSuite('datagate refusals by a PostgreSQL server', postgresSkip);
+
+onPostgres('a login the database refuses says so, not as a missing datagate role would', async () => {
+  const url = new URL(testDatabaseUrl());
+  url.username = 'no_such_login_role';
+  url.password = '';
+  const run = await datagate(['users', 'list'], { DATABASE_URL: url.toString() });
+  assert.is(run.code, 1);
+  assert.is(
+    run.stderr,
+    'datagate: the database refused the login: role "no_such_login_role" does not exist (28000)\n',
+  );
+});
+
+onPostgres.run();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -46,6 +46,19 @@ cli('a file whose format the extension does not name needs --format', async ({ d
   const run = await datagate(['import', 'cargos', file, '--format', 'json'], env);
   assert.is(run.code, 0, run.stderr);
   assert.match(run.stderr, /^cargos 1 row imported in /m);
+});
+
+cli('a missing file or a directory is one line naming it, before the database is opened', async ({ dir }) => {
+  // A data directory nobody made: opening the database would create it.
+  const env = { DATA_DIR: join(dir, 'never-opened') };
+  const missing = await datagate(['import', 'cargos', join(dir, 'missing.csv')], env);
+  assert.is(missing.code, 1);
+  assert.is(missing.stderr, `datagate: ${join(dir, 'missing.csv')} cannot be read: no such file (ENOENT)\n`);
+  mkdirSync(join(dir, 'folder.csv'));
+  const folder = await datagate(['import', 'cargos', join(dir, 'folder.csv')], env);
+  assert.is(folder.code, 1);
+  assert.is(folder.stderr, `datagate: ${join(dir, 'folder.csv')} is a directory, not a file\n`);
+  assert.not.ok(existsSync(env.DATA_DIR));
 });
 
 cli.run();

@@ -63,4 +63,12 @@ test('a character whose bytes arrive in two chunks is read whole', async () => {
   assert.is(await readSecretFromStdin(PassThrough.from(chunks)), 'pässword');
 });
 
+test('a secret on stdin that is not UTF-8 is refused, not read as U+FFFD', async () => {
+  const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('password\n')]);
+  await readSecretFromStdin(PassThrough.from([bytes])).then(
+    () => assert.unreachable('bytes that are not UTF-8 gave a password'),
+    (error: Error) => assert.is(error.message, 'the password on stdin is not valid UTF-8'),
+  );
+});
+
 test.run();

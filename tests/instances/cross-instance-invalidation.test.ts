@@ -285,4 +285,24 @@ instances(
   },
 );
 
+instances(
+  'a listening connection ended by pg_terminate_backend drops every cache: a change made meanwhile is never served',
+  async (context) => {
+    const user = await newUser(context);
+    await onB(context, user.token, '/items/notes', 200);
+    // The listeners' last query is their heartbeat, not LISTEN: they are found by application_name.
+    const [ended] = await sql<{ ended: number }>(
+      context,
+      `select count(pg_terminate_backend(pid))::int as ended from pg_stat_activity
+        where application_name = 'datagate listener' and datname = current_database()`,
+    );
+    assert.ok(ended!.ended >= 3, `${ended!.ended} listening connections ended`);
+    await sql(context, `update datagate_users set status = 'suspended' where id = $1`, [user.id]);
+    const answer = await call(context.b.url, 'GET', '/items/notes', { token: user.token });
+    assert.is(answer.status, 401, answer.text);
+    for (const instance of [context.a, context.b, context.c])
+      await eventually(async () => (await listenerOf(instance))?.status === 'ok', 10_000);
+  },
+);
+
 instances.run();

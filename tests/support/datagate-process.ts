@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 
 /** The README's commands run the development CLI; so do these tests. */
-const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
+export const BIN = new URL('../../bin/datagate.mjs', import.meta.url).pathname;
 
 export type Finished = { code: number | null; stdout: string; stderr: string };
 export type Served = {

@@ -71,7 +71,7 @@ export function faultyPersistence(inner: Persistence = createInMemoryPersistence
       ...(inner.files ? { files: inner.files } : {}),
       ...(inner.largeObjects ? { largeObjects: faulty(inner.largeObjects) } : {}),
       health,
-      migrate: () => inner.migrate(),
+      migrate: (setUp) => inner.migrate(setUp),
       close: () => inner.close(),
     },
     down(next = 'unavailable') {

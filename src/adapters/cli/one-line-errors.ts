@@ -8,7 +8,9 @@ export function errorLine(reason: string, stream: NodeJS.WriteStream = process.s
 
 /**
  * Commander's own refusals (unknown command or option, missing option, bad value) as one line each,
- * ending with where the right usage is, instead of the error followed by the whole help text.
+ * ending with where the right usage is, instead of the error followed by the whole help text. A group
+ * given no command (`datagate users`), or asked for the help of one it does not have (`datagate help
+ * bogus`), is such a mistake too: commander would print the group's help on stderr instead.
  */
 export function oneLineUsageErrors(program: Command): void {
   for (const command of commandTree(program)) {
@@ -16,6 +18,14 @@ export function oneLineUsageErrors(program: Command): void {
     command.configureOutput({
       outputError: (message, write) => write(`${errorLine(`${reasonIn(message)}; see '${help}'`)}\n`),
     });
+    if (command.commands.length > 0)
+      command.on('beforeHelp', (context: { error: boolean }) => {
+        if (!context.error) return;
+        // No arguments: the group alone. Else `help <name>` named no command of the group.
+        const mistake =
+          command.args.length === 0 ? 'missing command' : `unknown command '${command.args.at(-1)}'`;
+        command.error(`${mistake} (${command.commands.map((sub) => sub.name()).join(', ')})`);
+      });
   }
 }
 

@@ -40,12 +40,17 @@ export function promptSecret(
 /**
  * All of standard input, less the one line break that `echo` or a here-string adds: a secret piped in
  * (`--password-stdin`) is the line, not the line and its end. Decoded once, at the end: a character whose
- * bytes arrive in two chunks would otherwise be read as two U+FFFD.
+ * bytes arrive in two chunks would otherwise be read as two U+FFFD. Bytes that are not UTF-8 are refused:
+ * decoded leniently they would become U+FFFD, a password nobody could type or send.
  */
 export async function readSecretFromStdin(input: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new Error('the password on stdin is not valid UTF-8');
+  }
+  return text.replace(/\r?\n$/, '');
 }

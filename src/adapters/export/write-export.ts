@@ -39,10 +39,17 @@ export async function writeExport(
   }
 }
 
-/** True once `out` has drained, false when it closes first. */
+/**
+ * True once `out` has drained, false when it closes first. A write's failure (EPIPE: the reader of stdout
+ * went away) is `out`'s owner's to report, from its 'error' event: here it only means `out` is gone, not
+ * that the export failed.
+ */
 async function drained(out: Writable): Promise<boolean> {
   const settled = new AbortController();
-  const ready = once(out, 'drain', { signal: settled.signal }).then(() => true);
+  const ready = once(out, 'drain', { signal: settled.signal }).then(
+    () => true,
+    () => false,
+  );
   const gone = once(out, 'close', { signal: settled.signal }).then(() => false);
   try {
     return await Promise.race([ready, gone]);

@@ -85,7 +85,7 @@ export function cachingPersistence(
     schemaEditor: new AnnouncingSchemaEditor(persistence.schemaEditor, changes),
     items: persistence.items,
     activity: persistence.activity,
-    migrate: () => persistence.migrate(),
+    migrate: (setUp) => persistence.migrate(setUp),
     close: () => persistence.close(),
   };
 }

@@ -132,7 +132,7 @@ export function systemTablesMissing(error: unknown): boolean {
 }
 
 /** What `pick` finds first along `cause`: MikroORM and pg-pool wrap the error they got. A loop ends. */
-function firstInChain<T>(error: unknown, pick: (error: Error) => T | undefined): T | undefined {
+export function firstInChain<T>(error: unknown, pick: (error: Error) => T | undefined): T | undefined {
   const seen = new Set<unknown>();
   for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
     seen.add(current);

@@ -55,7 +55,11 @@ export interface Persistence {
    * where there is no connection (in memory).
    */
   poolUsage?(): PoolUsage | undefined;
-  /** Brings the system tables up to date; a no-op where there are no tables. */
-  migrate(): Promise<void>;
+  /**
+   * Brings the system tables up to date (a no-op where there are no tables), then runs `setUp` before any
+   * other datagate process may migrate: instances starting together on an empty database create one first
+   * admin, not one each (or fail on the second's unique e-mail).
+   */
+  migrate(setUp?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }

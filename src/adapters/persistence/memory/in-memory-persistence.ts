@@ -45,7 +45,9 @@ export function createInMemoryPersistence(
     files: new InMemoryFileStorage(),
     ...(itemEvents ? { itemEvents } : {}),
     health: { check: async () => ({ status: 'ok', responseTimeMs: 0 }) },
-    migrate: async () => {},
+    migrate: async (setUp) => {
+      await setUp?.();
+    },
     close: async () => {},
   };
 }

@@ -255,9 +255,10 @@ function assemble(
     }),
     // Applies what is pending, so it is safe on every start. The migrator's errors are MikroORM's own,
     // untouched by the repositories' translation.
-    migrate: () =>
+    migrate: (setUp) =>
       migrationLock(async () => {
         await orm.migrator.up();
+        await setUp?.();
       }).catch((error: unknown) => {
         throw unavailableError(error) ?? error;
       }),
