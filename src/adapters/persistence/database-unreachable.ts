@@ -151,3 +151,17 @@ function reasonOf(error: Error): string | undefined {
   }
   return DRIVER_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1];
 }
+
+/**
+ * PostgreSQL's refusal of a login (SQLSTATE class 28: an unknown database role, a wrong password,
+ * pg_hba.conf) in its own words with the state, for an operator: `role "x" does not exist` alone reads as if
+ * a datagate role were missing. Undefined for anything else; looks through `cause` chains.
+ */
+export function refusedLoginReason(error: unknown): string | undefined {
+  return firstInChain(error, (current) => {
+    const code = (current as { code?: unknown }).code;
+    return typeof code === 'string' && /^28[0-9A-Z]{3}$/.test(code)
+      ? `${current.message} (${code})`
+      : undefined;
+  });
+}
