@@ -11,8 +11,8 @@ export type DatabaseWorkKind = 'read' | 'write' | 'admin';
  * the caller the same way across their requests (a user, or an anonymous client address); and `readsOnly`
  * (GET, HEAD, SEARCH). Read replicas use the last two: only a request that reads only may go to one, and a
  * caller who has just written reads from the primary until a replica has caught up with them. Absent, the
- * work is not a request's (start-up, the command line, realtime deliveries): the pool's own timeout, the
- * primary. Passed along rather than kept in an AsyncLocalStorage, whose promise hooks cost every promise of
+ * work is not a request's (start-up, the command line, realtime deliveries; a subscription's `init` is read as
+ * its request's work, on the primary): the pool's own timeout, the primary. Passed along rather than kept in an AsyncLocalStorage, whose promise hooks cost every promise of
  * the process (docs/decisions/0059).
  */
 export type DatabaseWork = {

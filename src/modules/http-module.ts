@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
+import { CallerConcurrencyLimit } from '../adapters/http/caller-concurrency-limit.ts';
 import { createHttpApp, type HttpApp } from '../adapters/http/create-http-app.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpSettings } from '../adapters/http/http-settings.ts';
@@ -11,6 +12,13 @@ import { TYPES } from './service-identifiers.ts';
 
 /** The HTTP app: every area module's routes, behind the adapter's middleware, configured from AppConfig. */
 export const httpModule = new ContainerModule((options) => {
+  // One share per caller for every door that runs their database work: the routes and the WebSocket.
+  options
+    .bind<CallerConcurrencyLimit>(TYPES.CallerConcurrencyLimit)
+    .toDynamicValue(
+      (context) => new CallerConcurrencyLimit(httpSettings(context.get<AppConfig>(TYPES.Config)).perCaller),
+    )
+    .inSingletonScope();
   options
     .bind<HttpApp>(TYPES.HttpApp)
     .toDynamicValue((context) =>
@@ -21,6 +29,7 @@ export const httpModule = new ContainerModule((options) => {
         logger: context.get<Logger>(TYPES.Logger),
         metrics: context.get<Metrics>(TYPES.Metrics),
         settings: httpSettings(context.get<AppConfig>(TYPES.Config)),
+        callerLimit: context.get<CallerConcurrencyLimit>(TYPES.CallerConcurrencyLimit),
       }),
     )
     .inSingletonScope();

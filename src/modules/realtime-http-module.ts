@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { ContainerModule } from 'inversify';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
+import type { CallerConcurrencyLimit } from '../adapters/http/caller-concurrency-limit.ts';
 import { attachWebSocket } from '../adapters/http/websocket/directus-websocket.ts';
 import { InProcessItemJson } from '../adapters/realtime/in-process-item-json.ts';
 import { ResolveAccountabilityHandler } from '../application/auth/resolve-accountability.ts';
@@ -41,11 +42,12 @@ export const realtimeHttpModule = new ContainerModule((options) => {
     const resolve = get(ResolveAccountabilityHandler);
     const { realtime, auth, http } = get<AppConfig>(TYPES.Config);
     const detach = attachWebSocket(server, {
-      subscriptions: hub,
+      subscriptions: get<ItemSubscriptions>(TYPES.ItemSubscriptions),
       authenticate: (token) => resolve.execute(null, { token }),
       allowQueryToken: auth.allowQueryToken,
       trustProxy: http.trustProxy,
       metrics: get<Metrics>(TYPES.Metrics),
+      callerLimit: get<CallerConcurrencyLimit>(TYPES.CallerConcurrencyLimit),
       writeIntervalMs: realtime.writeInterval,
       limits: {
         connectionsPerUser: realtime.wsConnectionsPerUser,

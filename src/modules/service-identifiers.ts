@@ -32,6 +32,7 @@ export const TYPES = {
   /** One per area module, all resolved together (`getAll`) by the HTTP app. */
   HttpRoutes: Symbol.for('HttpRoutes'),
   HttpApp: Symbol.for('HttpApp'),
+  CallerConcurrencyLimit: Symbol.for('CallerConcurrencyLimit'),
   /**
    * What a module opened beside the persistence (the upload locks' pool), one per such module, all closed
    * together (`getAll`, `closeServerParts`) when the server stops.

@@ -40,6 +40,11 @@ streams('init first, then the changes with their log positions as ids', async ({
   await until(() => received.length === 1);
   assert.equal(received[0], { type: 'init', id: '0', data: fake.init });
   assert.equal(fake.subscribers[0]!.request.query, { fields: 'id,description' });
+  // Its init is read as the request's work: the read's statement bound (here an admin's).
+  assert.equal(
+    { ...fake.subscribers[0]!.request.work, caller: undefined },
+    { kind: 'admin', caller: undefined, readsOnly: true },
+  );
 
   fake.publish('create', [{ id: 2, description: 'Bananas' }]);
   fake.publish('update', [{ id: 2, description: 'Ripe bananas' }]);

@@ -1,6 +1,6 @@
 import type { ResolveAccountabilityHandler } from '../../application/auth/resolve-accountability.ts';
 import type { Accountability, RequestOrigin } from '../../domain/accountability.ts';
-import type { DatabaseWorkKind } from '../../domain/database-work.ts';
+import type { DatabaseWork, DatabaseWorkKind } from '../../domain/database-work.ts';
 import { previewRefused } from '../../domain/errors.ts';
 import { presentedToken } from './bearer-token.ts';
 import type { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
@@ -30,8 +30,9 @@ export function authenticatedRoutes(
     const readsOnly = READING_METHODS.has(ctx.method);
     // The one gate of every route that acts for a caller, so no write route can forget it (docs/api.md §6).
     if (resolved.preview && !readsOnly) throw previewRefused();
-    const key = callerKey(resolved, ctx);
-    const work = { kind: workKind(resolved, readsOnly), caller: key, readsOnly };
+    // `ctx.ip` walks the forwarded addresses: asked only for the anonymous caller it names.
+    const key = shareKeyOf(resolved, () => ctx.ip);
+    const work = databaseWorkOf(resolved, key, readsOnly);
     // Where a request came from is recorded with what it writes (activity, docs/api.md §14); a read records
     // nothing, so it does not pay for reading the forwarded address and the headers.
     const caller: Accountability = readsOnly
@@ -51,14 +52,19 @@ export function requestOrigin(ctx: RouteContext): RequestOrigin {
 const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'SEARCH']);
 
 /**
- * A user's requests share one limit whatever token they come with (access tokens of several sessions,
- * static tokens, the role previews they issued); an anonymous caller is its client address
- * (`http.trustProxy` decides which one).
+ * The key of a caller's share (CallerConcurrencyLimit) and of its database work: a user's requests share one
+ * whatever token they come with (access tokens of several sessions, static tokens, the role previews they
+ * issued); an anonymous caller is its client address (`http.trustProxy` decides which one), asked for only
+ * then.
  */
-function callerKey(caller: Accountability, ctx: RouteContext): string {
+export function shareKeyOf(caller: Accountability, address: () => string): string {
   const user = caller.user ?? caller.preview?.issuer ?? null;
-  // `ctx.ip` walks the forwarded addresses: asked only for the anonymous caller it names.
-  return user === null ? `address ${ctx.ip}` : `user ${user}`;
+  return user === null ? `address ${address()}` : `user ${user}`;
+}
+
+/** The database work of a caller's request: its statement bound by kind, its share's key, whether it only reads. */
+export function databaseWorkOf(caller: Accountability, key: string, readsOnly: boolean): DatabaseWork {
+  return { kind: workKind(caller, readsOnly), caller: key, readsOnly };
 }
 
 function workKind(caller: Accountability, readsOnly: boolean): DatabaseWorkKind {

@@ -51,6 +51,8 @@ export type HttpAppDependencies = {
   logger: Logger;
   /** Requests by route template and status, database failures by kind; none measured by default. */
   metrics?: Metrics;
+  /** Each caller's share of the work served at once, shared with the WebSocket; one of its own by default. */
+  callerLimit?: CallerConcurrencyLimit;
 };
 
 export function createHttpApp({
@@ -60,6 +62,7 @@ export function createHttpApp({
   readiness,
   logger,
   metrics = NO_METRICS,
+  callerLimit = new CallerConcurrencyLimit(settings.perCaller),
 }: HttpAppDependencies): HttpApp {
   // maxIpsCount 1: the address is the entry our proxy appended, not the leftmost one a client can forge.
   const app = new Koa<HttpState>({ proxy: settings.trustProxy, maxIpsCount: 1 });
@@ -74,11 +77,7 @@ export function createHttpApp({
   const parts = routes.flatMap((area): ApiPartOf[] => (area.api ? [area.api] : []));
   const kit: RouteKit = {
     readBody: jsonBodyReader(settings.bodyLimit),
-    authenticated: authenticatedRoutes(
-      resolveCaller,
-      settings.allowQueryToken,
-      new CallerConcurrencyLimit(settings.perCaller),
-    ),
+    authenticated: authenticatedRoutes(resolveCaller, settings.allowQueryToken, callerLimit),
     respond: responder(settings),
     openApiDocument: (description, server) => openApiDocument(description, settings, parts, server),
   };

@@ -1,4 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
+import type { DatabaseWork } from '../../domain/database-work.ts';
 import type { RawItemQuery } from '../../domain/query/parse-item-query.ts';
 
 /** What a subscriber is told of one change it may see, shaped as the item API shapes it. */
@@ -37,6 +38,11 @@ export type SubscribeRequest = {
   readonly caller: () => Promise<Accountability | null>;
   /** Resume after this log position instead of starting with `init` (SSE's Last-Event-ID). */
   readonly resumeAfter?: string;
+  /**
+   * The database work of the subscription's `init`, a list the caller's query shapes: bounded as a list is
+   * (docs/api.md §4a). Unset: the pool's own bound. Deliveries are not a request's work and run without it.
+   */
+  readonly work?: DatabaseWork;
 };
 
 export type Subscription = {

@@ -161,9 +161,12 @@ export class RealtimeHub implements ItemSubscriptions {
     const view = await this.viewOf(caller, collection, query, this.clock.now());
     this.start();
     const position = request.resumeAfter ?? (await this.feed.latest());
+    // The init is read where the position was just taken, the primary (`readsOnly: false`): a replica
+    // behind it would miss the changes between the two, which the log would then not replay either.
+    const initCaller = request.work ? { ...caller, work: { ...request.work, readsOnly: false } } : caller;
     const init =
       request.resumeAfter === undefined
-        ? (await this.list.execute(caller, { collection: request.collection, query: request.query })).json
+        ? (await this.list.execute(initCaller, { collection: request.collection, query: request.query })).json
         : null;
     const queryKey = JSON.stringify([request.collection, request.query]);
     const replaying = request.resumeAfter !== undefined;

@@ -78,6 +78,34 @@ hub('init is the list page for the same query; position is the log position', as
   assert.is(subscription.position, '0');
 });
 
+hub("init is read as the subscription's work, on the primary, where its position was taken", async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const works: unknown[] = [];
+  const list = f.listItems;
+  const hub = new RealtimeHub(
+    f.persistence.schema,
+    f.rules,
+    {
+      execute: (caller, request) => {
+        works.push(caller.work);
+        return list.execute(caller, request);
+      },
+    } as typeof list,
+    f.feed,
+    null,
+    new InProcessItemJson(),
+    f.clock,
+    LIMITS,
+    f.ticker,
+  );
+  const work = { kind: 'read', caller: `user ${USER.ada}`, readsOnly: true } as const;
+  const sink = recordingSink();
+  await hub.subscribe({ collection: PARCELS, query: {}, caller: async () => CALLER.ada, work }, sink);
+  await hub.subscribe({ collection: PARCELS, query: {}, caller: async () => CALLER.ada }, sink);
+  assert.equal(works, [{ ...work, readsOnly: false }, undefined]);
+});
+
 hub(
   'create, update and delete reach a subscriber who may read the row, shaped as a list shapes it',
   async () => {

@@ -52,6 +52,7 @@ export function itemEventsRoute({
             collection: ctx.params.collection!,
             query,
             caller: () => currentCaller(resolve, token),
+            ...(caller.work ? { work: caller.work } : {}),
             ...(resumeAfter === undefined ? {} : { resumeAfter }),
           },
           stream,

@@ -12,7 +12,9 @@ import type { Accountability } from '../../../domain/accountability.ts';
 import { DomainError, invalidPayload } from '../../../domain/errors.ts';
 import { describeTextPath, findTextFlaw } from '../../../domain/well-formed-text.ts';
 import { sharedWhilePending } from '../../shared-while-pending.ts';
+import { databaseWorkOf, shareKeyOf } from '../authenticated.ts';
 import { urlToken } from '../bearer-token.ts';
+import type { CallerConcurrencyLimit } from '../caller-concurrency-limit.ts';
 import { clientAddress } from '../client-address.ts';
 import { answerRawError } from '../client-error-answer.ts';
 import { databaseFailureOf } from '../database-failure.ts';
@@ -62,6 +64,11 @@ export type WebSocketOptions = {
   readonly trustProxy?: boolean;
   /** Where a subscription's database failure is counted, as every request's is (docs/api.md §11); unset: nowhere. */
   readonly metrics?: Metrics;
+  /**
+   * The callers' shares of the work served at once, the HTTP routes' own (`limits.perCaller`, §4a): a subscribe
+   * runs its `init` list within its caller's share, as the event stream's does. Unset: no share.
+   */
+  readonly callerLimit?: CallerConcurrencyLimit;
 };
 
 type Message = Readonly<Record<string, unknown>>;
@@ -137,7 +144,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): () =
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       count(perAddress, address, 1);
-      const connection = new Connection(ws, socket, connectionOptions, rounds, perUser, token);
+      const connection = new Connection(ws, socket, connectionOptions, rounds, perUser, token, address);
       connections.add(connection);
       ws.once('close', () => {
         count(perAddress, address, -1);
@@ -220,6 +227,8 @@ class Connection {
     private readonly rounds: WriteRounds,
     private readonly perUser: Map<string, number>,
     private readonly urlToken: string | null,
+    /** The client's address, as `http.trustProxy` reads it: an anonymous caller's share. */
+    private readonly address: string,
   ) {}
 
   async start(): Promise<void> {
@@ -419,15 +428,28 @@ class Connection {
     const withUid = uid === undefined ? {} : { uid };
     const member = uidMember(uid);
     try {
-      const subscription = await this.options.subscriptions.subscribe(
-        { collection, query: query as Message, caller: () => this.currentCaller() },
-        {
-          send: (event) => {
-            if (only === undefined || event.event === only) this.sendRaw(subscriptionMessage(event, member));
+      const caller = this.caller;
+      const share = caller === null ? null : shareKeyOf(caller, () => this.address);
+      const subscribe = () =>
+        this.options.subscriptions.subscribe(
+          {
+            collection,
+            query: query as Message,
+            caller: () => this.currentCaller(),
+            ...(caller !== null && share !== null ? { work: databaseWorkOf(caller, share, true) } : {}),
           },
-          end: (end) => this.ended(key, end, uid),
-        },
-      );
+          {
+            send: (event) => {
+              if (only === undefined || event.event === only)
+                this.sendRaw(subscriptionMessage(event, member));
+            },
+            end: (end) => this.ended(key, end, uid),
+          },
+        );
+      const { callerLimit } = this.options;
+      const subscription = await (callerLimit && share !== null
+        ? callerLimit.run(share, subscribe)
+        : subscribe());
       if (!this.subscriptions.has(key) || this.ws.readyState !== WebSocket.OPEN) {
         subscription.close();
         return;
