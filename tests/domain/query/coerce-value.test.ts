@@ -104,6 +104,14 @@ test('values are coerced to the canonical form of their field type', () => {
   }
 });
 
+test('a decimal is taken back in the plain text it is answered in, however far its exponent went', () => {
+  for (const raw of ['1e1000', '-1e-1000', `${'9'.repeat(1000)}e1000`, `-0.${'1'.repeat(998)}e-1000`]) {
+    const plain = coerceValue(column('price'), raw);
+    assert.type(plain, 'string', raw.slice(0, 20));
+    assert.equal(coerceValue(column('price'), plain), plain, raw.slice(0, 20));
+  }
+});
+
 /** [field, raw input, why] */
 const REFUSED: ReadonlyArray<readonly [string, unknown, string]> = [
   ['id', 'not-a-uuid', 'not a uuid'],
@@ -155,7 +163,8 @@ const REFUSED: ReadonlyArray<readonly [string, unknown, string]> = [
   ['price', '+Infinity', 'another spelling than the one the API writes'],
   ['price', Number.NaN, 'NaN as a number (no JSON number is)'],
   ['price', '1e1001', 'exponent PostgreSQL numeric cannot hold'],
-  ['price', '1'.repeat(1001), 'over the length bound'],
+  ['price', '1'.repeat(2049), 'over the length bound'],
+  ['price', `${'1'.repeat(1049)}e1000`, 'plain text over the length bound'],
   ['price', '', 'empty'],
   ['price', '.', 'a lone point'],
   ['price', '1.2.3', 'two points'],
