@@ -4,6 +4,7 @@ import { TEXTUAL_TYPES } from '../schema/field-type.ts';
 import { compareValues } from './compare-values.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from './filter.ts';
 import { invalidQuery } from './invalid-query.ts';
+import { lowerCaseByCodePoint } from './lower-case.ts';
 import type { RelationalHop } from './relational-hop.ts';
 
 /**
@@ -19,9 +20,8 @@ export type RelatedRowsOf = (
  * Whether an item matches a bound filter, with PostgreSQL's semantics on canonical values (filter.ts):
  * a null field matches only `_null` and `_empty` — every other operator, negations included, is unknown
  * on null and so false (SQL three-valued logic). Substrings are literal (`%` and `_` are plain
- * characters). `_icontains` lower-cases both sides with JavaScript's locale-free Unicode mapping, which
- * agrees with PostgreSQL's ILIKE except for the few characters whose lower case differs by collation or
- * changes length (e.g. "İ"). Arrays (canonical JSON text) are tested element by element with their
+ * characters). `_icontains` lower-cases both sides code point by code point, as PostgreSQL's ILIKE does on
+ * a libc collation (lower-case.ts). Arrays (canonical JSON text) are tested element by element with their
  * element type's equality, as PostgreSQL's `@>` and `&&` do; an empty array is `_empty`.
  *
  * The item must hold canonical values (coerceValue's output) or null; missing fields read as null.
@@ -144,7 +144,7 @@ function matchesValue(
     case '_ncontains':
       return !text.includes(needle);
     case '_icontains':
-      return text.toLowerCase().includes(needle.toLowerCase());
+      return lowerCaseByCodePoint(text).includes(lowerCaseByCodePoint(needle));
     case '_starts_with':
       return text.startsWith(needle);
     case '_nstarts_with':
