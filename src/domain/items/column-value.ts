@@ -3,7 +3,7 @@ import { DomainError, failedValidation } from '../errors.ts';
 import { isBlankPadded, paddedToLength } from '../query/blank-padded.ts';
 import { coerceValue } from '../query/coerce-value.ts';
 import type { ScalarValue } from '../query/filter.ts';
-import { fitsNumericColumn } from '../query/numeric-precision.ts';
+import { roundedForNumericColumn } from '../query/numeric-precision.ts';
 import type { FieldSchema } from '../schema/collection-schema.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { FieldSchema } from '../schema/collection-schema.ts';
  * a different answer from a bad filter operand (INVALID_QUERY), though the type rules are the same
  * coerceValue — whatever is accepted here PostgreSQL accepts too, so a bad value never reaches the SQL.
  *
- * A `character(n)` value is padded to n as the column keeps it (blank-padded.ts), so that a rule's text
+ * A `numeric(p,s)` value is rounded to s places, as the column keeps it. A `character(n)` value is padded to n as the column keeps it (blank-padded.ts), so that a rule's text
  * operators see on a new row what they see on it stored.
  *
  * On json columns `null` is SQL NULL, never the JSON literal `null`: clients cannot tell the two apart
@@ -41,11 +41,15 @@ export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | nul
   ) {
     throw failedValidation(field.name, `Field "${field.name}" is longer than ${field.maxLength} characters.`);
   }
-  if (field.type === 'decimal' && typeof value === 'string' && !fitsNumericColumn(field.dbType, value)) {
-    throw failedValidation(
-      field.name,
-      `Value ${value} of field "${field.name}" is too large for ${field.dbType}.`,
-    );
+  if (field.type === 'decimal' && typeof value === 'string') {
+    const rounded = roundedForNumericColumn(field.dbType, value);
+    if (rounded === null) {
+      throw failedValidation(
+        field.name,
+        `Value ${value} of field "${field.name}" is too large for ${field.dbType}.`,
+      );
+    }
+    return rounded;
   }
   return value;
 }

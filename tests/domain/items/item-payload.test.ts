@@ -133,9 +133,14 @@ test('maxLength counts characters (code points) as PostgreSQL does', () => {
 
 test('numeric(p,s) takes what PostgreSQL stores: rounded to s places, at most p − s whole digits', () => {
   // cargos.price is numeric(12,2): ten whole digits.
-  assert.equal(parse({ price: '9999999999.994' }), { price: '9999999999.994' });
+  // The value is the stored one, so that a permission's validation judges what the row will hold.
+  assert.equal(parse({ price: '9999999999.994' }), { price: '9999999999.99' });
   assert.equal(parse({ price: -9999999999.99 }), { price: '-9999999999.99' });
-  assert.equal(parse({ price: '0.001' }), { price: '0.001' });
+  assert.equal(parse({ price: '0.001' }), { price: '0' });
+  assert.equal(parse({ price: '-0.001' }), { price: '0' });
+  assert.equal(parse({ price: '1.005' }), { price: '1.01' });
+  assert.equal(parse({ price: '-1.005' }), { price: '-1.01' });
+  assert.equal(parse({ price: '12.5' }), { price: '12.5' });
   for (const price of ['10000000000', '9999999999.995', '-9999999999.995', 1e10, '1e12']) {
     const error = expectError(() => parse({ price }), 'FAILED_VALIDATION', 'price');
     assert.match(error.message, 'price');
