@@ -4,6 +4,7 @@ import { isBlankPadded, paddedToLength } from '../query/blank-padded.ts';
 import { coerceValue } from '../query/coerce-value.ts';
 import type { ScalarValue } from '../query/filter.ts';
 import { roundedForNumericColumn } from '../query/numeric-precision.ts';
+import { roundedForTemporalColumn } from '../query/temporal-precision.ts';
 import type { FieldSchema } from '../schema/collection-schema.ts';
 
 /**
@@ -12,7 +13,8 @@ import type { FieldSchema } from '../schema/collection-schema.ts';
  * a different answer from a bad filter operand (INVALID_QUERY), though the type rules are the same
  * coerceValue — whatever is accepted here PostgreSQL accepts too, so a bad value never reaches the SQL.
  *
- * A `numeric(p,s)` value is rounded to s places, as the column keeps it. A `character(n)` value is padded to n as the column keeps it (blank-padded.ts), so that a rule's text
+ * A `numeric(p,s)` value is rounded to s places, and a `timestamp(n)`, `timestamptz(n)` or `time(n)` value to n
+ * fractional digits, as the column keeps it. A `character(n)` value is padded to n as the column keeps it (blank-padded.ts), so that a rule's text
  * operators see on a new row what they see on it stored.
  *
  * On json columns `null` is SQL NULL, never the JSON literal `null`: clients cannot tell the two apart
@@ -40,6 +42,19 @@ export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | nul
       characterCount(value, field.maxLength) > field.maxLength)
   ) {
     throw failedValidation(field.name, `Field "${field.name}" is longer than ${field.maxLength} characters.`);
+  }
+  if (
+    typeof value === 'string' &&
+    (field.type === 'timestamp' || field.type === 'dateTime' || field.type === 'time')
+  ) {
+    const rounded = roundedForTemporalColumn(field, value);
+    if (rounded === null) {
+      throw failedValidation(
+        field.name,
+        `Value ${value} of field "${field.name}" rounds, in ${field.dbType}, to one outside the range the API takes.`,
+      );
+    }
+    return rounded;
   }
   if (field.type === 'decimal' && typeof value === 'string') {
     const rounded = roundedForNumericColumn(field.dbType, value);

@@ -147,6 +147,39 @@ test('numeric(p,s) takes what PostgreSQL stores: rounded to s places, at most p 
   }
 });
 
+test('timestamp(n), timestamptz(n) and time(n) take what PostgreSQL stores: rounded to n digits, ties away from its epoch', () => {
+  const moments: CollectionSchema = {
+    name: 'moments',
+    primaryKey: null,
+    fields: [
+      field('at', 'timestamp', 'timestamp(0) without time zone'),
+      field('ms', 'timestamp', 'timestamp(3) without time zone'),
+      field('instant', 'dateTime', 'timestamp(1) with time zone'),
+      field('clock', 'time', 'time(0) without time zone'),
+      field('fine', 'time', 'time(2) without time zone'),
+    ],
+  };
+  const taken = (item: Record<string, unknown>) => parseItemPayload(item, moments, 'create');
+  // As PostgreSQL 15 stores each (measured with casts, TimeZone UTC).
+  const cases: ReadonlyArray<readonly [Record<string, unknown>, Record<string, unknown>]> = [
+    [{ at: '2024-01-01T00:00:00.5' }, { at: '2024-01-01T00:00:01' }],
+    [{ at: '1999-12-31T23:59:59.5' }, { at: '1999-12-31T23:59:59' }],
+    [{ at: '2024-12-31T23:59:59.7' }, { at: '2025-01-01T00:00:00' }],
+    [{ at: '0001-01-01T00:00:00.5' }, { at: '0001-01-01T00:00:00' }],
+    [{ at: 'infinity' }, { at: 'infinity' }],
+    [{ ms: '1969-12-31T23:59:59.9995' }, { ms: '1969-12-31T23:59:59.999' }],
+    [{ instant: '2024-01-01T00:00:00.15Z' }, { instant: '2024-01-01T00:00:00.2+00:00' }],
+    [{ instant: '1999-12-31T23:59:59.95Z' }, { instant: '1999-12-31T23:59:59.9+00:00' }],
+    [{ instant: '2024-01-01T01:00:00.04+01:00' }, { instant: '2024-01-01T00:00:00+00:00' }],
+    [{ clock: '00:00:00.5' }, { clock: '00:00:01' }],
+    [{ fine: '12:00:00.125' }, { fine: '12:00:00.13' }],
+  ];
+  for (const [item, stored] of cases) assert.equal(taken(item), stored, JSON.stringify(item));
+  // 24:00:00 and a year past 9999 are what PostgreSQL would store, and what the API takes nowhere.
+  expectError(() => taken({ clock: '23:59:59.5' }), 'FAILED_VALIDATION', 'clock');
+  expectError(() => taken({ at: '9999-12-31T23:59:59.5' }), 'FAILED_VALIDATION', 'at');
+});
+
 test('numeric(p,s) holds NaN but no infinity, as PostgreSQL; an unbounded numeric holds both', () => {
   assert.equal(parse({ price: 'NaN' }), { price: 'NaN' });
   for (const price of ['Infinity', '-Infinity']) {
