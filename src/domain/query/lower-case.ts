@@ -6,8 +6,8 @@
  * combining dot (PostgreSQL: `i`).
  */
 export function lowerCaseByCodePoint(text: string): string {
-  // ASCII has neither case; the loop below is for the rest.
-  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  // Printable ASCII has neither special case; the loop below is for the rest.
+  if (!BEYOND_PRINTABLE_ASCII.test(text)) return text.toLowerCase();
   let lowered = '';
   for (const character of text) {
     lowered += String.fromCodePoint(character.toLowerCase().codePointAt(0)!);
@@ -15,4 +15,4 @@ export function lowerCaseByCodePoint(text: string): string {
   return lowered;
 }
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+const BEYOND_PRINTABLE_ASCII = /[^\x20-\x7e\t\n\r]/;
