@@ -369,6 +369,35 @@ export function itemStoreContract(target: CollectionsTarget) {
     }
   });
 
+  test('_icontains lowers each character alone, as ILIKE does: a final Σ is σ, İ is i', async ({
+    collections,
+  }) => {
+    const words = await seed(collections, 'cased', WORDS_FIELDS, [
+      { id: 1, word: 'ΟΔΟΣ' },
+      { id: 2, word: 'οδος' },
+      { id: 3, word: 'ίσως' },
+      { id: 4, word: 'Istanbul' },
+      { id: 5, word: 'İzmir' },
+      { id: 6, word: 'ılık' },
+    ]);
+    const cases: Array<[BoundFilterNode, number[]]> = [
+      [cond('word', '_icontains', 'οσ'), [1]],
+      [cond('word', '_icontains', 'ος'), [2]],
+      [cond('word', '_icontains', 'ΩΣ'), []],
+      [cond('word', '_icontains', 'İ'), [4, 5]],
+      [cond('word', '_icontains', 'iz'), [5]],
+      [cond('word', '_icontains', 'I'), [4, 5]],
+      [cond('word', '_icontains', 'ı'), [6]],
+    ];
+    for (const [filter, expected] of cases) {
+      assert.equal(
+        await ids(collections, words, filter, [{ field: 'id', direction: 'asc' }]),
+        expected,
+        JSON.stringify(filter),
+      );
+    }
+  });
+
   test('and/or nest, with the identities: empty and = all, empty or = none', async ({ collections }) => {
     const words = await seed(collections, 'words', WORDS_FIELDS, WORDS);
     const byId: SortField[] = [{ field: 'id', direction: 'asc' }];

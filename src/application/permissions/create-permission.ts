@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Accountability } from '../../domain/accountability.ts';
+import { uuidV7 } from '../../domain/items/uuid-v7.ts';
 import { requireAdmin } from '../access.ts';
 import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
@@ -17,7 +17,9 @@ export class CreatePermissionHandler implements Handler<CreatePermissionCommand,
   async execute(caller: Accountability, command: CreatePermissionCommand): Promise<PermissionView> {
     requireAdmin(caller);
     const permission = await this.validator.validated({
-      id: randomUUID(),
+      // Time-ordered: a role's permissions are applied in the order of their ids, and presets merge in that
+      // order with a later one winning (docs/api.md §5), which must be the order they were created in.
+      id: uuidV7(),
       role: command.role,
       collection: command.collection,
       action: command.action,

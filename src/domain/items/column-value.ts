@@ -1,8 +1,10 @@
 import { characterCount } from '../character-count.ts';
 import { DomainError, failedValidation } from '../errors.ts';
+import { isBlankPadded, paddedToLength } from '../query/blank-padded.ts';
 import { coerceValue } from '../query/coerce-value.ts';
 import type { ScalarValue } from '../query/filter.ts';
-import { fitsNumericColumn } from '../query/numeric-precision.ts';
+import { roundedForNumericColumn } from '../query/numeric-precision.ts';
+import { roundedForTemporalColumn } from '../query/temporal-precision.ts';
 import type { FieldSchema } from '../schema/collection-schema.ts';
 
 /**
@@ -10,6 +12,10 @@ import type { FieldSchema } from '../schema/collection-schema.ts';
  * SQL NULL. Refusals are FAILED_VALIDATION naming the field: the value does not fit the column, which is
  * a different answer from a bad filter operand (INVALID_QUERY), though the type rules are the same
  * coerceValue — whatever is accepted here PostgreSQL accepts too, so a bad value never reaches the SQL.
+ *
+ * A `numeric(p,s)` value is rounded to s places, and a `timestamp(n)`, `timestamptz(n)` or `time(n)` value to n
+ * fractional digits, as the column keeps it. A `character(n)` value is padded to n as the column keeps it (blank-padded.ts), so that a rule's text
+ * operators see on a new row what they see on it stored.
  *
  * On json columns `null` is SQL NULL, never the JSON literal `null`: clients cannot tell the two apart
  * on reading (both are JSON null), and SQL NULL is what "no value" means in every other column.
@@ -23,20 +29,42 @@ export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | nul
     if (!field.nullable) throw failedValidation(field.name, `Field "${field.name}" may not be null.`);
     return null;
   }
-  const value = coerced(field, raw);
+  const coercedValue = coerced(field, raw);
+  const value =
+    typeof coercedValue === 'string' && field.maxLength !== null && isBlankPadded(field)
+      ? paddedToLength(coercedValue, field.maxLength)
+      : coercedValue;
   // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units.
   if (
-    field.maxLength !== null &&
-    typeof value === 'string' &&
-    characterCount(value, field.maxLength) > field.maxLength
+    value === null ||
+    (field.maxLength !== null &&
+      typeof value === 'string' &&
+      characterCount(value, field.maxLength) > field.maxLength)
   ) {
     throw failedValidation(field.name, `Field "${field.name}" is longer than ${field.maxLength} characters.`);
   }
-  if (field.type === 'decimal' && typeof value === 'string' && !fitsNumericColumn(field.dbType, value)) {
-    throw failedValidation(
-      field.name,
-      `Value ${value} of field "${field.name}" is too large for ${field.dbType}.`,
-    );
+  if (
+    typeof value === 'string' &&
+    (field.type === 'timestamp' || field.type === 'dateTime' || field.type === 'time')
+  ) {
+    const rounded = roundedForTemporalColumn(field, value);
+    if (rounded === null) {
+      throw failedValidation(
+        field.name,
+        `Value ${value} of field "${field.name}" rounds, in ${field.dbType}, to one outside the range the API takes.`,
+      );
+    }
+    return rounded;
+  }
+  if (field.type === 'decimal' && typeof value === 'string') {
+    const rounded = roundedForNumericColumn(field.dbType, value);
+    if (rounded === null) {
+      throw failedValidation(
+        field.name,
+        `Value ${value} of field "${field.name}" is too large for ${field.dbType}.`,
+      );
+    }
+    return rounded;
   }
   return value;
 }

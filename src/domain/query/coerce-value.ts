@@ -18,8 +18,6 @@ const MAX_FLOAT_TEXT = 400;
 const INT2 = { min: -32768, max: 32767 };
 const INT4 = { min: -2147483648, max: 2147483647 };
 const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
-/** float4 limits: PostgreSQL refuses `real` values that overflow to infinity or underflow to zero. */
-const FLOAT4_MAX = 3.4028234663852886e38;
 
 /**
  * Turns a filter operand into the canonical value of its field's type (filter.ts, ScalarValue).
@@ -179,9 +177,11 @@ function floatValue(raw: unknown, single: boolean): number | string | null {
   } else return null;
   if (!Number.isFinite(value)) return null;
   if (!single) return value === 0 ? 0 : value;
-  // `real` columns: compare with the value PostgreSQL would store, refusing what it would refuse.
+  // `real` columns: compare with the value PostgreSQL would store, refusing what it would refuse — a value
+  // that rounds (to nearest, as strtof does) to infinity or to zero. `3.4028235e38`, which PostgreSQL
+  // answers for the largest real, rounds to it, so it is taken back.
   const rounded = Math.fround(value);
-  if (Math.abs(value) > FLOAT4_MAX || (rounded === 0 && value !== 0)) return null;
+  if (!Number.isFinite(rounded) || (rounded === 0 && value !== 0)) return null;
   return rounded === 0 ? 0 : rounded;
 }
 

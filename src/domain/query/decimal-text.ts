@@ -4,8 +4,14 @@
  */
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,7}))?$/;
 
-/** Bounds well inside what PostgreSQL's `numeric` accepts, so a value we accept is never a database error. */
-const MAX_INPUT_LENGTH = 1000;
+/**
+ * Bounds well inside what PostgreSQL's `numeric` accepts, so a value we accept is never a database error.
+ * The length bounds the plain text too, and is long enough for that of any number of up to 1,000
+ * characters with an exponent of up to ±1,000 (at most 2,003 characters): the API answers a numeric in its
+ * plain text, and that answer must be taken back in a filter or a write.
+ */
+const MAX_TEXT_LENGTH = 2048;
+/** PostgreSQL's `numeric` input refuses a larger exponent (NUMERIC_MAX_PRECISION). */
 const MAX_EXPONENT = 1000;
 
 /**
@@ -13,7 +19,7 @@ const MAX_EXPONENT = 1000;
  * leading or trailing zeros. Null when the text is not a finite decimal number within bounds.
  */
 export function normalizeDecimal(text: string): string | null {
-  if (text.length > MAX_INPUT_LENGTH) return null;
+  if (text.length > MAX_TEXT_LENGTH) return null;
   const match = DECIMAL.exec(text);
   if (!match) return null;
   const [, sign, whole = '', fraction = '', exponentText] = match;
@@ -33,7 +39,8 @@ export function normalizeDecimal(text: string): string | null {
   if (point <= 0) plain = `0.${'0'.repeat(-point)}${digits}`;
   else if (point >= digits.length) plain = digits + '0'.repeat(point - digits.length);
   else plain = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return sign === '-' ? `-${plain}` : plain;
+  const signed = sign === '-' ? `-${plain}` : plain;
+  return signed.length > MAX_TEXT_LENGTH ? null : signed;
 }
 
 /** Orders two normalized decimal texts by value (-1, 0, 1). */

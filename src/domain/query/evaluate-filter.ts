@@ -1,9 +1,11 @@
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
 import { elementField, fieldOf } from '../schema/collection-schema.ts';
 import { TEXTUAL_TYPES } from '../schema/field-type.ts';
+import { comparedValue } from './blank-padded.ts';
 import { compareValues } from './compare-values.ts';
 import type { BoundFilterNode, Condition, ScalarValue } from './filter.ts';
 import { invalidQuery } from './invalid-query.ts';
+import { lowerCaseByCodePoint } from './lower-case.ts';
 import type { RelationalHop } from './relational-hop.ts';
 
 /**
@@ -19,9 +21,8 @@ export type RelatedRowsOf = (
  * Whether an item matches a bound filter, with PostgreSQL's semantics on canonical values (filter.ts):
  * a null field matches only `_null` and `_empty` — every other operator, negations included, is unknown
  * on null and so false (SQL three-valued logic). Substrings are literal (`%` and `_` are plain
- * characters). `_icontains` lower-cases both sides with JavaScript's locale-free Unicode mapping, which
- * agrees with PostgreSQL's ILIKE except for the few characters whose lower case differs by collation or
- * changes length (e.g. "İ"). Arrays (canonical JSON text) are tested element by element with their
+ * characters). `_icontains` lower-cases both sides code point by code point, as PostgreSQL's ILIKE does on
+ * a libc collation (lower-case.ts). Arrays (canonical JSON text) are tested element by element with their
  * element type's equality, as PostgreSQL's `@>` and `&&` do; an empty array is `_empty`.
  *
  * The item must hold canonical values (coerceValue's output) or null; missing fields read as null.
@@ -67,7 +68,9 @@ function matchesCondition(
       reason: 'UNKNOWN_FIELD',
     });
   }
-  const value = fieldValue(item, field.name);
+  const stored = fieldValue(item, field.name);
+  // A comparison, `_empty` included, does not see a character(n) value's padding; the text operators do.
+  const value = stored === null ? null : comparedValue(field, stored);
   const emptyValue = TEXTUAL_TYPES.has(field.type) ? '' : field.type === 'array' ? '[]' : null;
   switch (condition.operator) {
     case '_null':
@@ -79,7 +82,7 @@ function matchesCondition(
     case '_nempty':
       return value !== null && value !== emptyValue;
   }
-  if (value === null) return false;
+  if (stored === null || value === null) return false;
   if (field.type === 'array') return matchesArray(condition, field, String(value));
   const compare = (operand: ScalarValue) => compareValues(field.type, value, operand);
   switch (condition.operator) {
@@ -95,7 +98,7 @@ function matchesCondition(
     case '_nintersects':
       throw new Error(`Operator "${condition.operator}" applies to arrays only`);
   }
-  return matchesValue(condition.operator, field, value, condition.value);
+  return matchesValue(condition.operator, field, value, stored, condition.value);
 }
 
 /** `_contains`/`_ncontains` one element, `_intersects`/`_nintersects` a list (operator-support.ts). */
@@ -122,9 +125,10 @@ function matchesValue(
   operator: Extract<Condition<ScalarValue>, { value: ScalarValue }>['operator'],
   field: FieldSchema,
   value: ScalarValue,
+  stored: ScalarValue,
   operand: ScalarValue,
 ): boolean {
-  const text = String(value);
+  const text = String(stored);
   const needle = String(operand);
   switch (operator) {
     case '_eq':
@@ -144,7 +148,7 @@ function matchesValue(
     case '_ncontains':
       return !text.includes(needle);
     case '_icontains':
-      return text.toLowerCase().includes(needle.toLowerCase());
+      return lowerCaseByCodePoint(text).includes(lowerCaseByCodePoint(needle));
     case '_starts_with':
       return text.startsWith(needle);
     case '_nstarts_with':

@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import { comparedValue } from './blank-padded.ts';
 import { allOf, anyOf } from './combine-filters.ts';
 import { type BoundFilterNode, MATCH_NONE, type ScalarValue } from './filter.ts';
 import type { SortField } from './item-query.ts';
@@ -33,15 +34,28 @@ export function afterCondition(
   const levels: BoundFilterNode[] = [];
   const equal: BoundFilterNode[] = [];
   keyset.forEach((sort, index) => {
-    const value = values[index] ?? null;
+    const value = keysetValue(sort, values[index] ?? null, collection);
     levels.push(allOf([...equal, after(sort, value, nullable(sort.field, collection))]));
     equal.push(sameAs(sort.field, value));
   });
   const first = keyset[0];
-  const firstValue = values[0] ?? null;
+  const firstValue = first ? keysetValue(first, values[0] ?? null, collection) : null;
   const bound =
     first && keyset.length > 1 && !nullable(first.field, collection) ? notBefore(first, firstValue) : null;
   return allOf(bound ? [bound, anyOf(levels)] : [anyOf(levels)]);
+}
+
+/**
+ * A row's value as the comparisons after it see it: a `character(n)` value without its padding, which a
+ * comparison ignores (blank-padded.ts) — `code > 'ab '` would skip the other rows holding `'ab '`.
+ */
+function keysetValue(
+  { field }: SortField,
+  value: ScalarValue | null,
+  collection: CollectionSchema,
+): ScalarValue | null {
+  const schema = fieldOf(collection, field);
+  return value === null || !schema ? value : comparedValue(schema, value);
 }
 
 /** The values strictly after `value` in the field's direction, nulls placed as PostgreSQL places them. */

@@ -86,6 +86,25 @@ test('administration of permissions needs an admin', async () => {
   assert.is((await f.list.execute(SYSTEM_ACCOUNTABILITY)).length, 1);
 });
 
+test("a role's permissions for an action come in the order they were created, which is the order their presets merge in", async () => {
+  const f = await fixture();
+  const created: string[] = [];
+  for (let n = 0; n < 20; n++) {
+    const permission = await f.create.execute(SYSTEM_ACCOUNTABILITY, {
+      role: EDITOR,
+      collection: 'cargos',
+      action: 'create',
+      presets: { description: `preset ${n}` },
+    });
+    created.push(permission.id);
+  }
+  const applied = await f.permissions.listFor(EDITOR, 'cargos', 'create');
+  assert.equal(
+    applied.map((permission) => permission.id),
+    created,
+  );
+});
+
 test('a created permission is stored and shown with its wire names; omitted parts are null', async () => {
   const f = await fixture();
   const full = await f.create.execute(SYSTEM_ACCOUNTABILITY, {

@@ -133,13 +133,51 @@ test('maxLength counts characters (code points) as PostgreSQL does', () => {
 
 test('numeric(p,s) takes what PostgreSQL stores: rounded to s places, at most p − s whole digits', () => {
   // cargos.price is numeric(12,2): ten whole digits.
-  assert.equal(parse({ price: '9999999999.994' }), { price: '9999999999.994' });
+  // The value is the stored one, so that a permission's validation judges what the row will hold.
+  assert.equal(parse({ price: '9999999999.994' }), { price: '9999999999.99' });
   assert.equal(parse({ price: -9999999999.99 }), { price: '-9999999999.99' });
-  assert.equal(parse({ price: '0.001' }), { price: '0.001' });
+  assert.equal(parse({ price: '0.001' }), { price: '0' });
+  assert.equal(parse({ price: '-0.001' }), { price: '0' });
+  assert.equal(parse({ price: '1.005' }), { price: '1.01' });
+  assert.equal(parse({ price: '-1.005' }), { price: '-1.01' });
+  assert.equal(parse({ price: '12.5' }), { price: '12.5' });
   for (const price of ['10000000000', '9999999999.995', '-9999999999.995', 1e10, '1e12']) {
     const error = expectError(() => parse({ price }), 'FAILED_VALIDATION', 'price');
     assert.match(error.message, 'price');
   }
+});
+
+test('timestamp(n), timestamptz(n) and time(n) take what PostgreSQL stores: rounded to n digits, ties away from its epoch', () => {
+  const moments: CollectionSchema = {
+    name: 'moments',
+    primaryKey: null,
+    fields: [
+      field('at', 'timestamp', 'timestamp(0) without time zone'),
+      field('ms', 'timestamp', 'timestamp(3) without time zone'),
+      field('instant', 'dateTime', 'timestamp(1) with time zone'),
+      field('clock', 'time', 'time(0) without time zone'),
+      field('fine', 'time', 'time(2) without time zone'),
+    ],
+  };
+  const taken = (item: Record<string, unknown>) => parseItemPayload(item, moments, 'create');
+  // As PostgreSQL 15 stores each (measured with casts, TimeZone UTC).
+  const cases: ReadonlyArray<readonly [Record<string, unknown>, Record<string, unknown>]> = [
+    [{ at: '2024-01-01T00:00:00.5' }, { at: '2024-01-01T00:00:01' }],
+    [{ at: '1999-12-31T23:59:59.5' }, { at: '1999-12-31T23:59:59' }],
+    [{ at: '2024-12-31T23:59:59.7' }, { at: '2025-01-01T00:00:00' }],
+    [{ at: '0001-01-01T00:00:00.5' }, { at: '0001-01-01T00:00:00' }],
+    [{ at: 'infinity' }, { at: 'infinity' }],
+    [{ ms: '1969-12-31T23:59:59.9995' }, { ms: '1969-12-31T23:59:59.999' }],
+    [{ instant: '2024-01-01T00:00:00.15Z' }, { instant: '2024-01-01T00:00:00.2+00:00' }],
+    [{ instant: '1999-12-31T23:59:59.95Z' }, { instant: '1999-12-31T23:59:59.9+00:00' }],
+    [{ instant: '2024-01-01T01:00:00.04+01:00' }, { instant: '2024-01-01T00:00:00+00:00' }],
+    [{ clock: '00:00:00.5' }, { clock: '00:00:01' }],
+    [{ fine: '12:00:00.125' }, { fine: '12:00:00.13' }],
+  ];
+  for (const [item, stored] of cases) assert.equal(taken(item), stored, JSON.stringify(item));
+  // 24:00:00 and a year past 9999 are what PostgreSQL would store, and what the API takes nowhere.
+  expectError(() => taken({ clock: '23:59:59.5' }), 'FAILED_VALIDATION', 'clock');
+  expectError(() => taken({ at: '9999-12-31T23:59:59.5' }), 'FAILED_VALIDATION', 'at');
 });
 
 test('numeric(p,s) holds NaN but no infinity, as PostgreSQL; an unbounded numeric holds both', () => {

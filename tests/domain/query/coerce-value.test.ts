@@ -46,6 +46,9 @@ const ACCEPTED: ReadonlyArray<readonly [string, unknown, unknown]> = [
   ['weight_kg', 'NaN', 'NaN'],
   ['weight_kg', '-Infinity', '-Infinity'],
   ['weight_kg', '0.1', Math.fround(0.1)],
+  ['weight_kg', 3.4028235e38, 3.4028234663852886e38],
+  ['weight_kg', '-3.4028235e38', -3.4028234663852886e38],
+  ['weight_kg', '1e-45', Math.fround(1e-45)],
   ['price', '19.990', '19.99'],
   ['price', '-000.50', '-0.5'],
   ['price', '1e3', '1000'],
@@ -104,6 +107,14 @@ test('values are coerced to the canonical form of their field type', () => {
   }
 });
 
+test('a decimal is taken back in the plain text it is answered in, however far its exponent went', () => {
+  for (const raw of ['1e1000', '-1e-1000', `${'9'.repeat(1000)}e1000`, `-0.${'1'.repeat(998)}e-1000`]) {
+    const plain = coerceValue(column('price'), raw);
+    assert.type(plain, 'string', raw.slice(0, 20));
+    assert.equal(coerceValue(column('price'), plain), plain, raw.slice(0, 20));
+  }
+});
+
 /** [field, raw input, why] */
 const REFUSED: ReadonlyArray<readonly [string, unknown, string]> = [
   ['id', 'not-a-uuid', 'not a uuid'],
@@ -149,13 +160,15 @@ const REFUSED: ReadonlyArray<readonly [string, unknown, string]> = [
   ['temperature', ' 1', 'leading space'],
   ['temperature', '1,5', 'decimal comma'],
   ['weight_kg', '1e39', 'overflows real'],
+  ['weight_kg', '3.4028236e38', 'rounds to infinity as a real'],
   ['weight_kg', '1e-50', 'underflows real'],
   ['price', 'nan', 'another spelling than the one the API writes'],
   ['price', 'inf', 'another spelling than the one the API writes'],
   ['price', '+Infinity', 'another spelling than the one the API writes'],
   ['price', Number.NaN, 'NaN as a number (no JSON number is)'],
   ['price', '1e1001', 'exponent PostgreSQL numeric cannot hold'],
-  ['price', '1'.repeat(1001), 'over the length bound'],
+  ['price', '1'.repeat(2049), 'over the length bound'],
+  ['price', `${'1'.repeat(1049)}e1000`, 'plain text over the length bound'],
   ['price', '', 'empty'],
   ['price', '.', 'a lone point'],
   ['price', '1.2.3', 'two points'],

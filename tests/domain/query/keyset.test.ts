@@ -70,6 +70,35 @@ test('after a row are exactly the rows that follow it, for every sort and every 
   }
 });
 
+test('after a row of a character(n) column come the rows holding the same padded value, as PostgreSQL compares them', () => {
+  const codes: CollectionSchema = {
+    name: 'codes',
+    primaryKey: 'id',
+    fields: [
+      field('id', 'integer', 'integer', { nullable: false, isPrimaryKey: true, isUnique: true }),
+      field('code', 'string', 'character(3)', { maxLength: 3 }),
+    ],
+  };
+  // As PostgreSQL reads a char(3): padded. Sorted by code, then id: 1, 3, 4, 2.
+  const rows = [
+    { id: 1, code: 'ab ' },
+    { id: 2, code: 'abc' },
+    { id: 3, code: 'ab ' },
+    { id: 4, code: 'ab ' },
+  ];
+  const following = (keyset: SortField[], last: { id: number; code: string }) => {
+    const condition = afterCondition(
+      keyset,
+      keyset.map(({ field: name }) => last[name as 'id' | 'code']),
+      codes,
+    );
+    return rows.filter((row) => matchesFilter(condition, row, codes)).map((row) => row.id);
+  };
+  assert.equal(following([asc('code'), asc('id')], rows[0]!), [2, 3, 4]);
+  assert.equal(following([desc('code'), asc('id')], rows[0]!), [3, 4]);
+  assert.equal(following([desc('code'), asc('id')], rows[3]!), []);
+});
+
 test('a not-null first field bounds the whole condition, so an index can start at the cursor', () => {
   assert.equal(afterCondition([asc('id')], [7], ITEMS), {
     kind: 'condition',

@@ -12,7 +12,8 @@ const MAX_SAFE_INTEGER = '9007199254740991';
  * - int2/int4/float4/float8 → numbers (shortest round-trip digits), NaN/±Infinity as strings;
  * - json/jsonb → embedded as is (jsonb in its normalized form); uuid, text, varchar → strings.
  * The rest is decided here:
- * - timestamptz: in UTC, `"2024-01-02T01:04:05.123+00:00"`, whatever the session's TimeZone;
+ * - timestamptz: in UTC, `"2024-01-02T01:04:05.123+00:00"`, whatever the session's TimeZone (BC years, which
+ *   only SQL writes, as `"0001-12-31T23:00:00+00:00 BC"`);
  * - int8: a number within ±(2^53 − 1), else its digits as a string;
  * - numeric: a number when the double nearest to it prints (shortest round-trip) as the same decimal value
  *   — 0.1 → 0.1, 1.10 → 1.1 — else the exact decimal text (`"123456789012345678901234567890"`, `"NaN"`).
@@ -29,9 +30,12 @@ export function jsonValueSql(field: FieldSchema): RawBuilder<unknown> {
 export function jsonValueOf(field: FieldSchema, column: RawBuilder<unknown>): RawBuilder<unknown> {
   switch (field.type) {
     case 'dateTime':
-      return sql`case when isfinite(${column})
+      // A year before 1 (written in SQL: no API write makes one) ends in ` BC`, which the offset precedes,
+      // as in PostgreSQL's own JSON of a timestamptz.
+      return sql`case when not isfinite(${column}) then to_json(${column})
+        when ${column} >= timestamptz '0001-01-01T00:00:00Z'
         then (rtrim(to_json(${column} at time zone 'UTC')::text, '"') || '+00:00"')::json
-        else to_json(${column}) end`;
+        else replace(to_json(${column} at time zone 'UTC')::text, ' BC"', '+00:00 BC"')::json end`;
     case 'bigInteger':
       return sql`case when ${column} between -${sql.raw(MAX_SAFE_INTEGER)} and ${sql.raw(MAX_SAFE_INTEGER)}
         then to_json(${column}) else to_json(${column}::text) end`;

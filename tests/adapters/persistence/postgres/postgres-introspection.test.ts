@@ -9,6 +9,7 @@ import type { CollectionSchema, FieldSchema } from '../../../../src/domain/schem
 import { emptySchema, TEST_SCHEMA } from '../../../support/collections.ts';
 import { databaseBackends } from '../../../support/databases.ts';
 import { expectDomainError } from '../../../support/expect-domain-error.ts';
+import { listRequest } from '../../../support/list-request.ts';
 import { suitePerBackend } from '../../../support/suite-per-backend.ts';
 
 /**
@@ -188,6 +189,37 @@ for (const [target, test] of suitePerBackend<
       id: 2,
     });
     assert.equal(JSON.parse(item!), { 'a.b c': 'y' });
+  });
+
+  test('dates outside years 1 to 9999, which only SQL writes, read as PostgreSQL writes them, the offset before BC', async ({
+    db,
+    catalog,
+  }) => {
+    await sql`create table ${inSchema('eras')} (id int primary key, instant timestamptz, moment timestamp, day date)`.execute(
+      db,
+    );
+    await sql`insert into ${inSchema('eras')} values
+      (1, '0001-01-01 00:00:00+01', '0044-03-15 12:00 BC', '0044-03-15 BC'),
+      (2, '10000-01-01 00:00:00.5+00', '10000-01-01 00:00', '10000-01-01'),
+      (3, '0001-01-01 00:00:00+00', '0001-01-01 00:00', '0001-01-01')`.execute(db);
+    await catalog.refresh();
+    const eras = collection(catalog, 'eras');
+    const result = await new PostgresItemStore(db, TEST_SCHEMA).list(
+      listRequest(eras, {
+        select: eras.fields.map((f) => ({ field: f.name, visibleWhen: null })),
+        sort: [{ field: 'id', direction: 'asc' }],
+      }),
+    );
+    assert.equal(JSON.parse(result.json), [
+      {
+        id: 1,
+        instant: '0001-12-31T23:00:00+00:00 BC',
+        moment: '0044-03-15T12:00:00 BC',
+        day: '0044-03-15 BC',
+      },
+      { id: 2, instant: '10000-01-01T00:00:00.5+00:00', moment: '10000-01-01T00:00:00', day: '10000-01-01' },
+      { id: 3, instant: '0001-01-01T00:00:00+00:00', moment: '0001-01-01T00:00:00', day: '0001-01-01' },
+    ]);
   });
 
   test('system tables (but files) and other schemas are not collections; views are, read-only', async ({
