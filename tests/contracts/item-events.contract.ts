@@ -150,29 +150,43 @@ export function itemEventsContract(target: PersistenceTarget) {
   }) => {
     await persistence.items.write((writer) => writer.insert(cargos, [{ id: 1, name: 'before' }]));
     const received: ItemEvent[] = [];
-    let arrived: () => void = () => {};
     const unsubscribe = feed.subscribe({
-      events: (batch) => {
-        received.push(...batch);
-        if (received.length >= 2) arrived();
-      },
+      events: (batch) => received.push(...batch),
       lost: () => assert.unreachable('nothing is lost'),
     });
-    const both = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-    await persistence.items.write((writer) => writer.insert(cargos, [{ id: 2, name: 'after' }]));
-    await persistence.items.write((writer) => writer.delete(cargos, [2]));
-    await both;
-    unsubscribe();
-    assert.equal(
-      received.map((event) => [event.action, event.key]),
-      [
-        ['create', 2],
-        ['delete', 2],
-      ],
-    );
+    try {
+      // What "after subscribe()" means is fixed by the feed's first read, which nothing here can wait for: a
+      // write racing it may fall on either side. Markers are written until one is heard, and only what is
+      // committed after that is asserted.
+      for (let marker = 100; received.length === 0; marker++) {
+        await persistence.items.write((writer) => writer.insert(cargos, [{ id: marker, name: 'marker' }]));
+        await heard(() => received.length > 0, 500).catch(() => undefined);
+      }
+      await persistence.items.write((writer) => writer.insert(cargos, [{ id: 2, name: 'after' }]));
+      await persistence.items.write((writer) => writer.delete(cargos, [2]));
+      const ofTwo = () => received.filter((event) => event.key === 2);
+      await heard(() => ofTwo().length >= 2, 10_000);
+      assert.equal(
+        ofTwo().map((event) => [event.action, event.key]),
+        [
+          ['create', 2],
+          ['delete', 2],
+        ],
+      );
+      assert.ok(!received.some((event) => event.key === 1), 'nothing committed before subscribing');
+    } finally {
+      unsubscribe();
+    }
   });
 
   return test;
+}
+
+/** Waits until `condition` holds, failing after `timeoutMs` rather than hanging the suite. */
+async function heard(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not heard within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
