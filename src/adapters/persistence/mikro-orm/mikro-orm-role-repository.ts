@@ -51,7 +51,7 @@ export class MikroOrmRoleRepository implements RoleRepository {
 
   async save(role: Role, activity?: ActivityEntry) {
     const row = { name: role.name, description: role.description, admin_access: role.adminAccess };
-    await this.database.write(
+    await this.database.writeKeepingAnAdmin(
       async (db) => {
         await db
           .insertInto('datagate_roles')
@@ -68,7 +68,7 @@ export class MikroOrmRoleRepository implements RoleRepository {
   async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // Users holding the role are set to no role by the foreign key (`on delete set null`).
-    return this.database.write(async (db) => {
+    return this.database.writeKeepingAnAdmin(async (db) => {
       const result = await db.deleteFrom('datagate_roles').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
     }, activity);

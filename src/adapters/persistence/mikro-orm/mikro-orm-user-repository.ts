@@ -59,7 +59,7 @@ export class MikroOrmUserRepository implements UserRepository {
       last_name: user.lastName,
       token_digest: user.tokenDigest,
     };
-    await this.database.write(
+    await this.database.writeKeepingAnAdmin(
       async (db) => {
         await db
           .insertInto('datagate_users')
@@ -76,7 +76,7 @@ export class MikroOrmUserRepository implements UserRepository {
   async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // The user's refresh tokens go with the row (`on delete cascade`).
-    return this.database.write(async (db) => {
+    return this.database.writeKeepingAnAdmin(async (db) => {
       const result = await db.deleteFrom('datagate_users').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
     }, activity);
