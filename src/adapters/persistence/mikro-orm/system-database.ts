@@ -1,10 +1,10 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { DatabaseWork } from '../../../domain/database-work.ts';
-import { DomainError, recordNotUnique } from '../../../domain/errors.ts';
+import { DomainError, failedValidation, recordNotUnique } from '../../../domain/errors.ts';
 import { systemTablesMissingError, unavailableError } from '../database-unreachable.ts';
 import { type ActivityTables, activityTables, insertActivitySql } from '../postgres/activity-recording.ts';
 import { boundedByWork } from '../statement-timeout-per-work.ts';
@@ -13,6 +13,13 @@ import type { SystemTables } from './system-tables.ts';
 
 /** Unique constraint name → the field the domain error names. */
 export type UniqueFields = Readonly<Record<string, string>>;
+
+/**
+ * The foreign keys to a role. A user or permission is checked to name an existing role before it is
+ * written, but the role can be deleted in between (two admins at once): the write then hears what the
+ * check would have said.
+ */
+const ROLE_REFERENCES = new Set(['datagate_users_role_foreign', 'datagate_permissions_role_foreign']);
 
 /**
  * The repositories' way into the system tables: SQL through Kysely, with MikroORM's exception types.
@@ -113,6 +120,12 @@ export class SystemDatabase {
     if (converted instanceof UniqueConstraintViolationException) {
       const field = uniqueFields[(error as { constraint?: string }).constraint ?? ''];
       if (field) return recordNotUnique(field);
+    }
+    if (
+      converted instanceof ForeignKeyConstraintViolationException &&
+      ROLE_REFERENCES.has((error as { constraint?: string }).constraint ?? '')
+    ) {
+      return failedValidation('role', 'Role does not exist.');
     }
     return converted;
   }
