@@ -68,6 +68,18 @@ export function roleRepositoryContract(target: PersistenceTarget) {
     assert.equal((await roles.list()).sort(byName), saved.sort(byName));
   });
 
+  test('update changes an existing role, and never brings back a deleted one', async ({
+    persistence: { roles },
+  }) => {
+    const role = aRole({ name: 'Editors' });
+    await roles.save(role);
+    assert.is(await roles.update(new Role({ ...role, name: 'Writers' })), true);
+    assert.is((await roles.findById(role.id))?.name, 'Writers');
+    await roles.delete(role.id);
+    assert.is(await roles.update(new Role({ ...role, name: 'Back' })), false);
+    assert.is(await roles.findById(role.id), null);
+  });
+
   test('delete reports whether there was such a role', async ({ persistence: { roles } }) => {
     const role = aRole();
     await roles.save(role);

@@ -107,6 +107,19 @@ export function userRepositoryContract(target: PersistenceTarget) {
     assert.equal((await users.list()).sort(byEmail), saved.sort(byEmail));
   });
 
+  test('update changes an existing user, and never brings back a deleted one', async ({
+    persistence: { users },
+  }) => {
+    const user = aUser({ firstName: 'Ada' });
+    await users.save(user);
+    assert.is(await users.update(new User({ ...user, firstName: 'Grace' })), true);
+    assert.is((await users.findById(user.id))?.firstName, 'Grace');
+    await users.delete(user.id);
+    assert.is(await users.update(new User({ ...user, firstName: 'Back' })), false);
+    assert.is(await users.findById(user.id), null);
+    assert.is(await users.findByEmail(user.email), null);
+  });
+
   test('delete reports whether there was such a user', async ({ persistence: { users } }) => {
     const user = aUser();
     await users.save(user);
@@ -152,10 +165,11 @@ export function userRepositoryContract(target: PersistenceTarget) {
     assert.is(await users.anyAdminExists(), true);
   });
 
+  // Its holder suspended: the role of the last active admin cannot be deleted (LAST_ADMIN on a database).
   test('deleting the admin role leaves no admin', async ({ persistence: { users, roles } }) => {
     const admin = aRole({ adminAccess: true });
     await roles.save(admin);
-    await users.save(aUser({ roleId: admin.id }));
+    await users.save(aUser({ roleId: admin.id, status: 'suspended' }));
     await roles.delete(admin.id);
     assert.is(await users.anyAdminExists(), false);
   });

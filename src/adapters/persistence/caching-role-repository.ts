@@ -76,6 +76,14 @@ export class CachingRoleRepository implements RoleRepository {
     }
   }
 
+  async update(role: Role, activity?: ActivityEntry) {
+    try {
+      return await this.inner.update(role, activity);
+    } finally {
+      this.forget(role.id);
+    }
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     try {
       return await this.inner.delete(id, activity);

@@ -107,6 +107,15 @@ export class CachingUserRepository implements UserRepository {
     }
   }
 
+  async update(user: User, activity?: ActivityEntry) {
+    try {
+      return await this.inner.update(user, activity);
+    } finally {
+      this.forget(user.id);
+      if (user.tokenDigest !== null) this.unknownDigests.delete(user.tokenDigest);
+    }
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     try {
       return await this.inner.delete(id, activity);

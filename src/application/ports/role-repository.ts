@@ -14,6 +14,11 @@ export interface RoleRepository {
    */
   save(role: Role, activity?: ActivityEntry): Promise<void>;
   /**
+   * Changes an existing role, as `save` does. Returns false when there is none (deleted since it was
+   * read: a change never brings a role back), and then records nothing.
+   */
+  update(role: Role, activity?: ActivityEntry): Promise<boolean>;
+  /**
    * Users holding the role are left with no role. Returns false when there was no such role (and records
    * nothing); otherwise `activity`, when given, is recorded in the same transaction.
    */

@@ -17,6 +17,11 @@ export interface UserRepository {
    */
   save(user: User, activity?: ActivityEntry): Promise<void>;
   /**
+   * Changes an existing user, as `save` does. Returns false when there is none (deleted since it was
+   * read: a change never brings a user back), and then records nothing.
+   */
+  update(user: User, activity?: ActivityEntry): Promise<boolean>;
+  /**
    * Also removes the user's refresh tokens. Returns false when there was no such user (and records
    * nothing); otherwise `activity`, when given, is recorded in the same transaction.
    */

@@ -27,7 +27,10 @@ export class UpdateRoleHandler implements Handler<UpdateRoleRequest, RoleView> {
     if (command.description !== undefined) role.description = parseRoleDescription(command.description);
     if (command.admin_access !== undefined) role.adminAccess = command.admin_access;
     await this.lastAdmin.assertRoleChangeKeepsAnAdmin(role.id, role.adminAccess);
-    await this.roles.save(role, systemActivity(caller, 'update', 'datagate_roles', role.id));
+    // A role deleted since it was read stays deleted.
+    if (!(await this.roles.update(role, systemActivity(caller, 'update', 'datagate_roles', role.id)))) {
+      throw notFound('Role');
+    }
     return viewRole(role);
   }
 }

@@ -31,7 +31,7 @@ export class RevokeUserTokensHandler implements Handler<RevokeUserTokensRequest,
     const hadStaticToken = user.tokenDigest !== null;
     if (hadStaticToken) {
       user.tokenDigest = null;
-      await this.users.save(user);
+      if (!(await this.users.update(user))) throw notFound('User');
     }
     await this.refreshTokens.revokeUser(user.id, this.clock.now());
     return { email: user.email, hadStaticToken };

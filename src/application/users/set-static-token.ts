@@ -16,7 +16,7 @@ export class SetStaticTokenHandler implements Handler<SetStaticTokenCommand, str
     if (!user) throw notFound('User');
     const token = command.token ?? newOpaqueSecret();
     user.tokenDigest = staticTokenDigest(token);
-    await this.users.save(user);
+    if (!(await this.users.update(user))) throw notFound('User');
     return token;
   }
 }

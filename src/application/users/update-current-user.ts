@@ -35,7 +35,9 @@ export class UpdateCurrentUserHandler implements Handler<UpdateCurrentUserComman
       assertAcceptablePassword(command.password);
       user.passwordHash = await this.hasher.hash(command.password);
     }
-    await this.users.save(user, systemActivity(caller, 'update', 'datagate_users', user.id));
+    if (!(await this.users.update(user, systemActivity(caller, 'update', 'datagate_users', user.id)))) {
+      throw invalidToken();
+    }
     if (command.password !== undefined) await this.refreshTokens.revokeUser(user.id, this.clock.now());
     return viewUser(user);
   }

@@ -58,7 +58,10 @@ export class UpdateUserHandler implements Handler<UpdateUserRequest, UserView> {
       user.passwordHash = await this.hasher.hash(command.password);
     }
     await this.lastAdmin.assertUserChangeKeepsAnAdmin(user.id, user);
-    await this.users.save(user, systemActivity(caller, 'update', 'datagate_users', user.id));
+    // A user deleted since it was read stays deleted.
+    if (!(await this.users.update(user, systemActivity(caller, 'update', 'datagate_users', user.id)))) {
+      throw notFound('User');
+    }
     if (command.password !== undefined || (wasActive && !user.isActive)) {
       await this.refreshTokens.revokeUser(user.id, this.clock.now());
     }

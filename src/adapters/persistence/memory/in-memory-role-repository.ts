@@ -53,6 +53,12 @@ export class InMemoryRoleRepository implements RoleRepository {
     if (activity) this.record(activity);
   }
 
+  async update(role: Role, activity?: ActivityEntry) {
+    if (!this.roles.has(role.id)) return false;
+    await this.save(role, activity);
+    return true;
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     if (!this.roles.delete(id)) return false;
     for (const listener of this.deleteListeners) listener(id);

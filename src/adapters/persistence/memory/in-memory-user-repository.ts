@@ -72,6 +72,12 @@ export class InMemoryUserRepository implements UserRepository {
     if (activity) this.record(activity);
   }
 
+  async update(user: User, activity?: ActivityEntry) {
+    if (!this.users.has(user.id)) return false;
+    await this.save(user, activity);
+    return true;
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     this.refreshTokens.removeUser(id);
     if (!this.users.delete(id)) return false;

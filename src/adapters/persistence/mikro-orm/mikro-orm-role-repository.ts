@@ -50,7 +50,7 @@ export class MikroOrmRoleRepository implements RoleRepository {
   }
 
   async save(role: Role, activity?: ActivityEntry) {
-    const row = { name: role.name, description: role.description, admin_access: role.adminAccess };
+    const row = roleRow(role);
     await this.database.writeKeepingAnAdmin(
       async (db) => {
         await db
@@ -65,6 +65,21 @@ export class MikroOrmRoleRepository implements RoleRepository {
     );
   }
 
+  async update(role: Role, activity?: ActivityEntry) {
+    return this.database.writeKeepingAnAdmin(
+      async (db) => {
+        const result = await db
+          .updateTable('datagate_roles')
+          .set(roleRow(role))
+          .where('id', '=', role.id)
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
+      },
+      activity,
+      UNIQUE,
+    );
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // Users holding the role are set to no role by the foreign key (`on delete set null`).
@@ -73,6 +88,10 @@ export class MikroOrmRoleRepository implements RoleRepository {
       return result.numDeletedRows > 0n;
     }, activity);
   }
+}
+
+function roleRow(role: Role) {
+  return { name: role.name, description: role.description, admin_access: role.adminAccess };
 }
 
 function toRole(row: Selectable<SystemTables['datagate_roles']>): Role {

@@ -50,15 +50,7 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async save(user: User, activity?: ActivityEntry) {
-    const row = {
-      email: user.email,
-      password_hash: user.passwordHash,
-      role: user.roleId,
-      status: user.status,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      token_digest: user.tokenDigest,
-    };
+    const row = userRow(user);
     await this.database.writeKeepingAnAdmin(
       async (db) => {
         await db
@@ -67,6 +59,21 @@ export class MikroOrmUserRepository implements UserRepository {
           .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
           .execute();
         return true;
+      },
+      activity,
+      UNIQUE,
+    );
+  }
+
+  async update(user: User, activity?: ActivityEntry) {
+    return this.database.writeKeepingAnAdmin(
+      async (db) => {
+        const result = await db
+          .updateTable('datagate_users')
+          .set(userRow(user))
+          .where('id', '=', user.id)
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
       },
       activity,
       UNIQUE,
@@ -118,6 +125,18 @@ export class MikroOrmUserRepository implements UserRepository {
     );
     return row ? toUser(row) : null;
   }
+}
+
+function userRow(user: User) {
+  return {
+    email: user.email,
+    password_hash: user.passwordHash,
+    role: user.roleId,
+    status: user.status,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    token_digest: user.tokenDigest,
+  };
 }
 
 function toUser(row: Selectable<SystemTables['datagate_users']>): User {
