@@ -1,4 +1,4 @@
-import type { User } from '../../domain/user.ts';
+import type { User, UserChanges } from '../../domain/user.ts';
 import type { ActivityEntry } from './activity-log.ts';
 import type { SystemPage, SystemQuery } from './system-query.ts';
 
@@ -17,10 +17,12 @@ export interface UserRepository {
    */
   save(user: User, activity?: ActivityEntry): Promise<void>;
   /**
-   * Changes an existing user, as `save` does. Returns false when there is none (deleted since it was
-   * read: a change never brings a user back), and then records nothing.
+   * Sets `changes` on an existing user and answers the user as stored after them; the members left out
+   * keep what is stored, so two changes at once each keep the other's (a name changed while the user is
+   * suspended leaves the suspension). Null when there is no such user (deleted since it was read: a change
+   * never brings a user back), and then records nothing. Throws as `save` does.
    */
-  update(user: User, activity?: ActivityEntry): Promise<boolean>;
+  update(id: string, changes: UserChanges, activity?: ActivityEntry): Promise<User | null>;
   /**
    * Also removes the user's refresh tokens. Returns false when there was no such user (and records
    * nothing); otherwise `activity`, when given, is recorded in the same transaction.

@@ -30,8 +30,7 @@ export class RevokeUserTokensHandler implements Handler<RevokeUserTokensRequest,
     if (!user) throw notFound('User');
     const hadStaticToken = user.tokenDigest !== null;
     if (hadStaticToken) {
-      user.tokenDigest = null;
-      if (!(await this.users.update(user))) throw notFound('User');
+      if (!(await this.users.update(user.id, { tokenDigest: null }))) throw notFound('User');
     }
     await this.refreshTokens.revokeUser(user.id, this.clock.now());
     return { email: user.email, hadStaticToken };
