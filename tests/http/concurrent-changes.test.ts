@@ -9,13 +9,13 @@ type Context = { app: TestApp; admin: string };
 const ROUNDS = 5;
 
 /**
- * Two changes of one user at once each keep the other's members: a user who changes their own name over and
+ * Two changes of one user or role at once each keep the other's members: a user who changes their own name over and
  * over (PATCH /users/me) while an admin suspends them and takes their role used to write back the status
  * and role they had read, undoing both while the admin's request answered 200.
  */
 for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
   databaseBackends(),
-  (name) => `concurrent changes of one user on ${name}`,
+  (name) => `concurrent changes of one user or role on ${name}`,
 )) {
   test.before.each(async (context) => {
     context.app = await startTestApp({ persistence: borrowed(await target.fresh()) });
@@ -49,6 +49,19 @@ for (const [target, test] of suitePerBackend<Context, MikroOrmPersistence>(
         ['suspended', null],
         after.text,
       );
+    }
+  });
+
+  test('a role losing its admin access while renamed stays without it', async ({ app, admin }) => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const role = await app.createRole({ admin_access: true });
+      const answers = await Promise.all([
+        app.request('PATCH', `/roles/${role.id}`, { token: admin, body: { admin_access: false } }),
+        app.request('PATCH', `/roles/${role.id}`, { token: admin, body: { name: `renamed-${round}` } }),
+      ]);
+      for (const answer of answers) assert.is(answer.status, 200, answer.text);
+      const after = await app.request('GET', `/roles/${role.id}`, { token: admin });
+      assert.equal(after.body, { ...role, name: `renamed-${round}`, admin_access: false });
     }
   });
 
