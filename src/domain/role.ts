@@ -5,6 +5,9 @@ export type RoleProps = {
   adminAccess: boolean;
 };
 
+/** The members a change of a role sets; those left out keep what is stored, whoever changed them meanwhile. */
+export type RoleChanges = Partial<Omit<RoleProps, 'id'>>;
+
 /** A role groups permissions; `adminAccess` bypasses every permission check. */
 export class Role {
   id: string;

@@ -14,6 +14,9 @@ export type UserProps = {
   createdAt: Date;
 };
 
+/** The members a change of a user sets; those left out keep what is stored, whoever changed them meanwhile. */
+export type UserChanges = Partial<Omit<UserProps, 'id' | 'createdAt'>>;
+
 export class User {
   id: string;
   email: string;

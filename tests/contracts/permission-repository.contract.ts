@@ -53,6 +53,18 @@ export function permissionRepositoryContract(target: PersistenceTarget) {
     assert.equal(found, permission);
   });
 
+  test('update changes an existing permission, and never brings back a deleted one', async ({
+    permissions,
+  }) => {
+    const permission = aPermission();
+    await permissions.save(permission);
+    assert.is(await permissions.update(aPermission({ id: permission.id, action: 'update' })), true);
+    assert.is((await permissions.findById(permission.id))?.action, 'update');
+    await permissions.delete(permission.id);
+    assert.is(await permissions.update(aPermission({ id: permission.id })), false);
+    assert.is(await permissions.findById(permission.id), null);
+  });
+
   test('null and empty JSON values stay what they were', async ({ permissions }) => {
     const nothing = aPermission({ permissions: null, validation: null, presets: null, fields: null });
     const empty = aPermission({ permissions: {}, validation: {}, presets: {}, fields: [] });

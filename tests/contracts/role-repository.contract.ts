@@ -68,6 +68,21 @@ export function roleRepositoryContract(target: PersistenceTarget) {
     assert.equal((await roles.list()).sort(byName), saved.sort(byName));
   });
 
+  test('update sets only the members given, and never brings back a deleted role', async ({
+    persistence: { roles },
+  }) => {
+    const role = aRole({ name: 'Editors', adminAccess: true });
+    await roles.save(role);
+    // Two changes made from the same read: each keeps the other's member.
+    await roles.update(role.id, { adminAccess: false });
+    const updated = await roles.update(role.id, { name: 'Writers' });
+    assert.equal([updated?.name, updated?.adminAccess], ['Writers', false]);
+    assert.equal(await roles.findById(role.id), updated);
+    await roles.delete(role.id);
+    assert.is(await roles.update(role.id, { name: 'Back' }), null);
+    assert.is(await roles.findById(role.id), null);
+  });
+
   test('delete reports whether there was such a role', async ({ persistence: { roles } }) => {
     const role = aRole();
     await roles.save(role);

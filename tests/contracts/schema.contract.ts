@@ -288,5 +288,31 @@ export function schemaContract(target: CollectionsTarget) {
     assert.equal([field(added, 'must').nullable, field(added, 'must').hasDefault], [false, true]);
   });
 
+  test('a unique field whose default would repeat on existing items is RECORD_NOT_UNIQUE on it, not added', async ({
+    collections: { editor, catalog, insertRows },
+  }) => {
+    await editor.createCollection('things', [{ field: 'id', type: 'integer', isPrimaryKey: true }]);
+    await insertRows('things', [{ id: 1 }, { id: 2 }]);
+    for (const unique of [
+      { field: 'code', type: 'string', isUnique: true, defaultValue: 'x' },
+      { field: 'code', type: 'integer', isUnique: true, isNullable: false, defaultValue: 1 },
+    ] as const) {
+      try {
+        await editor.addField('things', unique);
+        assert.unreachable('expected RECORD_NOT_UNIQUE');
+      } catch (error) {
+        assert.instance(error, DomainError);
+        assert.equal(
+          [(error as DomainError).code, (error as DomainError).extensions.field],
+          ['RECORD_NOT_UNIQUE', 'code'],
+        );
+      }
+    }
+    assert.equal(
+      (await catalog.refresh()).collections.get('things')?.fields.map((each) => each.name),
+      ['id'],
+    );
+  });
+
   return test;
 }

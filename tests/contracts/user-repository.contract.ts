@@ -107,6 +107,21 @@ export function userRepositoryContract(target: PersistenceTarget) {
     assert.equal((await users.list()).sort(byEmail), saved.sort(byEmail));
   });
 
+  test('update sets only the members given, and never brings back a deleted user', async ({
+    persistence: { users },
+  }) => {
+    const user = aUser({ firstName: 'Ada' });
+    await users.save(user);
+    // Two changes made from the same read: each keeps the other's member.
+    await users.update(user.id, { status: 'suspended' });
+    const updated = await users.update(user.id, { firstName: 'Grace' });
+    assert.equal([updated?.firstName, updated?.status], ['Grace', 'suspended']);
+    assert.equal(await users.findById(user.id), updated);
+    await users.delete(user.id);
+    assert.is(await users.update(user.id, { firstName: 'Back' }), null);
+    assert.is(await users.findById(user.id), null);
+  });
+
   test('delete reports whether there was such a user', async ({ persistence: { users } }) => {
     const user = aUser();
     await users.save(user);
@@ -152,10 +167,11 @@ export function userRepositoryContract(target: PersistenceTarget) {
     assert.is(await users.anyAdminExists(), true);
   });
 
+  // Its holder suspended: the role of the last active admin cannot be deleted (LAST_ADMIN on a database).
   test('deleting the admin role leaves no admin', async ({ persistence: { users, roles } }) => {
     const admin = aRole({ adminAccess: true });
     await roles.save(admin);
-    await users.save(aUser({ roleId: admin.id }));
+    await users.save(aUser({ roleId: admin.id, status: 'suspended' }));
     await roles.delete(admin.id);
     assert.is(await users.anyAdminExists(), false);
   });

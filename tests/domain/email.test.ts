@@ -15,6 +15,10 @@ test('malformed or oversized addresses are refused as FAILED_VALIDATION on the f
     'a b@example.com',
     'ada@example',
     `${'a'.repeat(250)}@x.io`,
+    'ad\u0001a@example.com',
+    'ada@exa\u007fmple.com',
+    'ada@example.c\u0085om',
+    'ada\u001b[31m@example.com',
   ]) {
     assert.throws(
       () => Email.parse(raw),

@@ -59,6 +59,14 @@ export class CachingPermissionRepository implements PermissionRepository {
     }
   }
 
+  async update(permission: Permission, activity?: ActivityEntry) {
+    try {
+      return await this.inner.update(permission, activity);
+    } finally {
+      this.invalidate();
+    }
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     try {
       return await this.inner.delete(id, activity);

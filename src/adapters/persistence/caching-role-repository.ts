@@ -2,7 +2,7 @@ import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import type { SystemQuery } from '../../application/ports/system-query.ts';
-import { Role } from '../../domain/role.ts';
+import { Role, type RoleChanges } from '../../domain/role.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
 import type { CachingUserRepository } from './caching-user-repository.ts';
@@ -73,6 +73,14 @@ export class CachingRoleRepository implements RoleRepository {
       await this.inner.save(role, activity);
     } finally {
       this.forget(role.id);
+    }
+  }
+
+  async update(id: string, changes: RoleChanges, activity?: ActivityEntry) {
+    try {
+      return await this.inner.update(id, changes, activity);
+    } finally {
+      this.forget(id);
     }
   }
 

@@ -2,7 +2,7 @@ import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { SystemQuery } from '../../application/ports/system-query.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
-import { User } from '../../domain/user.ts';
+import { User, type UserChanges } from '../../domain/user.ts';
 import { CACHE_DEFAULTS, LruMap, type LruMapOptions } from '../lru-map.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
 import type { CachingRefreshTokenRepository } from './caching-refresh-token-repository.ts';
@@ -104,6 +104,16 @@ export class CachingUserRepository implements UserRepository {
       this.forget(user.id);
       // The new digest may have been looked up, and found unknown, before it was given out.
       if (user.tokenDigest !== null) this.unknownDigests.delete(user.tokenDigest);
+    }
+  }
+
+  async update(id: string, changes: UserChanges, activity?: ActivityEntry) {
+    try {
+      return await this.inner.update(id, changes, activity);
+    } finally {
+      this.forget(id);
+      // The new digest may have been looked up, and found unknown, before it was given out.
+      if (changes.tokenDigest) this.unknownDigests.delete(changes.tokenDigest);
     }
   }
 

@@ -34,10 +34,9 @@ export class UpdatePermissionHandler implements Handler<UpdatePermissionRequest,
       presets: unlessGiven(command.presets, current.presets),
       fields: unlessGiven(command.fields, current.fields),
     });
-    await this.permissions.save(
-      permission,
-      systemActivity(caller, 'update', 'datagate_permissions', permission.id),
-    );
+    // A permission deleted since it was read stays deleted.
+    const activity = systemActivity(caller, 'update', 'datagate_permissions', permission.id);
+    if (!(await this.permissions.update(permission, activity))) throw notFound('Permission');
     return viewPermission(permission);
   }
 }

@@ -12,6 +12,11 @@ export interface PermissionRepository {
   /** `activity`, when given, is recorded in the same transaction (docs/decisions/0033). */
   save(permission: Permission, activity?: ActivityEntry): Promise<void>;
   /**
+   * Changes an existing permission, as `save` does. Returns false when there is none (deleted since it
+   * was read: a change never brings a permission back), and then records nothing.
+   */
+  update(permission: Permission, activity?: ActivityEntry): Promise<boolean>;
+  /**
    * Returns false when there was no such permission (and records nothing); otherwise `activity`, when
    * given, is recorded in the same transaction.
    */

@@ -1,4 +1,4 @@
-import type { Role } from '../../domain/role.ts';
+import type { Role, RoleChanges } from '../../domain/role.ts';
 import type { ActivityEntry } from './activity-log.ts';
 import type { SystemPage, SystemQuery } from './system-query.ts';
 
@@ -13,6 +13,13 @@ export interface RoleRepository {
    * `activity`, when given, is recorded in the same transaction (docs/decisions/0033).
    */
   save(role: Role, activity?: ActivityEntry): Promise<void>;
+  /**
+   * Sets `changes` on an existing role and answers the role as stored after them; the members left out
+   * keep what is stored, so two changes at once each keep the other's. Null when there is no such role
+   * (deleted since it was read: a change never brings a role back), and then records nothing. Throws as
+   * `save` does.
+   */
+  update(id: string, changes: RoleChanges, activity?: ActivityEntry): Promise<Role | null>;
   /**
    * Users holding the role are left with no role. Returns false when there was no such role (and records
    * nothing); otherwise `activity`, when given, is recorded in the same transaction.

@@ -1,4 +1,4 @@
-import type { User } from '../../domain/user.ts';
+import type { User, UserChanges } from '../../domain/user.ts';
 import type { ActivityEntry } from './activity-log.ts';
 import type { SystemPage, SystemQuery } from './system-query.ts';
 
@@ -16,6 +16,13 @@ export interface UserRepository {
    * the same transaction (docs/decisions/0033).
    */
   save(user: User, activity?: ActivityEntry): Promise<void>;
+  /**
+   * Sets `changes` on an existing user and answers the user as stored after them; the members left out
+   * keep what is stored, so two changes at once each keep the other's (a name changed while the user is
+   * suspended leaves the suspension). Null when there is no such user (deleted since it was read: a change
+   * never brings a user back), and then records nothing. Throws as `save` does.
+   */
+  update(id: string, changes: UserChanges, activity?: ActivityEntry): Promise<User | null>;
   /**
    * Also removes the user's refresh tokens. Returns false when there was no such user (and records
    * nothing); otherwise `activity`, when given, is recorded in the same transaction.

@@ -1,5 +1,6 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { notFound } from '../../domain/errors.ts';
+import type { RoleChanges } from '../../domain/role.ts';
 import { requireAdmin } from '../access.ts';
 import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
@@ -23,11 +24,18 @@ export class UpdateRoleHandler implements Handler<UpdateRoleRequest, RoleView> {
     requireAdmin(caller);
     const role = await this.roles.findById(id);
     if (!role) throw notFound('Role');
-    if (command.name !== undefined) role.name = parseRoleName(command.name);
-    if (command.description !== undefined) role.description = parseRoleDescription(command.description);
-    if (command.admin_access !== undefined) role.adminAccess = command.admin_access;
-    await this.lastAdmin.assertRoleChangeKeepsAnAdmin(role.id, role.adminAccess);
-    await this.roles.save(role, systemActivity(caller, 'update', 'datagate_roles', role.id));
-    return viewRole(role);
+    const changes: RoleChanges = {};
+    if (command.name !== undefined) changes.name = parseRoleName(command.name);
+    if (command.description !== undefined) changes.description = parseRoleDescription(command.description);
+    if (command.admin_access !== undefined) changes.adminAccess = command.admin_access;
+    await this.lastAdmin.assertRoleChangeKeepsAnAdmin(role.id, changes.adminAccess ?? role.adminAccess);
+    // Only the members given are written; a role deleted since it was read stays deleted.
+    const updated = await this.roles.update(
+      role.id,
+      changes,
+      systemActivity(caller, 'update', 'datagate_roles', role.id),
+    );
+    if (!updated) throw notFound('Role');
+    return viewRole(updated);
   }
 }

@@ -30,8 +30,7 @@ export class RevokeUserTokensHandler implements Handler<RevokeUserTokensRequest,
     if (!user) throw notFound('User');
     const hadStaticToken = user.tokenDigest !== null;
     if (hadStaticToken) {
-      user.tokenDigest = null;
-      await this.users.save(user);
+      if (!(await this.users.update(user.id, { tokenDigest: null }))) throw notFound('User');
     }
     await this.refreshTokens.revokeUser(user.id, this.clock.now());
     return { email: user.email, hadStaticToken };

@@ -15,8 +15,8 @@ export class SetStaticTokenHandler implements Handler<SetStaticTokenCommand, str
     const user = await this.users.findByEmail(Email.parse(command.email).value);
     if (!user) throw notFound('User');
     const token = command.token ?? newOpaqueSecret();
-    user.tokenDigest = staticTokenDigest(token);
-    await this.users.save(user);
+    if (!(await this.users.update(user.id, { tokenDigest: staticTokenDigest(token) })))
+      throw notFound('User');
     return token;
   }
 }

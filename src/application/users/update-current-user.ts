@@ -1,6 +1,7 @@
 import type { Accountability } from '../../domain/accountability.ts';
 import { invalidToken } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
+import type { UserChanges } from '../../domain/user.ts';
 import { requireUser } from '../access.ts';
 import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
@@ -29,14 +30,22 @@ export class UpdateCurrentUserHandler implements Handler<UpdateCurrentUserComman
   async execute(caller: Accountability, command: UpdateCurrentUserCommand): Promise<UserView> {
     const user = await this.users.findById(requireUser(caller));
     if (!user) throw invalidToken();
-    if (command.first_name !== undefined) user.firstName = parsePersonName('first_name', command.first_name);
-    if (command.last_name !== undefined) user.lastName = parsePersonName('last_name', command.last_name);
+    const changes: UserChanges = {};
+    if (command.first_name !== undefined)
+      changes.firstName = parsePersonName('first_name', command.first_name);
+    if (command.last_name !== undefined) changes.lastName = parsePersonName('last_name', command.last_name);
     if (command.password !== undefined) {
       assertAcceptablePassword(command.password);
-      user.passwordHash = await this.hasher.hash(command.password);
+      changes.passwordHash = await this.hasher.hash(command.password);
     }
-    await this.users.save(user, systemActivity(caller, 'update', 'datagate_users', user.id));
+    // Only these members are written: an admin's suspension or new role at the same moment holds.
+    const updated = await this.users.update(
+      user.id,
+      changes,
+      systemActivity(caller, 'update', 'datagate_users', user.id),
+    );
+    if (!updated) throw invalidToken();
     if (command.password !== undefined) await this.refreshTokens.revokeUser(user.id, this.clock.now());
-    return viewUser(user);
+    return viewUser(updated);
   }
 }

@@ -2,7 +2,7 @@ import type { Accountability } from '../../domain/accountability.ts';
 import { Email } from '../../domain/email.ts';
 import { notFound } from '../../domain/errors.ts';
 import { assertAcceptablePassword } from '../../domain/password.ts';
-import type { UserStatus } from '../../domain/user.ts';
+import { User, type UserChanges, type UserStatus } from '../../domain/user.ts';
 import { requireAdmin } from '../access.ts';
 import { systemActivity } from '../activity/system-activity.ts';
 import type { Handler } from '../handler.ts';
@@ -43,25 +43,32 @@ export class UpdateUserHandler implements Handler<UpdateUserRequest, UserView> {
     requireAdmin(caller);
     const user = await this.users.findById(id);
     if (!user) throw notFound('User');
-    if (command.email !== undefined) user.email = Email.parse(command.email).value;
+    const changes: UserChanges = {};
+    if (command.email !== undefined) changes.email = Email.parse(command.email).value;
     if (command.role !== undefined) {
       await assertRoleExists(this.roles, command.role);
-      user.roleId = command.role;
+      changes.roleId = command.role;
     }
-    if (command.first_name !== undefined) user.firstName = parsePersonName('first_name', command.first_name);
-    if (command.last_name !== undefined) user.lastName = parsePersonName('last_name', command.last_name);
-    if (command.token !== undefined) user.tokenDigest = staticTokenDigest(command.token);
-    const wasActive = user.isActive;
-    if (command.status !== undefined) user.status = command.status;
+    if (command.first_name !== undefined)
+      changes.firstName = parsePersonName('first_name', command.first_name);
+    if (command.last_name !== undefined) changes.lastName = parsePersonName('last_name', command.last_name);
+    if (command.token !== undefined) changes.tokenDigest = staticTokenDigest(command.token);
+    if (command.status !== undefined) changes.status = command.status;
     if (command.password !== undefined) {
       assertAcceptablePassword(command.password);
-      user.passwordHash = await this.hasher.hash(command.password);
+      changes.passwordHash = await this.hasher.hash(command.password);
     }
-    await this.lastAdmin.assertUserChangeKeepsAnAdmin(user.id, user);
-    await this.users.save(user, systemActivity(caller, 'update', 'datagate_users', user.id));
-    if (command.password !== undefined || (wasActive && !user.isActive)) {
+    await this.lastAdmin.assertUserChangeKeepsAnAdmin(user.id, new User({ ...user, ...changes }));
+    // Only the members given are written; a user deleted since it was read stays deleted.
+    const updated = await this.users.update(
+      user.id,
+      changes,
+      systemActivity(caller, 'update', 'datagate_users', user.id),
+    );
+    if (!updated) throw notFound('User');
+    if (command.password !== undefined || changes.status === 'suspended') {
       await this.refreshTokens.revokeUser(user.id, this.clock.now());
     }
-    return viewUser(user);
+    return viewUser(updated);
   }
 }

@@ -71,6 +71,12 @@ export class InMemoryPermissionRepository implements PermissionRepository {
     if (activity) this.record(activity);
   }
 
+  async update(permission: Permission, activity?: ActivityEntry) {
+    if (!this.permissions.has(permission.id)) return false;
+    await this.save(permission, activity);
+    return true;
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     if (!this.permissions.delete(id)) return false;
     if (activity) this.record(activity);

@@ -4,7 +4,7 @@ import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import { ROLES_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { recordNotUnique } from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
-import { Role } from '../../../domain/role.ts';
+import { Role, type RoleChanges } from '../../../domain/role.ts';
 import { answerSystemQuery, type CanonicalRecord } from './in-memory-system-query.ts';
 
 const copy = (role: Role) => new Role({ ...role });
@@ -51,6 +51,14 @@ export class InMemoryRoleRepository implements RoleRepository {
     }
     this.roles.set(role.id, copy(role));
     if (activity) this.record(activity);
+  }
+
+  async update(id: string, changes: RoleChanges, activity?: ActivityEntry) {
+    const stored = this.roles.get(id);
+    if (!stored) return null;
+    const updated = new Role({ ...stored, ...changes });
+    await this.save(updated, activity);
+    return copy(updated);
   }
 
   async delete(id: string, activity?: ActivityEntry) {

@@ -4,7 +4,7 @@ import type { UserRepository } from '../../../application/ports/user-repository.
 import { USERS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
 import { recordNotUnique } from '../../../domain/errors.ts';
 import { compareCodePoints } from '../../../domain/query/code-point-order.ts';
-import { User } from '../../../domain/user.ts';
+import { User, type UserChanges } from '../../../domain/user.ts';
 import type { InMemoryRefreshTokenRepository } from './in-memory-refresh-token-repository.ts';
 import type { InMemoryRoleRepository } from './in-memory-role-repository.ts';
 import { answerSystemQuery, type CanonicalRecord } from './in-memory-system-query.ts';
@@ -70,6 +70,14 @@ export class InMemoryUserRepository implements UserRepository {
     }
     this.users.set(user.id, copy(user));
     if (activity) this.record(activity);
+  }
+
+  async update(id: string, changes: UserChanges, activity?: ActivityEntry) {
+    const stored = this.users.get(id);
+    if (!stored) return null;
+    const updated = new User({ ...stored, ...changes });
+    await this.save(updated, activity);
+    return copy(updated);
   }
 
   async delete(id: string, activity?: ActivityEntry) {

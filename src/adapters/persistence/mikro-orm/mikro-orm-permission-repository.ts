@@ -63,15 +63,7 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
   }
 
   async save(permission: Permission, activity?: ActivityEntry) {
-    const row = {
-      role: permission.role,
-      collection: permission.collection,
-      action: permission.action,
-      permissions: toJson(permission.permissions),
-      validation: toJson(permission.validation),
-      presets: toJson(permission.presets),
-      fields: toJson(permission.fields),
-    };
+    const row = permissionRow(permission);
     await this.database.write(async (db) => {
       await db
         .insertInto('datagate_permissions')
@@ -82,6 +74,17 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
     }, activity);
   }
 
+  async update(permission: Permission, activity?: ActivityEntry) {
+    return this.database.write(async (db) => {
+      const result = await db
+        .updateTable('datagate_permissions')
+        .set(permissionRow(permission))
+        .where('id', '=', permission.id)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    }, activity);
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     return this.database.write(async (db) => {
@@ -89,6 +92,18 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
       return result.numDeletedRows > 0n;
     }, activity);
   }
+}
+
+function permissionRow(permission: Permission) {
+  return {
+    role: permission.role,
+    collection: permission.collection,
+    action: permission.action,
+    permissions: toJson(permission.permissions),
+    validation: toJson(permission.validation),
+    presets: toJson(permission.presets),
+    fields: toJson(permission.fields),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { RoleRepository } from '../../../application/ports/role-repository.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import { ROLES_COLLECTION } from '../../../application/system-queries/system-collections.ts';
-import { Role } from '../../../domain/role.ts';
+import { Role, type RoleChanges } from '../../../domain/role.ts';
 import type { SystemDatabase } from './system-database.ts';
 import { runSystemQuery, type SystemSource } from './system-query-statement.ts';
 import type { SystemTables } from './system-tables.ts';
@@ -50,8 +50,8 @@ export class MikroOrmRoleRepository implements RoleRepository {
   }
 
   async save(role: Role, activity?: ActivityEntry) {
-    const row = { name: role.name, description: role.description, admin_access: role.adminAccess };
-    await this.database.write(
+    const row = roleRow(role);
+    await this.database.writeKeepingAnAdmin(
       async (db) => {
         await db
           .insertInto('datagate_roles')
@@ -65,14 +65,46 @@ export class MikroOrmRoleRepository implements RoleRepository {
     );
   }
 
+  async update(id: string, changes: RoleChanges, activity?: ActivityEntry) {
+    let updated: Role | null = null;
+    await this.database.writeKeepingAnAdmin(
+      async (db) => {
+        const row = await db
+          .updateTable('datagate_roles')
+          .set((eb) => ({ name: eb.ref('name'), ...changedColumns(changes) }))
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        updated = row ? toRole(row) : null;
+        return updated !== null;
+      },
+      activity,
+      UNIQUE,
+    );
+    return updated;
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // Users holding the role are set to no role by the foreign key (`on delete set null`).
-    return this.database.write(async (db) => {
+    return this.database.writeKeepingAnAdmin(async (db) => {
       const result = await db.deleteFrom('datagate_roles').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
     }, activity);
   }
+}
+
+function roleRow(role: Role) {
+  return { name: role.name, description: role.description, admin_access: role.adminAccess };
+}
+
+/** The columns `changes` sets, and only those. */
+function changedColumns(changes: RoleChanges) {
+  const columns: Partial<ReturnType<typeof roleRow>> = {};
+  if (changes.name !== undefined) columns.name = changes.name;
+  if (changes.description !== undefined) columns.description = changes.description;
+  if (changes.adminAccess !== undefined) columns.admin_access = changes.adminAccess;
+  return columns;
 }
 
 function toRole(row: Selectable<SystemTables['datagate_roles']>): Role {

@@ -3,7 +3,7 @@ import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { SystemQuery } from '../../../application/ports/system-query.ts';
 import type { UserRepository } from '../../../application/ports/user-repository.ts';
 import { USERS_COLLECTION } from '../../../application/system-queries/system-collections.ts';
-import { User } from '../../../domain/user.ts';
+import { User, type UserChanges } from '../../../domain/user.ts';
 import type { SystemDatabase } from './system-database.ts';
 import { runSystemQuery, type SystemSource } from './system-query-statement.ts';
 import { type SystemTables, toDate } from './system-tables.ts';
@@ -50,16 +50,8 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async save(user: User, activity?: ActivityEntry) {
-    const row = {
-      email: user.email,
-      password_hash: user.passwordHash,
-      role: user.roleId,
-      status: user.status,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      token_digest: user.tokenDigest,
-    };
-    await this.database.write(
+    const row = userRow(user);
+    await this.database.writeKeepingAnAdmin(
       async (db) => {
         await db
           .insertInto('datagate_users')
@@ -73,10 +65,29 @@ export class MikroOrmUserRepository implements UserRepository {
     );
   }
 
+  async update(id: string, changes: UserChanges, activity?: ActivityEntry) {
+    let updated: User | null = null;
+    await this.database.writeKeepingAnAdmin(
+      async (db) => {
+        const row = await db
+          .updateTable('datagate_users')
+          .set((eb) => ({ email: eb.ref('email'), ...changedColumns(changes) }))
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        updated = row ? toUser(row) : null;
+        return updated !== null;
+      },
+      activity,
+      UNIQUE,
+    );
+    return updated;
+  }
+
   async delete(id: string, activity?: ActivityEntry) {
     if (!isUuid(id)) return false;
     // The user's refresh tokens go with the row (`on delete cascade`).
-    return this.database.write(async (db) => {
+    return this.database.writeKeepingAnAdmin(async (db) => {
       const result = await db.deleteFrom('datagate_users').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
     }, activity);
@@ -118,6 +129,31 @@ export class MikroOrmUserRepository implements UserRepository {
     );
     return row ? toUser(row) : null;
   }
+}
+
+function userRow(user: User) {
+  return {
+    email: user.email,
+    password_hash: user.passwordHash,
+    role: user.roleId,
+    status: user.status,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    token_digest: user.tokenDigest,
+  };
+}
+
+/** The columns `changes` sets, and only those. */
+function changedColumns(changes: UserChanges) {
+  const columns: Partial<ReturnType<typeof userRow>> = {};
+  if (changes.email !== undefined) columns.email = changes.email;
+  if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
+  if (changes.roleId !== undefined) columns.role = changes.roleId;
+  if (changes.status !== undefined) columns.status = changes.status;
+  if (changes.firstName !== undefined) columns.first_name = changes.firstName;
+  if (changes.lastName !== undefined) columns.last_name = changes.lastName;
+  if (changes.tokenDigest !== undefined) columns.token_digest = changes.tokenDigest;
+  return columns;
 }
 
 function toUser(row: Selectable<SystemTables['datagate_users']>): User {

@@ -1,17 +1,25 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { DatabaseWork } from '../../../domain/database-work.ts';
-import { recordNotUnique } from '../../../domain/errors.ts';
+import { DomainError, failedValidation, recordNotUnique } from '../../../domain/errors.ts';
 import { systemTablesMissingError, unavailableError } from '../database-unreachable.ts';
 import { type ActivityTables, activityTables, insertActivitySql } from '../postgres/activity-recording.ts';
 import { boundedByWork } from '../statement-timeout-per-work.ts';
+import { keepingAnActiveAdmin } from './active-admin-kept.ts';
 import type { SystemTables } from './system-tables.ts';
 
 /** Unique constraint name → the field the domain error names. */
 export type UniqueFields = Readonly<Record<string, string>>;
+
+/**
+ * The foreign keys to a role. A user or permission is checked to name an existing role before it is
+ * written, but the role can be deleted in between (two admins at once): the write then hears what the
+ * check would have said.
+ */
+const ROLE_REFERENCES = new Set(['datagate_users_role_foreign', 'datagate_permissions_role_foreign']);
 
 /**
  * The repositories' way into the system tables: SQL through Kysely, with MikroORM's exception types.
@@ -76,6 +84,28 @@ export class SystemDatabase {
     );
   }
 
+  /**
+   * `write` for a change of a user or a role, which must not leave the database without an active admin
+   * (active-admin-kept.ts): always in a transaction, refused with LAST_ADMIN and rolled back otherwise.
+   */
+  async writeKeepingAnAdmin(
+    work: (db: Kysely<SystemTables>) => Promise<boolean>,
+    activity: ActivityEntry | undefined,
+    uniqueFields: UniqueFields = {},
+  ): Promise<boolean> {
+    return this.run(
+      (db) =>
+        db.transaction().execute((trx) =>
+          keepingAnActiveAdmin(trx, async () => {
+            const changed = await work(trx);
+            if (changed && activity) await insertActivitySql(this.activity, [activity]).execute(trx);
+            return changed;
+          }),
+        ),
+      uniqueFields,
+    );
+  }
+
   private kysely(): Kysely<SystemTables> {
     // A fork per operation: the global EntityManager is shared by every request and must stay untouched.
     const db = this.orm.em.fork().getKysely<SystemTables>();
@@ -85,11 +115,17 @@ export class SystemDatabase {
   private translate(error: unknown, uniqueFields: UniqueFields, duringRequest = false): unknown {
     const unavailable = unavailableError(error, duringRequest) ?? systemTablesMissingError(error);
     if (unavailable) return unavailable;
-    if (!isDatabaseError(error)) return error;
+    if (error instanceof DomainError || !isDatabaseError(error)) return error;
     const converted = this.orm.em.getPlatform().getExceptionConverter().convertException(error);
     if (converted instanceof UniqueConstraintViolationException) {
       const field = uniqueFields[(error as { constraint?: string }).constraint ?? ''];
       if (field) return recordNotUnique(field);
+    }
+    if (
+      converted instanceof ForeignKeyConstraintViolationException &&
+      ROLE_REFERENCES.has((error as { constraint?: string }).constraint ?? '')
+    ) {
+      return failedValidation('role', 'Role does not exist.');
     }
     return converted;
   }

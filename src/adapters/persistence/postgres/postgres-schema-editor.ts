@@ -104,6 +104,8 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '42701': () => recordNotUnique('field'),
         '42P16': () => failedValidation(field.field, 'The collection already has a primary key.'),
         '23502': () => failedValidation(field.field, 'Existing items would have no value for this field.'),
+        // The unique index of a field whose default fills two or more existing items with one value.
+        '23505': () => recordNotUnique(field.field),
       }),
       activity,
     );
