@@ -596,6 +596,11 @@ for (const [target, test] of suitePerBackend<Context>(
         [field('metadata', '{"a":"\\ud800"}'), png],
         'metadata.a',
       ],
+      [
+        'a JSON metadata field with a __proto__ key, as a JSON body may not hold',
+        [field('metadata', '{"a":{"__proto__":{"polluted":true}}}'), png],
+        'metadata',
+      ],
     ];
     for (const [name, parts, named] of cases) {
       const answer = await raw('POST', '/files', parts);
