@@ -470,6 +470,20 @@ for (const [target, test] of suitePerBackend<Context>(
       'multipart/form-data; boundary=b',
     );
     assert.is(noName.status, 400, await noName.text());
+    // A body said to be compressed is not read as sent (it was stored as is): an upload is sent plain.
+    for (const encoding of ['gzip', 'x-unknown']) {
+      const compressed = await fetch(`${app.url}/files`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${admin}`,
+          'Content-Type': 'multipart/form-data; boundary=b',
+          'Content-Encoding': encoding,
+        },
+        body: '--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--b--\r\n',
+      });
+      assert.is(compressed.status, 415, `${encoding}: ${await compressed.clone().text()}`);
+      assert.is(errorOf(await compressed.json()).extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    }
     const cases: Array<[string, FormData, number, string]> = [
       ['no file', form([['title', 'x']]), 400, 'INVALID_PAYLOAD'],
       [
