@@ -687,6 +687,10 @@ for (const [target, test] of suitePerBackend<Context>(
       // Protocol §Tus-Resumable: a 412 names the versions the server speaks.
       if (status === 412) assert.is(answer.headers.get('tus-version'), '1.0.0', name);
     }
+    // Text a multipart form field may not hold is refused in the same words: the field named, INVALID_PAYLOAD.
+    const nul = await post(metadata(`filename ${b64('a')},title ${b64('a\u0000')}`))();
+    const nulError = ((await nul.json()) as { errors: [{ extensions: unknown }] }).errors[0];
+    assert.equal(nulError.extensions, { code: 'INVALID_PAYLOAD', field: 'title' });
   });
 
   if (target.name === 'postgresql') {

@@ -384,17 +384,22 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Metadata.parse decodes each value leniently, turning bytes that are not UTF-8 (an encoded lone surrogate
- * among them) into U+FFFD: docs/api.md §4a refuses such text rather than store it altered. `header` has
+ * among them) into U+FFFD: docs/api.md §4a refuses such text rather than store it altered. A NUL is refused
+ * as in a multipart form field, naming the key (it was a FAILED_VALIDATION of the column). `header` has
  * passed Metadata.parse: comma-separated `key base64` pairs.
  */
 function assertUtf8Values(header: string): void {
   for (const pair of header.split(',')) {
     const [key, value] = pair.split(' ');
     if (value === undefined) continue;
+    let text: string;
     try {
-      UTF8.decode(Buffer.from(value, 'base64'));
+      text = UTF8.decode(Buffer.from(value, 'base64'));
     } catch {
       throw invalidPayload(`The Upload-Metadata value of "${key}" is not UTF-8 text.`, key);
+    }
+    if (text.includes('\u0000')) {
+      throw invalidPayload(`The Upload-Metadata value of "${key}" contains a NUL character.`, key);
     }
   }
 }
