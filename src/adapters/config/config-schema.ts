@@ -272,7 +272,7 @@ export const configSchema = z
             read: duration
               .default(ms('5s'))
               .describe(
-                'PostgreSQL `statement_timeout` of the statements of a read (GET); a read cut by it gets 422 `QUERY_TOO_EXPENSIVE`.',
+                'PostgreSQL `statement_timeout` of the statements of a read (GET); a read cut by it gets 422 `QUERY_TOO_EXPENSIVE`. Like every statement timeout, not on the embedded database, which cannot cancel a statement (docs/api.md §4a).',
               ),
             write: duration
               .default(ms('15s'))
