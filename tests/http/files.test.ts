@@ -522,6 +522,9 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(errorOf(answer.body).extensions.code, code, name);
     }
     // Fields without any file: the message says the file is missing, not that the fields came too late.
+    const hugeField = form([['description', 'x'.repeat(70_000)]], [['a.png', PNG, 'image/png']]);
+    const huge = await send(app, 'POST', '/files', admin, hugeField);
+    assert.is(errorOf(huge.body).extensions.field, 'description', 'a field over 64 KiB is named');
     const fieldsOnly = await send(app, 'POST', '/files', admin, form([['title', 'x']]));
     assert.match(errorOf(fieldsOnly.body).message, /^The upload has no file/);
     assert.equal(await keys(storage), before);

@@ -68,7 +68,11 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   let files = 0;
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) {
-      fail(invalidPayload(`Form field "${shownName(name)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
+      // A value over the limit names its field; a name over its own limit is not the field's whole name.
+      const field = info.nameTruncated ? undefined : shownName(name);
+      fail(
+        invalidPayload(`Form field "${shownName(name)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`, field),
+      );
       return;
     }
     try {
