@@ -28,6 +28,7 @@ export const imageVariantsModule = new ContainerModule((options) => {
         maxPixels: transforms.maxPixels,
         maxDimension: transforms.maxDimension,
         presets: new Map(Object.entries(transforms.presets ?? {})),
+        presetsOnly: transforms.presetsOnly,
       },
       get(TYPES.Clock),
     );

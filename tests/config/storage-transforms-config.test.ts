@@ -14,7 +14,9 @@ function refusal(env: NodeJS.ProcessEnv): string {
 
 test('image transforms default to one per core, 32 waiting, 50 megapixels, 6000 pixels a side, no presets', () => {
   const { transforms } = loadConfig({ env: {} }).storage;
-  assert.equal(transforms, { queue: 32, maxPixels: 50_000_000, maxDimension: 6000 });
+  assert.equal(transforms, { queue: 32, maxPixels: 50_000_000, maxDimension: 6000, presetsOnly: false });
+  const presetsOnly = loadConfig({ env: { STORAGE_TRANSFORMS_PRESETS_ONLY: 'true' } }).storage.transforms;
+  assert.is(presetsOnly.presetsOnly, true);
 });
 
 test('presets come as JSON text from the environment, checked like a query', () => {

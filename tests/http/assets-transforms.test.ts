@@ -209,6 +209,16 @@ test('a 200-pixel WebP thumbnail: made once, stored, served with its own ETag an
   assert.equal([original.headers['content-type'], original.bytes], ['image/jpeg', PHOTO]);
 });
 
+test('a variant downloads under the name of its format; a name that already says it is kept as written', async () => {
+  const disposition = async (query: string) =>
+    (await get(`/assets/${photo.id}?${query}`)).headers['content-disposition'];
+  // photo.jpg, kept as a JPEG: it was renamed photo.jpeg.
+  assert.is(await disposition('width=20'), 'inline; filename="photo.jpg"');
+  assert.is(await disposition('width=20&format=jpeg'), 'inline; filename="photo.jpg"');
+  assert.is(await disposition('width=20&format=png'), 'inline; filename="photo.png"');
+  assert.is(await disposition('width=20&format=tiff'), 'attachment; filename="photo.tiff"');
+});
+
 test('a preset names the same variant as its parameters', async () => {
   const preset = await get(`/assets/${photo.id}?key=thumbnail`);
   const spelled = await get(`/assets/${photo.id}?width=200&format=webp`);

@@ -595,6 +595,11 @@ for (const [target, test] of suitePerBackend<Context>(
       ['Upload-Metadata key __proto__', 400, post(metadata(`__proto__ ${b64('a')}`))],
       ['Upload-Metadata value with NUL', 400, post(metadata(`filename ${b64('a')},title ${b64('a\u0000')}`))],
       ['Upload-Metadata unknown field', 400, post(metadata(`filename ${b64('a')},nope ${b64('a')}`))],
+      [
+        'Upload-Metadata metadata with a __proto__ key',
+        400,
+        post(metadata(`filename ${b64('a')},metadata ${b64('{"__proto__":{"polluted":true}}')}`)),
+      ],
       // Not UTF-8: a byte that starts nothing, an encoded lone surrogate; never stored as U+FFFD (§4a).
       [
         'Upload-Metadata value not UTF-8',
@@ -621,6 +626,12 @@ for (const [target, test] of suitePerBackend<Context>(
         patchWith({ 'Upload-Offset': '0', 'Content-Type': 'text/plain' }),
       ],
       ['Content-Type missing', 415, patchWith({ 'Upload-Offset': '0' })],
+      [
+        'Content-Encoding on a PATCH (the bytes would be stored as sent)',
+        415,
+        patchWith({ 'Upload-Offset': '0', 'Content-Type': bytes, 'Content-Encoding': 'gzip' }),
+      ],
+      ['Content-Encoding on a creation', 415, post({ 'Upload-Length': '10', 'Content-Encoding': 'br' })],
       [
         'a body past Upload-Length',
         413,
@@ -676,6 +687,10 @@ for (const [target, test] of suitePerBackend<Context>(
       // Protocol §Tus-Resumable: a 412 names the versions the server speaks.
       if (status === 412) assert.is(answer.headers.get('tus-version'), '1.0.0', name);
     }
+    // Text a multipart form field may not hold is refused in the same words: the field named, INVALID_PAYLOAD.
+    const nul = await post(metadata(`filename ${b64('a')},title ${b64('a\u0000')}`))();
+    const nulError = ((await nul.json()) as { errors: [{ extensions: unknown }] }).errors[0];
+    assert.equal(nulError.extensions, { code: 'INVALID_PAYLOAD', field: 'title' });
   });
 
   if (target.name === 'postgresql') {

@@ -470,6 +470,20 @@ for (const [target, test] of suitePerBackend<Context>(
       'multipart/form-data; boundary=b',
     );
     assert.is(noName.status, 400, await noName.text());
+    // A body said to be compressed is not read as sent (it was stored as is): an upload is sent plain.
+    for (const encoding of ['gzip', 'x-unknown']) {
+      const compressed = await fetch(`${app.url}/files`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${admin}`,
+          'Content-Type': 'multipart/form-data; boundary=b',
+          'Content-Encoding': encoding,
+        },
+        body: '--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--b--\r\n',
+      });
+      assert.is(compressed.status, 415, `${encoding}: ${await compressed.clone().text()}`);
+      assert.is(errorOf(await compressed.json()).extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    }
     const cases: Array<[string, FormData, number, string]> = [
       ['no file', form([['title', 'x']]), 400, 'INVALID_PAYLOAD'],
       [
@@ -508,6 +522,9 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(errorOf(answer.body).extensions.code, code, name);
     }
     // Fields without any file: the message says the file is missing, not that the fields came too late.
+    const hugeField = form([['description', 'x'.repeat(70_000)]], [['a.png', PNG, 'image/png']]);
+    const huge = await send(app, 'POST', '/files', admin, hugeField);
+    assert.is(errorOf(huge.body).extensions.field, 'description', 'a field over 64 KiB is named');
     const fieldsOnly = await send(app, 'POST', '/files', admin, form([['title', 'x']]));
     assert.match(errorOf(fieldsOnly.body).message, /^The upload has no file/);
     assert.equal(await keys(storage), before);
@@ -595,6 +612,11 @@ for (const [target, test] of suitePerBackend<Context>(
         'a JSON metadata field escaping a lone surrogate',
         [field('metadata', '{"a":"\\ud800"}'), png],
         'metadata.a',
+      ],
+      [
+        'a JSON metadata field with a __proto__ key, as a JSON body may not hold',
+        [field('metadata', '{"a":{"__proto__":{"polluted":true}}}'), png],
+        'metadata',
       ],
     ];
     for (const [name, parts, named] of cases) {

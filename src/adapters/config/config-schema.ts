@@ -151,6 +151,11 @@ const imageTransforms = z
       .describe(
         'Named transforms a client asks for with `?key=<name>` (Directus: presets), e.g. `thumbnail: { width: 200, height: 200, fit: cover, format: auto }`; a name is letters, digits, `-` and `_`. `key` cannot be combined with other transform parameters.',
       ),
+    presetsOnly: flag
+      .default(false)
+      .describe(
+        'Serves only the presets (`?key=<name>`): `width`, `height`, `fit`, `format`, `quality` and `withoutEnlargement` get 400 `INVALID_QUERY` (`reason: UNSUPPORTED_PARAMETER`). Every distinct transform of a file is stored, so without it a reader can fill the file store with variants of one image (Directus: `storage_asset_transform: presets`).',
+      ),
   })
   .strict()
   .superRefine((transforms, ctx) => {
@@ -887,6 +892,7 @@ export const ENV_KEYS: Record<string, string> = {
   STORAGE_TRANSFORMS_MAX_PIXELS: 'storage.transforms.maxPixels',
   STORAGE_TRANSFORMS_MAX_DIMENSION: 'storage.transforms.maxDimension',
   STORAGE_TRANSFORMS_PRESETS: 'storage.transforms.presets',
+  STORAGE_TRANSFORMS_PRESETS_ONLY: 'storage.transforms.presetsOnly',
   STORAGE_TUS_ENABLED: 'storage.tus.enabled',
   STORAGE_TUS_EXPIRY: 'storage.tus.expiry',
   STORAGE_TUS_LOCK_TIMEOUT: 'storage.tus.lockTimeout',

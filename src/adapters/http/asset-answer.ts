@@ -44,11 +44,25 @@ export function servedAsset(asset: Asset, variant: ImageVariant | undefined): Se
   };
 }
 
-/** `image/webp` names its files `.webp`; a name without an extension gets one. */
+/**
+ * `image/webp` names its files `.webp`; a name without an extension gets one. A name whose extension already
+ * names the variant's format keeps it as written: a JPEG thumbnail of `photo.JPG` stays `photo.JPG`.
+ */
 function withExtensionOf(filename: string, type: string): string {
-  const stem = filename.replace(/\.[^./\\]*$/, '');
-  return `${stem}.${type.slice(type.indexOf('/') + 1)}`;
+  const format = type.slice(type.indexOf('/') + 1);
+  const extension = /\.([^./\\]*)$/.exec(filename)?.[1];
+  if (extension !== undefined && (EXTENSIONS_OF[format] ?? [format]).includes(extension.toLowerCase())) {
+    return filename;
+  }
+  const stem = extension === undefined ? filename : filename.slice(0, -extension.length - 1);
+  return `${stem}.${format}`;
 }
+
+/** The extensions a format's files are commonly named with, where there are several. */
+const EXTENSIONS_OF: Readonly<Record<string, readonly string[]>> = {
+  jpeg: ['jpeg', 'jpg', 'jpe', 'jfif'],
+  tiff: ['tiff', 'tif'],
+};
 
 function isInline(type: string, inline: InlineTypes): boolean {
   const family = `${type.split('/')[0]}/*`;

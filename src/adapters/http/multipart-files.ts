@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { FileUpload } from '../../application/files/file-upload.ts';
 import { invalidPayload } from '../../domain/errors.ts';
+import { unsupportedMediaType } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
 import {
   assertUtf8Filename,
@@ -31,6 +32,12 @@ export const MULTIPART_LIMITS = {
  * client's INVALID_PAYLOAD, thrown by the iteration (or by the bytes of the file being read).
  */
 export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
+  // busboy reads the body as sent: a compressed one would be stored compressed, or one that only claims
+  // to be compressed stored as is. An upload is never decompressed (no bomb to bound), so it is refused.
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw unsupportedMediaType('An upload is sent without Content-Encoding: send the file uncompressed.');
+  }
   let parser: busboy.Busboy;
   try {
     // Names and values come as the UTF-8 bytes browsers send (HTML's multipart encoding), read by
@@ -61,7 +68,11 @@ export function multipartFiles(ctx: HttpContext): AsyncIterable<FileUpload> {
   let files = 0;
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) {
-      fail(invalidPayload(`Form field "${shownName(name)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`));
+      // A value over the limit names its field; a name over its own limit is not the field's whole name.
+      const field = info.nameTruncated ? undefined : shownName(name);
+      fail(
+        invalidPayload(`Form field "${shownName(name)}" is over ${MULTIPART_LIMITS.fieldSize} bytes.`, field),
+      );
       return;
     }
     try {

@@ -311,6 +311,8 @@ const OFFSET_BYTES = 'application/offset+octet-stream';
  * - a `Tus-Resumable` other than 1.0.0 is 412 with `Tus-Version` (protocol §Tus-Resumable: "MUST respond
  *   with 412 … MUST include the Tus-Version header … MUST NOT process the request"; @tus/server answers an
  *   unknown version 400, and a missing one 412 without `Tus-Version`);
+ * - a PATCH or creation with a `Content-Encoding` is 415: @tus/server would store the bytes as sent, still
+ *   compressed (or said to be), where a multipart upload with one is refused too;
  * - a PATCH whose body is not `application/offset+octet-stream` is 415 (§PATCH: "SHOULD return a 415";
  *   @tus/server: 403 without a type, 400 with another), one without `Upload-Offset` 400 (@tus/server: 403,
  *   which says the caller may not, not that the request is malformed);
@@ -358,6 +360,10 @@ function protocolRefusal(req: IncomingMessage): ProtocolRefusal | undefined {
   if ((req.method === 'PATCH' || req.method === 'POST') && headers['upload-checksum'] !== undefined) {
     return unsupported('checksum', 'Upload-Checksum');
   }
+  const encoding = headers['content-encoding']?.trim().toLowerCase();
+  if ((req.method === 'PATCH' || req.method === 'POST') && encoding && encoding !== 'identity') {
+    return refused(415, "An upload's bytes are sent without Content-Encoding: they are stored as sent.\n");
+  }
   return undefined;
 }
 
@@ -378,17 +384,22 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Metadata.parse decodes each value leniently, turning bytes that are not UTF-8 (an encoded lone surrogate
- * among them) into U+FFFD: docs/api.md §4a refuses such text rather than store it altered. `header` has
+ * among them) into U+FFFD: docs/api.md §4a refuses such text rather than store it altered. A NUL is refused
+ * as in a multipart form field, naming the key (it was a FAILED_VALIDATION of the column). `header` has
  * passed Metadata.parse: comma-separated `key base64` pairs.
  */
 function assertUtf8Values(header: string): void {
   for (const pair of header.split(',')) {
     const [key, value] = pair.split(' ');
     if (value === undefined) continue;
+    let text: string;
     try {
-      UTF8.decode(Buffer.from(value, 'base64'));
+      text = UTF8.decode(Buffer.from(value, 'base64'));
     } catch {
       throw invalidPayload(`The Upload-Metadata value of "${key}" is not UTF-8 text.`, key);
+    }
+    if (text.includes('\u0000')) {
+      throw invalidPayload(`The Upload-Metadata value of "${key}" contains a NUL character.`, key);
     }
   }
 }

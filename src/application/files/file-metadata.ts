@@ -1,4 +1,5 @@
 import { invalidPayload } from '../../domain/errors.ts';
+import { hasProtoKey } from '../../domain/proto-key.ts';
 import type { CollectionSchema } from '../../domain/schema/collection-schema.ts';
 import { fieldOf } from '../../domain/schema/collection-schema.ts';
 import { findTextFlaw, flawedTextError, jsonMayHoldFlawedText } from '../../domain/well-formed-text.ts';
@@ -27,7 +28,10 @@ export function fileMetadata(
   return raw;
 }
 
-/** JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a): refused as in a JSON body. */
+/**
+ * JSON escapes may spell what UTF-8 text cannot hold (docs/api.md §4a), and a `__proto__` key is refused:
+ * both as in a JSON body.
+ */
 function parsedJson(name: string, text: string): unknown {
   let value: unknown;
   try {
@@ -35,6 +39,7 @@ function parsedJson(name: string, text: string): unknown {
   } catch {
     throw invalidPayload(`Field "${name}" must be JSON text.`, name);
   }
+  if (hasProtoKey(value)) throw invalidPayload(`The value of "${name}" has a "__proto__" key.`, name);
   const flawed = jsonMayHoldFlawedText(text) ? findTextFlaw(value) : null;
   if (flawed) throw flawedTextError({ ...flawed, path: [name, ...flawed.path] });
   return value;

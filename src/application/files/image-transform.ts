@@ -48,6 +48,8 @@ export type ImageTransformSettings = {
   readonly maxDimension: number;
   /** Named transforms a client asks for with `key` (`storage.transforms.presets`). */
   readonly presets: ReadonlyMap<string, ImageTransformRequest>;
+  /** Whether only the presets are served (`storage.transforms.presetsOnly`): each transform is a stored variant. */
+  readonly presetsOnly?: boolean;
 };
 
 /**
@@ -94,6 +96,12 @@ export function parseImageTransform(
     return preset;
   }
   if (given.length === 0) return undefined;
+  if (settings.presetsOnly) {
+    throw invalidQuery(`"${given[0]}" is not served here: ask for a preset with "key".`, {
+      field: given[0],
+      reason: 'UNSUPPORTED_PARAMETER',
+    });
+  }
   return {
     width: dimension(query, 'width', settings.maxDimension),
     height: dimension(query, 'height', settings.maxDimension),

@@ -93,6 +93,24 @@ test('key names a preset from the configuration', () => {
   });
 });
 
+test('with presetsOnly, a preset is served and any other transform parameter is refused, naming it', () => {
+  const presetsOnly = { ...SETTINGS, presetsOnly: true };
+  assert.equal(parseImageTransform({ key: 'thumbnail' }, presetsOnly), SETTINGS.presets.get('thumbnail'));
+  assert.is(parseImageTransform({ download: '' }, presetsOnly), undefined);
+  for (const name of ['width', 'height', 'fit', 'format', 'quality', 'withoutEnlargement']) {
+    const query = { [name]: name === 'width' || name === 'height' || name === 'quality' ? '10' : 'x' };
+    assert.throws(
+      () => parseImageTransform(query, presetsOnly),
+      (error: unknown) =>
+        error instanceof DomainError &&
+        error.code === 'INVALID_QUERY' &&
+        error.extensions.field === name &&
+        error.extensions.reason === 'UNSUPPORTED_PARAMETER',
+      name,
+    );
+  }
+});
+
 test('format=auto takes AVIF, then WebP, from Accept, else the original format', () => {
   const auto = { format: 'auto' as const, width: 100 };
   const format = (accept: string | undefined, type = 'image/jpeg') =>
