@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
+import { logChangeChannel } from './adapters/change-channel-log.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import type { HttpApp } from './adapters/http/create-http-app.ts';
 import { createGracefulServer } from './adapters/http/graceful-server.ts';
@@ -15,6 +16,7 @@ import {
 } from './adapters/persistence/mikro-orm/open-mikro-orm-persistence.ts';
 import { tuneHeapForServing } from './adapters/serving-heap.ts';
 import { ActivityRetention } from './application/activity/activity-retention.ts';
+import type { ChangeFeed } from './application/ports/change-feed.ts';
 import type { Metrics } from './application/ports/metrics.ts';
 import { Readiness } from './application/server/readiness.ts';
 import { StartUp } from './application/server/start-up.ts';
@@ -86,6 +88,7 @@ export async function startServer(
     container.rebind<Logger>(TYPES.Logger).toConstantValue(workerLogger);
   }
   const logger = container.get<Logger>(TYPES.Logger);
+  logChangeChannel(container.get<ChangeFeed>(TYPES.ChangeFeed), logger);
   const work = options.worker
     ? async (): Promise<BootstrapResult> => {
         await persistence.schema.refresh();
