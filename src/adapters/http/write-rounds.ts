@@ -31,13 +31,24 @@ export class WriteRounds {
     else process.nextTick(() => this.end());
   }
 
-  /**
-   * Lets what `stream` holds in this round go now, if it holds any: what the realtime transports measure to
-   * tell a client that reads too slowly must be what the client has not taken, not what the round held back.
-   */
+  /** Lets what `stream` holds in this round go now, if it holds any. */
   flush(stream: Corkable): void {
     if (!this.held.delete(stream)) return;
     stream.uncork();
+  }
+
+  /**
+   * Whether writing `bytes` more to `stream` would pass `limit` because its client has not taken what was
+   * written before (`queued`: the bytes the stream has not handed on yet). What the round holds back is the
+   * server's own doing, so it goes to the socket before the client is judged (a burst of changes larger than
+   * the limit reaches a client that reads); and a message alone is written whatever its size (an `init`, a
+   * large row), as it could never be written otherwise.
+   */
+  readsTooSlowly(stream: Corkable, queued: () => number, bytes: number, limit: number): boolean {
+    if (queued() + bytes <= limit) return false;
+    this.flush(stream);
+    const waiting = queued();
+    return waiting > 0 && waiting + bytes > limit;
   }
 
   private end(): void {

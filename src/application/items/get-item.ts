@@ -51,8 +51,8 @@ export class GetItemHandler {
     const select = query.relational
       ? (await RelationalRead.start(this.rules, caller, query, now)).select(rule, query)
       : projectFields(caller, rule, query.fields);
+    assertKeyQueryable(caller, rule, collection);
     const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
-    if (keyField) assertKeyQueryable(caller, rule, keyField);
     const id = keyField ? coerceKey(keyField, request.id) : null;
     if (id === null) throw notFound();
     const item = await this.items.get({

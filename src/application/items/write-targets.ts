@@ -24,7 +24,7 @@ export async function lockVisibleRows(
   rule: ReadRule,
   keys: ReadonlyArray<ScalarValue>,
 ): Promise<Map<string, StoredItem>> {
-  assertKeyQueryable(caller, rule, keyField);
+  assertKeyQueryable(caller, rule, collection);
   if (keys.length === 0) return new Map();
   const wanted: BoundFilterNode = { kind: 'condition', field: keyField.name, operator: '_in', values: keys };
   return byKey(await writer.lockMatching(collection, visibleOnly(wanted, rule)), keyField);

@@ -14,11 +14,7 @@ import type { BoundFilterNode } from '../../domain/query/filter.ts';
 import { invalidQuery } from '../../domain/query/invalid-query.ts';
 import type { ItemQuery } from '../../domain/query/item-query.ts';
 import { parseItemQuery, type QueryLimits, type RawItemQuery } from '../../domain/query/parse-item-query.ts';
-import {
-  type CollectionSchema,
-  fieldOf,
-  type SchemaSnapshot,
-} from '../../domain/schema/collection-schema.ts';
+import type { CollectionSchema, SchemaSnapshot } from '../../domain/schema/collection-schema.ts';
 import { collectionFor } from '../items/collection-access.ts';
 import type { ListItemsHandler } from '../items/list-items.ts';
 import { parseFlatAsCaller } from '../items/parse-as-caller.ts';
@@ -416,8 +412,7 @@ export class RealtimeHub implements ItemSubscriptions {
     const rule = await this.rules.for(caller, collection, now);
     // A delete is told by the row's key: a subscriber who may not filter on the key would read its values
     // there (docs/decisions/0072-naming-a-row-by-key-needs-the-key-readable.md).
-    const keyField = collection.primaryKey === null ? undefined : fieldOf(collection, collection.primaryKey);
-    if (keyField) assertKeyQueryable(caller, rule, keyField);
+    assertKeyQueryable(caller, rule, collection);
     const select = projectFields(caller, rule, query.fields);
     if (query.filter) assertFilterQueryable(caller, rule, query.filter);
     const conditions: BoundFilterNode[] = [];

@@ -2,7 +2,7 @@ import type { Accountability } from '../accountability.ts';
 import type { BoundFilterNode, FilterNode } from '../query/filter.ts';
 import type { SelectedName } from '../query/item-query.ts';
 import type { JsonPathSelection } from '../query/json-path.ts';
-import type { FieldSchema } from '../schema/collection-schema.ts';
+import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldsNamedBy } from './filter-fields.ts';
 import type { ReadRule } from './read-rule.ts';
 import { refusal } from './refusal.ts';
@@ -112,8 +112,12 @@ export function assertFieldsQueryable(
  * the key field, whether a row has a key would tell its hidden value (`GET /items/tags/17` answering 200
  * or 404), so every keyed request is refused naming the key, whatever key it names (docs/api.md §4).
  */
-export function assertKeyQueryable(caller: Accountability, rule: ReadRule, keyField: FieldSchema): void {
-  assertFieldsQueryable(caller, rule, [keyField.name]);
+export function assertKeyQueryable(
+  caller: Accountability,
+  rule: ReadRule,
+  collection: Pick<CollectionSchema, 'primaryKey'>,
+): void {
+  if (collection.primaryKey !== null) assertFieldsQueryable(caller, rule, [collection.primaryKey]);
 }
 
 /** `assertFieldsQueryable` for every field a parsed filter names. */

@@ -123,30 +123,17 @@ export class EventStream implements SubscriptionSink {
       this.pending.push(text);
       return;
     }
-    if (this.readsTooSlowly(Buffer.byteLength(text))) {
-      const { response } = this;
+    const { response } = this;
+    const queued = () => response.writableLength;
+    if (this.rounds.readsTooSlowly(response, queued, Buffer.byteLength(text), this.options.sendBufferBytes)) {
       this.finish(eventText('end', null, JSON.stringify(SLOW_CONSUMER)));
       // The last event waits behind what the client has not read: it gets a heartbeat's time to take it.
       setTimeout(() => response.destroy(), this.options.heartbeatMs).unref();
       return;
     }
     // What is written in one round (a round of the hub's events, at least) leaves in one system call.
-    this.rounds.hold(this.response);
-    this.response.write(text);
-  }
-
-  /**
-   * Whether `bytes` more would pass the send buffer because the client has not taken what was written before.
-   * What the round holds back is the server's own doing, so it goes to the socket before the client is judged
-   * (a burst of changes larger than the buffer reaches a client that reads); and an event alone in the buffer
-   * is written whatever its size (a large row), as it could never be written otherwise.
-   */
-  private readsTooSlowly(bytes: number): boolean {
-    const limit = this.options.sendBufferBytes;
-    if (this.response.writableLength + bytes <= limit) return false;
-    this.rounds.flush(this.response);
-    const waiting = this.response.writableLength;
-    return waiting > 0 && waiting + bytes > limit;
+    this.rounds.hold(response);
+    response.write(text);
   }
 
   private finish(lastEvent: string): void {

@@ -436,7 +436,7 @@ class Connection {
             collection,
             query: query as Message,
             caller: () => this.currentCaller(),
-            ...(caller !== null && share !== null ? { work: databaseWorkOf(caller, share, true) } : {}),
+            ...(caller && share ? { work: databaseWorkOf(caller, share, true) } : {}),
           },
           {
             send: (event) => {
@@ -447,9 +447,7 @@ class Connection {
           },
         );
       const { callerLimit } = this.options;
-      const subscription = await (callerLimit && share !== null
-        ? callerLimit.run(share, subscribe)
-        : subscribe());
+      const subscription = await (callerLimit && share ? callerLimit.run(share, subscribe) : subscribe());
       if (!this.subscriptions.has(key) || this.ws.readyState !== WebSocket.OPEN) {
         subscription.close();
         return;
@@ -525,27 +523,15 @@ class Connection {
    */
   private sendRaw(message: string | Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.readsTooSlowly(Buffer.byteLength(message))) {
+    const { sendBufferMaxBytes } = this.options.limits;
+    const queued = () => this.ws.bufferedAmount;
+    if (this.rounds.readsTooSlowly(this.socket, queued, Buffer.byteLength(message), sendBufferMaxBytes)) {
       this.ws.close(CLOSE.slowConsumer, 'Send buffer full: the client reads too slowly');
       this.closeAll();
       return;
     }
     this.rounds.hold(this.socket);
     this.ws.send(message, { binary: false });
-  }
-
-  /**
-   * Whether `bytes` more would pass the send buffer because the client has not taken what was sent before.
-   * What the round holds back is the server's own doing, so it goes to the socket before the client is judged
-   * (a burst of changes larger than the buffer reaches a client that reads); and a message alone in the buffer
-   * is sent whatever its size (an `init`, a large row), as it could never be sent otherwise.
-   */
-  private readsTooSlowly(bytes: number): boolean {
-    const limit = this.options.limits.sendBufferMaxBytes;
-    if (this.ws.bufferedAmount + bytes <= limit) return false;
-    this.rounds.flush(this.socket);
-    const waiting = this.ws.bufferedAmount;
-    return waiting > 0 && waiting + bytes > limit;
   }
 
   private closeAll(): void {
