@@ -109,15 +109,23 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
   }
 
   private async revokeWhere(column: 'session_id' | 'user_id', value: string, at: Date) {
-    // Only tokens not revoked yet: the first revocation time is the one that counts.
-    await this.database.run((db) =>
-      db
-        .updateTable('datagate_sessions')
-        .set({ revoked_at: at.toISOString() })
-        .where(column, '=', value)
-        .where('revoked_at', 'is', null)
-        .execute(),
-    );
+    // A statement sees the rows committed when it began. A refresh rotating one of these tokens meanwhile
+    // holds the spent row: the update waits for it and revokes it, but misses the successor that refresh
+    // inserted, committed after the update began, which would outlive the logout, the new password or the
+    // suspension. The next statement sees it; revoking ends once one finds nothing live.
+    let revoked: bigint;
+    do {
+      // Only tokens not revoked yet: the first revocation time is the one that counts.
+      const result = await this.database.run((db) =>
+        db
+          .updateTable('datagate_sessions')
+          .set({ revoked_at: at.toISOString() })
+          .where(column, '=', value)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      );
+      revoked = result.numUpdatedRows;
+    } while (revoked > 0n);
   }
 }
 
