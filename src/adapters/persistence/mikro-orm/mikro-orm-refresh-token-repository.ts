@@ -32,6 +32,37 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
     );
   }
 
+  async addFirstOfSession(token: RefreshToken, passwordHash: string) {
+    if (!isUuid(token.userId)) return false;
+    // Inserted from the user's row, locked for share: a suspension or new password being written waits
+    // for this insert and then ends its session, or has committed and this finds no row to insert from.
+    const result = await this.database.run(
+      (db) =>
+        db
+          .insertInto('datagate_sessions')
+          .columns(['id', 'session_id', 'user_id', 'token_digest', 'created_at', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('datagate_users')
+              .select([
+                eb.val(token.id).as('id'),
+                eb.val(token.sessionId).as('session_id'),
+                eb.val(token.userId).as('user_id'),
+                eb.val(token.tokenDigest).as('token_digest'),
+                eb.val(token.createdAt.toISOString()).as('created_at'),
+                eb.val(token.expiresAt.toISOString()).as('expires_at'),
+              ])
+              .where('id', '=', token.userId)
+              .where('status', '=', 'active')
+              .where('password_hash', '=', passwordHash)
+              .forShare(),
+          )
+          .executeTakeFirst(),
+      UNIQUE,
+    );
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
   async findByDigest(digest: string) {
     const row = await this.database.run((db) =>
       db.selectFrom('datagate_sessions').selectAll().where('token_digest', '=', digest).executeTakeFirst(),

@@ -14,12 +14,14 @@ type Context = { persistence: MikroOrmPersistence; user: User; spent: RefreshTok
  * refresh's rotation holds the spent token's row until it commits, with the successor it inserted; a
  * revocation that waited for that row must end the successor too, or the refresh hands out a live token of
  * a session that was ended (a password change that leaves the thief's session alive, a suspended user's
- * session back after reactivation). Only a server has two connections to race on.
+ * session back after reactivation). A login racing such a change starts no session: its first token is
+ * inserted from the user's row, so it waits for the change and finds the row changed. Only a server has
+ * two connections to race on.
  */
 const target = databaseBackends()
   .find((backend) => backend.name === 'postgresql')!
   .persistence();
-const test = skippableSuite<Context>('a revocation racing a refresh on postgresql', target.skip);
+const test = skippableSuite<Context>('a revocation racing a refresh or a login on postgresql', target.skip);
 
 test.before.each(async (context) => {
   context.persistence = await target.fresh();
@@ -74,6 +76,21 @@ test("revoking a user's sessions racing a refresh ends the successor the refresh
   );
   const successor = await context.persistence.refreshTokens.findByDigest(context.successor.tokenDigest);
   assert.equal(successor?.revokedAt, at(2000));
+});
+
+test('a login starting its session while a new password is being written starts none', async (context) => {
+  const db = context.persistence.orm.em.fork().getKysely() as Kysely<unknown>;
+  const first = aRefreshToken({ userId: context.user.id });
+  let starting: Promise<boolean> = Promise.resolve(true);
+  await db.transaction().execute(async (trx) => {
+    await sql`update datagate_users set password_hash = 'another hash' where id = ${context.user.id}`.execute(
+      trx,
+    );
+    starting = context.persistence.refreshTokens.addFirstOfSession(first, context.user.passwordHash);
+    await waitUntilSomeStatementWaitsForALock(db);
+  });
+  assert.is(await starting, false);
+  assert.is(await context.persistence.refreshTokens.findByDigest(first.tokenDigest), null);
 });
 
 test.run();
