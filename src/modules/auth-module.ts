@@ -17,8 +17,10 @@ import { TYPES } from './service-identifiers.ts';
 // docs/api.md §3: "json" is the only mode until cookie mode exists. Other unknown keys (e.g. the `otp`
 // that @directus/sdk sends) are stripped, not refused, hence plain `z.object`.
 const mode = z.literal('json', { error: mustBe('"json", the only mode supported so far') }).optional();
-const loginBody = z.object({ email: z.string(), password: z.string(), mode });
-const refreshBody = z.object({ refresh_token: z.string(), mode });
+// `mode` first: its issue is the one answered, and a client in cookie or session mode leaves out the
+// refresh token on purpose, so the mode is the cause to name.
+const loginBody = z.object({ mode, email: z.string(), password: z.string() });
+const refreshBody = z.object({ mode, refresh_token: z.string() });
 
 /** Logging in, refreshing and logging out, and turning a presented token into the caller. */
 export const authModule = new ContainerModule((options) => {

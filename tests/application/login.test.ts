@@ -1,5 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { UpdateUserCommand } from '../../src/application/users/update-user.ts';
+import { SYSTEM_ACCOUNTABILITY } from '../../src/domain/accountability.ts';
 import { authFixture, DEFAULT_LOGIN_BUDGETS, rejectsWith } from '../support/auth-fixture.ts';
 
 test('login returns a pair whose expiry is the access-token lifetime from now, in epoch ms', async () => {
@@ -53,6 +55,31 @@ test('every login starts its own session', async () => {
   const callerB = await f.resolve.execute(null, { token: b.accessToken });
   assert.is(callerA.user, user.id);
   assert.is.not(callerA.session, callerB.session);
+});
+
+/**
+ * A login checking the password (tens of milliseconds of argon2) while an admin changes that user: the
+ * change ends every session the user has, so the one this login is about to start must not escape it.
+ */
+async function loginWhileAnAdminChanges(changes: UpdateUserCommand, expectedCode: string) {
+  const f = authFixture();
+  const user = await f.user();
+  const verify = f.hasher.verify.bind(f.hasher);
+  f.hasher.verify = async (hash, password) => {
+    f.hasher.verify = verify;
+    const matches = await verify(hash, password);
+    await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, { id: user.id, changes });
+    return matches;
+  };
+  await rejectsWith(f.login.execute({ email: 'ada@example.com', password: 'correct horse' }), expectedCode);
+}
+
+test('a login racing a new password starts no session: the old password is wrong by then', async () => {
+  await loginWhileAnAdminChanges({ password: 'a new password' }, 'INVALID_CREDENTIALS');
+});
+
+test('a login racing a suspension starts no session, which a reactivation would bring back', async () => {
+  await loginWhileAnAdminChanges({ status: 'suspended' }, 'USER_SUSPENDED');
 });
 
 test('each login is measured as a success, a failure (suspended included) or throttled', async () => {

@@ -57,13 +57,17 @@ test('an unknown static token or a forged access token is INVALID_TOKEN', async 
   await rejectsWith(f.resolve.execute(null, { token: 'mem.forged' }), 'INVALID_TOKEN');
 });
 
-test('a suspended user’s static and access tokens stop working at once', async () => {
-  const f = authFixture();
-  const user = await f.user({ token: STATIC_TOKEN });
-  const pair = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
-  await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, { id: user.id, changes: { status: 'suspended' } });
-  await rejectsWith(f.resolve.execute(null, { token: STATIC_TOKEN }), 'USER_SUSPENDED');
-  await rejectsWith(f.resolve.execute(null, { token: pair.accessToken }), 'USER_SUSPENDED');
+test('a suspended user’s static and access tokens stop working at once, as USER_SUSPENDED', async () => {
+  // Suspending also ends the sessions: checked on each request, the access token's ended session must not
+  // hide the reason the client can tell its user.
+  for (const checkSessionOnEachRequest of [false, true]) {
+    const f = authFixture({ checkSessionOnEachRequest });
+    const user = await f.user({ token: STATIC_TOKEN });
+    const pair = await f.login.execute({ email: 'ada@example.com', password: 'correct horse' });
+    await f.updateUser.execute(SYSTEM_ACCOUNTABILITY, { id: user.id, changes: { status: 'suspended' } });
+    await rejectsWith(f.resolve.execute(null, { token: STATIC_TOKEN }), 'USER_SUSPENDED');
+    await rejectsWith(f.resolve.execute(null, { token: pair.accessToken }), 'USER_SUSPENDED');
+  }
 });
 
 test('a deleted user’s tokens are INVALID_TOKEN', async () => {

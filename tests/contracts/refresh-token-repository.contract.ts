@@ -36,6 +36,31 @@ export function refreshTokenRepositoryContract(target: PersistenceTarget) {
     assert.equal(await refreshTokens.findByDigest(spent.tokenDigest), spent);
   });
 
+  test("the first token of a session is added while its user is active with the login's password hash", async ({
+    persistence: { refreshTokens },
+    user,
+  }) => {
+    const first = aRefreshToken({ userId: user.id });
+    assert.is(await refreshTokens.addFirstOfSession(first, user.passwordHash), true);
+    assert.equal(await refreshTokens.findByDigest(first.tokenDigest), first);
+  });
+
+  test('the first token of a session is not added once its user is suspended, has another password or is gone', async ({
+    persistence: { refreshTokens, users },
+    user,
+  }) => {
+    const another = aRefreshToken({ userId: user.id });
+    assert.is(await refreshTokens.addFirstOfSession(another, `${user.passwordHash}x`), false);
+    await users.update(user.id, { status: 'suspended' });
+    const whileSuspended = aRefreshToken({ userId: user.id });
+    assert.is(await refreshTokens.addFirstOfSession(whileSuspended, user.passwordHash), false);
+    const ofNobody = aRefreshToken({ userId: randomUUID() });
+    assert.is(await refreshTokens.addFirstOfSession(ofNobody, user.passwordHash), false);
+    for (const token of [another, whileSuspended, ofNobody]) {
+      assert.is(await refreshTokens.findByDigest(token.tokenDigest), null);
+    }
+  });
+
   test('an unknown digest finds nothing', async ({ persistence: { refreshTokens }, user }) => {
     await refreshTokens.add(aRefreshToken({ userId: user.id }));
     assert.is(await refreshTokens.findByDigest(digest('ff')), null);

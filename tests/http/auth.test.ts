@@ -278,6 +278,13 @@ refresh('an unknown refresh token → 401 INVALID_TOKEN; a missing one → 400 I
       'INVALID_PAYLOAD',
       'mode',
     );
+    // A client in cookie or session mode sends no refresh_token: the mode is the cause to name, not the
+    // token it left out on purpose.
+    for (const path of ['/auth/refresh', '/auth/logout']) {
+      for (const mode of ['cookie', 'session']) {
+        assertError(await app.request('POST', path, { body: { mode } }), 400, 'INVALID_PAYLOAD', 'mode');
+      }
+    }
   }),
 );
 

@@ -20,6 +20,7 @@ users.before(async (context) => {
   context.app = await startTestApp();
   context.admin = await context.app.seedAdmin();
   context.member = await context.app.createUser({ email: 'member@example.com', first_name: 'Mem' });
+  await context.app.createUser({ email: 'jos\u00e9@example.com' });
   context.tokens = {
     admin: (await context.app.login(context.admin)).access_token,
     member: (await context.app.login(context.member)).access_token,
@@ -132,6 +133,26 @@ const rows: Scenario[] = [
     body: { email: 'MEMBER@example.com', password: 'password-123', role: null },
     expectedStatus: 409,
     expectedCode: 'RECORD_NOT_UNIQUE',
+    expectedField: 'email',
+  },
+  {
+    name: 'create with a taken e-mail typed with a decomposed accent → 409 RECORD_NOT_UNIQUE on email',
+    method: 'POST',
+    path: '/users',
+    as: 'admin',
+    body: { email: 'Jose\u0301@example.com', password: 'password-123', role: null },
+    expectedStatus: 409,
+    expectedCode: 'RECORD_NOT_UNIQUE',
+    expectedField: 'email',
+  },
+  {
+    name: 'create with an e-mail hiding a zero-width space → 400 FAILED_VALIDATION on email',
+    method: 'POST',
+    path: '/users',
+    as: 'admin',
+    body: { email: 'member\u200b@example.com', password: 'password-123', role: null },
+    expectedStatus: 400,
+    expectedCode: 'FAILED_VALIDATION',
     expectedField: 'email',
   },
   {

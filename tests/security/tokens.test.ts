@@ -254,4 +254,27 @@ test('two Authorization headers → 400 INVALID_PAYLOAD: neither is picked, whic
   }
 });
 
+/** One request, as the bytes an attacker or a careless client sends, with the given header lines. */
+async function rawGet(app: TestApp, target: string, headerLines: string[]) {
+  const request = [`GET ${target} HTTP/1.1`, 'Host: localhost', ...headerLines, 'Connection: close', '', ''];
+  return rawHttp(app, new TextEncoder().encode(request.join('\r\n')));
+}
+
+test('an empty Authorization header is a header: refused as no Bearer token, never the public caller', async (context) => {
+  // Node reads an empty (or blank) value as ''; taken for no header, it ran the request as the public
+  // caller, let an empty header hide a second one, and slipped past the header-and-query refusal.
+  const admin = await signHs256(adminClaims(context));
+  for (const empty of ['Authorization:', 'Authorization:    ']) {
+    const alone = await rawGet(context.app, '/users', [empty]);
+    assert.is(alone.status, 401, alone.text.slice(0, 400));
+    assert.match(alone.text, /"code":"INVALID_TOKEN"/);
+    const beforeAnother = await rawGet(context.app, '/users', [empty, `Authorization: Bearer ${admin}`]);
+    assert.is(beforeAnother.status, 400, beforeAnother.text.slice(0, 400));
+    assert.match(beforeAnother.text, /"code":"INVALID_PAYLOAD"/);
+    const withQuery = await rawGet(context.app, `/users?access_token=${admin}`, [empty]);
+    assert.is(withQuery.status, 400, withQuery.text.slice(0, 400));
+    assert.match(withQuery.text, /"code":"INVALID_PAYLOAD"/);
+  }
+});
+
 test.run();

@@ -10,16 +10,17 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * twice, is ambiguous and refused.
  */
 export function presentedToken(ctx: HttpContext, allowQueryToken: boolean): string | null {
-  const header = ctx.get('Authorization');
-  if (header && authorizationHeaders(ctx.req.rawHeaders) > 1) {
+  // Present even when empty: an empty header is a header that names no Bearer token, not the public caller.
+  const header = ctx.req.headers.authorization;
+  if (header !== undefined && authorizationHeaders(ctx.req.rawHeaders) > 1) {
     // Node keeps the first and drops the others, where a proxy in front may have judged the last.
     throw invalidPayload('Send one Authorization header.');
   }
   const query = accessTokenParameter(ctx);
-  if (header && query !== undefined) {
+  if (header !== undefined && query !== undefined) {
     throw invalidPayload('Pass the token either in the Authorization header or as access_token, not both.');
   }
-  if (header) return fromHeader(header);
+  if (header !== undefined) return fromHeader(header);
   if (query === undefined) return null;
   const token = checkedQueryToken(query, allowQueryToken);
   if (token === '') throw invalidToken();

@@ -58,6 +58,14 @@ export class CachingRefreshTokenRepository implements RefreshTokenRepository {
     }
   }
 
+  async addFirstOfSession(token: RefreshToken, passwordHash: string) {
+    try {
+      return await this.inner.addFirstOfSession(token, passwordHash);
+    } finally {
+      this.forget(token.sessionId);
+    }
+  }
+
   findByDigest(digest: string) {
     return this.inner.findByDigest(digest);
   }

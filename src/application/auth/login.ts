@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestOrigin } from '../../domain/accountability.ts';
 import { Email } from '../../domain/email.ts';
 import { DomainError, invalidCredentials, tooManyRequests, userSuspended } from '../../domain/errors.ts';
+import type { User } from '../../domain/user.ts';
 import { recordSessionActivity } from '../activity/session-activity.ts';
 import type { Handler } from '../handler.ts';
 import type { ActivityLog } from '../ports/activity-log.ts';
@@ -59,9 +60,23 @@ export class LoginHandler implements Handler<LoginCommand, TokenPair, null> {
       throw userSuspended();
     }
     const pair = await this.pairs.issue(user, randomUUID(), this.clock.now());
+    if (!pair) {
+      this.metrics.loginAttempted('failure');
+      throw await this.refusalSinceVerified(user);
+    }
     this.metrics.loginAttempted('success');
     await recordSessionActivity(this.activity, 'login', user.id, command.origin);
     return pair;
+  }
+
+  /**
+   * Why a login whose password was right is refused after all: the user was suspended, given a new
+   * password or deleted while the password was being checked, which ended every session of theirs.
+   */
+  private async refusalSinceVerified(verified: User): Promise<DomainError> {
+    const current = await this.users.findById(verified.id);
+    const samePassword = current?.passwordHash === verified.passwordHash;
+    return samePassword && !current?.isActive ? userSuspended() : invalidCredentials();
   }
 }
 

@@ -39,7 +39,7 @@ export class ResolveAccountabilityHandler
         if (!(error instanceof DomainError && error.code === 'INVALID_TOKEN')) throw error;
       }
     }
-    return this.fromStaticToken(query.token);
+    return this.fromStaticToken(query.token, now);
   }
 
   private async fromAccessToken(token: string, now: Date): Promise<Accountability> {
@@ -47,13 +47,7 @@ export class ResolveAccountabilityHandler
     if ('preview' in claims) return this.fromPreview(claims.preview, now);
     const user = await this.users.findById(claims.sub);
     if (!user) throw invalidToken();
-    if (
-      this.settings.checkSessionOnEachRequest &&
-      !(await this.refreshTokens.isSessionActive(claims.sid, now))
-    ) {
-      throw invalidToken();
-    }
-    return this.accountabilityOf(user, claims.sid);
+    return this.accountabilityOf(user, claims.sid, now);
   }
 
   /**
@@ -79,14 +73,24 @@ export class ResolveAccountabilityHandler
     return { user: null, role: role.id, admin: role.adminAccess, session: null, preview: marker };
   }
 
-  private async fromStaticToken(token: string): Promise<Accountability> {
+  private async fromStaticToken(token: string, now: Date): Promise<Accountability> {
     const user = await this.users.findByTokenDigest(digestSecret(token));
     if (!user) throw invalidToken();
-    return this.accountabilityOf(user, null);
+    return this.accountabilityOf(user, null, now);
   }
 
-  private async accountabilityOf(user: User, session: string | null): Promise<Accountability> {
+  /** `session`: the access token's login session, null for a static token, which has none. */
+  private async accountabilityOf(user: User, session: string | null, now: Date): Promise<Accountability> {
+    // Suspension before the session: suspending ends the sessions too, and USER_SUSPENDED is what the
+    // client can tell its user, whether or not sessions are checked.
     if (!user.isActive) throw userSuspended();
+    if (
+      session !== null &&
+      this.settings.checkSessionOnEachRequest &&
+      !(await this.refreshTokens.isSessionActive(session, now))
+    ) {
+      throw invalidToken();
+    }
     const role = user.roleId === null ? null : await this.roles.findById(user.roleId);
     return { user: user.id, role: role?.id ?? null, admin: role?.adminAccess ?? false, session };
   }

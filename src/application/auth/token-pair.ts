@@ -26,10 +26,14 @@ export class TokenPairIssuer {
     private readonly settings: AuthSettings,
   ) {}
 
-  /** A pair whose refresh token is stored at once: the first of a new session. */
-  async issue(user: User, sessionId: string, now: Date): Promise<TokenPair> {
+  /**
+   * A pair whose refresh token is stored at once: the first of a new session, started only while `user`
+   * is still active with the password hash it was read with; null when a change since has ended its
+   * sessions (a login racing a suspension or a new password).
+   */
+  async issue(user: User, sessionId: string, now: Date): Promise<TokenPair | null> {
     const minted = await this.mint(user, sessionId, now);
-    await this.refreshTokens.add(minted.refreshToken);
+    if (!(await this.refreshTokens.addFirstOfSession(minted.refreshToken, user.passwordHash))) return null;
     return minted.pair;
   }
 

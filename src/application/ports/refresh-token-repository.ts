@@ -2,6 +2,13 @@ import type { RefreshToken } from '../../domain/refresh-token.ts';
 
 export interface RefreshTokenRepository {
   add(token: RefreshToken): Promise<void>;
+  /**
+   * Adds the first token of a login session, only while its user is active and still has `passwordHash`,
+   * the one the login verified: a suspension or a new password committed since then ended every session
+   * of the user, and must end this one too. Atomic with such a change, across processes. Returns false,
+   * adding nothing, when the user is gone, suspended or has another password.
+   */
+  addFirstOfSession(token: RefreshToken, passwordHash: string): Promise<boolean>;
   findByDigest(digest: string): Promise<RefreshToken | null>;
   /**
    * Spends token `spentId` and adds its one successor, all or nothing, and only while `spentId` is neither

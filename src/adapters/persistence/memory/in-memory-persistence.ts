@@ -1,4 +1,5 @@
 import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
+import type { User } from '../../../domain/user.ts';
 import type { Persistence } from '../persistence.ts';
 import { InMemoryActivityLog } from './in-memory-activity-log.ts';
 import { InMemoryFileStorage } from './in-memory-file-storage.ts';
@@ -26,7 +27,7 @@ export function createInMemoryPersistence(
   let activity: InMemoryActivityLog | undefined;
   const record = (entry: ActivityEntry) => activity!.append(entry);
   const roles = new InMemoryRoleRepository(record);
-  const refreshTokens = new InMemoryRefreshTokenRepository();
+  const refreshTokens = new InMemoryRefreshTokenRepository((id): User | undefined => users.stored(id));
   const users = new InMemoryUserRepository(roles, refreshTokens, record);
   const permissions = new InMemoryPermissionRepository(roles, record);
   const schema = new InMemorySchema(record);

@@ -1,13 +1,25 @@
 import type { RefreshTokenRepository } from '../../../application/ports/refresh-token-repository.ts';
 import { RefreshToken } from '../../../domain/refresh-token.ts';
+import type { User } from '../../../domain/user.ts';
 
 const copy = (token: RefreshToken) => new RefreshToken({ ...token });
 
 export class InMemoryRefreshTokenRepository implements RefreshTokenRepository {
   private readonly tokens = new Map<string, RefreshToken>();
 
+  /** `storedUser`: the user as stored now, as the database's tables are one store. */
+  constructor(private readonly storedUser: (id: string) => User | undefined) {}
+
   async add(token: RefreshToken) {
     this.tokens.set(token.id, copy(token));
+  }
+
+  /** Atomic because nothing between the check and the write awaits. */
+  async addFirstOfSession(token: RefreshToken, passwordHash: string) {
+    const user = this.storedUser(token.userId);
+    if (!user?.isActive || user.passwordHash !== passwordHash) return false;
+    this.tokens.set(token.id, copy(token));
+    return true;
   }
 
   async findByDigest(digest: string) {

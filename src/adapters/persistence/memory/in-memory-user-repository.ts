@@ -44,6 +44,11 @@ export class InMemoryUserRepository implements UserRepository {
     return user ? copy(user) : null;
   }
 
+  /** The user as stored, without waiting: for the refresh tokens' writes that depend on it. */
+  stored(id: string): User | undefined {
+    return this.users.get(id);
+  }
+
   async findByEmail(email: string) {
     return this.find((user) => user.email === email);
   }

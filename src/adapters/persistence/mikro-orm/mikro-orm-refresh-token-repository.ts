@@ -32,6 +32,37 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
     );
   }
 
+  async addFirstOfSession(token: RefreshToken, passwordHash: string) {
+    if (!isUuid(token.userId)) return false;
+    // Inserted from the user's row, locked for share: a suspension or new password being written waits
+    // for this insert and then ends its session, or has committed and this finds no row to insert from.
+    const result = await this.database.run(
+      (db) =>
+        db
+          .insertInto('datagate_sessions')
+          .columns(['id', 'session_id', 'user_id', 'token_digest', 'created_at', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('datagate_users')
+              .select([
+                eb.val(token.id).as('id'),
+                eb.val(token.sessionId).as('session_id'),
+                eb.val(token.userId).as('user_id'),
+                eb.val(token.tokenDigest).as('token_digest'),
+                eb.val(token.createdAt.toISOString()).as('created_at'),
+                eb.val(token.expiresAt.toISOString()).as('expires_at'),
+              ])
+              .where('id', '=', token.userId)
+              .where('status', '=', 'active')
+              .where('password_hash', '=', passwordHash)
+              .forShare(),
+          )
+          .executeTakeFirst(),
+      UNIQUE,
+    );
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
   async findByDigest(digest: string) {
     const row = await this.database.run((db) =>
       db.selectFrom('datagate_sessions').selectAll().where('token_digest', '=', digest).executeTakeFirst(),
@@ -109,15 +140,23 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
   }
 
   private async revokeWhere(column: 'session_id' | 'user_id', value: string, at: Date) {
-    // Only tokens not revoked yet: the first revocation time is the one that counts.
-    await this.database.run((db) =>
-      db
-        .updateTable('datagate_sessions')
-        .set({ revoked_at: at.toISOString() })
-        .where(column, '=', value)
-        .where('revoked_at', 'is', null)
-        .execute(),
-    );
+    // A statement sees the rows committed when it began. A refresh rotating one of these tokens meanwhile
+    // holds the spent row: the update waits for it and revokes it, but misses the successor that refresh
+    // inserted, committed after the update began, which would outlive the logout, the new password or the
+    // suspension. The next statement sees it; revoking ends once one finds nothing live.
+    let revoked: bigint;
+    do {
+      // Only tokens not revoked yet: the first revocation time is the one that counts.
+      const result = await this.database.run((db) =>
+        db
+          .updateTable('datagate_sessions')
+          .set({ revoked_at: at.toISOString() })
+          .where(column, '=', value)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      );
+      revoked = result.numUpdatedRows;
+    } while (revoked > 0n);
   }
 }
 
