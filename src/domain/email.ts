@@ -10,7 +10,7 @@ const MAX_LENGTH = 254;
 /**
  * An e-mail address as users are identified by it: trimmed, lower-cased and in Unicode NFC, so matching
  * ignores case and how an accent was typed (`é` as one code point or as `e` and a combining accent look
- * the same, and must not be two users; docs/decisions/XXXX-e-mail-addresses-in-nfc.md).
+ * the same, and must not be two users; docs/decisions/0073-e-mail-addresses-in-nfc.md).
  */
 export class Email {
   private constructor(readonly value: string) {}
