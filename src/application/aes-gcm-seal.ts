@@ -17,6 +17,9 @@ export function sealText(key: Buffer, text: string, aad?: string): string {
 export function openText(key: Buffer, sealed: string, aad?: string): string | null {
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length <= IV_BYTES + TAG_BYTES) return null;
+  // Decoding drops a character that completes no byte (and skips ones outside the alphabet), so texts
+  // other than the one sealed would open to it: only the encoding sealText writes is read.
+  if (bytes.toString('base64url') !== sealed) return null;
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), {
     authTagLength: TAG_BYTES,
   });

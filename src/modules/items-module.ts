@@ -19,6 +19,10 @@ import { WriteRules } from '../application/items/write-rules.ts';
 import type { Metrics } from '../application/ports/metrics.ts';
 import type { Accountability } from '../domain/accountability.ts';
 import type { RawItemQuery } from '../domain/query/parse-item-query.ts';
+import {
+  refuseExportInSearchBody,
+  refuseListParametersInSearchUrl,
+} from '../domain/query/search-request-parameters.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
@@ -31,8 +35,13 @@ const anyJson = z.unknown();
  */
 const searchBody = z.strictObject({ query: z.record(z.string(), z.unknown()) });
 
-/** The SDK sends `fields: []` when none were asked for; Directus reads that as the default, `*`. */
-function searchQuery({ query }: z.output<typeof searchBody>): RawItemQuery {
+/**
+ * The body's query, which alone is the question (list parameters in the URL and `export` are refused). The
+ * SDK sends `fields: []` when none were asked for; Directus reads that as the default, `*`.
+ */
+function searchQuery(ctx: HttpContext, { query }: z.output<typeof searchBody>): RawItemQuery {
+  refuseListParametersInSearchUrl(itemQuery(ctx));
+  refuseExportInSearchBody(query);
   const { fields, ...rest } = query;
   return Array.isArray(fields) && fields.length === 0 ? rest : query;
 }
@@ -167,7 +176,7 @@ export const itemsModule = new ContainerModule((options) => {
           '/items/:collection',
           ['SEARCH'],
           authenticated(async (ctx, caller) =>
-            list(ctx, caller, searchQuery(await readBody(ctx, searchBody))),
+            list(ctx, caller, searchQuery(ctx, await readBody(ctx, searchBody))),
           ),
         );
         router.get(

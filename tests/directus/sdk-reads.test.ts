@@ -150,12 +150,15 @@ for (const [target, reads] of suitePerBackend<Context>(
   });
 
   reads(
-    'readItem refuses what would change its answer (filter, search, alias, version) instead of ignoring it',
+    'readItem refuses what would change its answer (filter, search, aggregate, groupBy, alias, version) instead of ignoring it',
     async ({ operator }) => {
       // Directus applies filter and search to a read by key; ignored, they would answer the item regardless.
       const queries: Array<[string, Record<string, unknown>]> = [
         ['filter', { filter: { temperature: { _gt: 100 } } }],
         ['search', { search: 'bananas' }],
+        // Ignored, these answered the item where groups were asked for.
+        ['aggregate', { aggregate: { count: '*' } }],
+        ['groupBy', { groupBy: ['temperature'] }],
         ['alias', { alias: { degrees: 'temperature' }, fields: ['id', 'degrees'] }],
         ['version', { version: 'draft' }],
       ];

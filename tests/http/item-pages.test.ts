@@ -111,6 +111,52 @@ for (const [target, pages] of suitePerBackend<Context>(
     },
   );
 
+  pages(
+    'a cursor pages a sort naming more than 100 fields (PostgreSQL functions take 100 arguments)',
+    async ({ app, admin }) => {
+      const columns = Array.from({ length: 110 }, (_, n) => `c${n}`);
+      const created = await app.request('POST', '/collections', {
+        token: admin,
+        body: {
+          collection: 'wide_rows',
+          fields: [
+            { field: 'id', type: 'integer', schema: { is_primary_key: true } },
+            ...columns.map((field) => ({ field, type: 'integer' })),
+          ],
+        },
+      });
+      assert.is(created.status, 200, created.text);
+      try {
+        await seedRows(
+          app.persistence,
+          'wide_rows',
+          [3, 1, 2].map((id) => ({
+            id,
+            ...Object.fromEntries(columns.map((c, n) => [c, n === 109 ? -id : 0])),
+          })),
+        );
+        const seen: number[] = [];
+        let after = '';
+        for (let page = 1; page <= 5; page += 1) {
+          const response = await get(
+            app,
+            admin,
+            `?fields=id&limit=1&meta=next&sort=${columns}${after}`,
+            'wide_rows',
+          );
+          assert.is(response.status, 200, response.text);
+          seen.push(...(response.body as Array<{ id: number }>).map((row) => row.id));
+          const next = response.headers.get('x-next-cursor');
+          if (!next) break;
+          after = `&after=${next}`;
+        }
+        assert.equal(seen, [3, 2, 1]);
+      } finally {
+        await app.persistence.schemaEditor.dropCollection('wide_rows');
+      }
+    },
+  );
+
   pages('a forged, altered or foreign cursor is 400 INVALID_QUERY', async ({ app, admin, clerk }) => {
     const first = await get(app, clerk, '?meta=next&limit=2&sort=-weight&filter[weight][_gte]=0');
     const cursor = first.headers.get('x-next-cursor')!;

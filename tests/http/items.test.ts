@@ -305,6 +305,38 @@ for (const [target, items] of suitePerBackend<Context>(
     },
   );
 
+  items(
+    'SEARCH takes its query from the body only: list parameters in its URL or an export are 400, never dropped',
+    async ({ app, operator }) => {
+      const search = (url: string, query: Record<string, unknown>) =>
+        app.request('SEARCH', `/items/cargos${url}`, { token: operator, body: { query } });
+      for (const [url, query, field] of [
+        // Dropped, this filter would answer every visible cargo.
+        ['?filter[temperature][_gt]=100', { fields: ['id'] }, 'filter'],
+        [`?filter=${encodeURIComponent('{"temperature":{"_gt":100}}')}`, {}, 'filter'],
+        ['?search=fish', { limit: 10 }, 'search'],
+        ['?limit=1', {}, 'limit'],
+        ['?fields=id&sort=-temperature', {}, 'fields'],
+        ['?aggregate[count]=*', {}, 'aggregate'],
+        ['?export=csv', {}, 'export'],
+        ['', { export: 'csv' }, 'export'],
+        ['', { export: 'json', fields: ['id'] }, 'export'],
+      ] as const) {
+        const response = await search(url, query);
+        assert.is(response.status, 400, `${url} ${JSON.stringify(query)}: ${response.text}`);
+        const error = (response.body as { errors: Array<{ extensions: Record<string, unknown> }> })
+          .errors[0]!;
+        assert.equal(error.extensions, { reason: 'UNSUPPORTED_PARAMETER', field, code: 'INVALID_QUERY' });
+      }
+      // The token and parameters no list reads (a cache buster) are no part of the query.
+      const answered = await app.request('SEARCH', `/items/cargos?access_token=${operator}&_=1`, {
+        body: { query: { filter: { temperature: { _gt: 0 } }, fields: ['id'] } },
+      });
+      assert.is(answered.status, 200, answered.text);
+      assert.equal(ids(answered.body), [ID.bananas]);
+    },
+  );
+
   items('injection attempts get 4xx and leave the table intact', async ({ app, operator, admin }) => {
     const attempts = [
       `/items/${encodeURIComponent('cargos"; drop table cargos; --')}`,

@@ -177,6 +177,22 @@ for (const profile of ['plain', 'directus']) {
       }
     });
 
+    test('more json() entries than an item may have members is 400, not the 500 of a select too wide', async ({
+      app,
+      tokens,
+    }) => {
+      const search = (count: number) =>
+        app.request('SEARCH', ITEMS, {
+          token: tokens.admin,
+          body: { query: { limit: 1, fields: Array.from({ length: count }, (_, n) => `json(meta, k${n})`) } },
+        });
+      const widest = await search(1600);
+      assert.is(widest.status, 200, widest.text.slice(0, 200));
+      const over = await search(1700);
+      assertError(over, 400, 'INVALID_QUERY');
+      assert.match(over.text, 'at most 1600');
+    });
+
     test.run();
   }
 }

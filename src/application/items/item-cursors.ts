@@ -41,7 +41,7 @@ export class ItemCursors {
 
   /** base64url(nonce ‖ ciphertext ‖ tag) of the keyset values, for `query`. */
   seal(values: ReadonlyArray<ScalarValue | null>, query: CursorQuery): string {
-    return sealText(this.key, JSON.stringify(values), queryText(query));
+    return sealText(this.key, JSON.stringify(values) + keyPadding(values.at(-1) ?? null), queryText(query));
   }
 
   /**
@@ -54,6 +54,22 @@ export class ItemCursors {
     if (text === null) throw notACursor();
     return keysetValues(JSON.parse(text), query);
   }
+}
+
+/** The least room a primary key takes in a cursor (an int8 is 20 characters at most), and the step above it. */
+const KEY_WIDTH = 24;
+const KEY_STEP = 16;
+
+/**
+ * Spaces after the JSON (which parsing ignores) that fill the primary key, the keyset's last value, to a
+ * width of its own: encryption hides the bytes but not their count, and the key may be a field the caller
+ * may not read, whose digits would otherwise show in the cursor's length. Every integer key takes the same
+ * room; a longer key (a text) is rounded up to a step. The other values are sort fields the caller reads.
+ */
+function keyPadding(key: ScalarValue | null): string {
+  const bytes = Buffer.byteLength(JSON.stringify(key));
+  const width = bytes <= KEY_WIDTH ? KEY_WIDTH : Math.ceil(bytes / KEY_STEP) * KEY_STEP;
+  return ' '.repeat(width - bytes);
 }
 
 /** The query's identity as authenticated data; versioned so a format change invalidates old cursors. */

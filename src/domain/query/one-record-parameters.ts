@@ -2,10 +2,11 @@ import { invalidQuery } from './invalid-query.ts';
 import { type RawItemQuery, UNSUPPORTED_PARAMETERS } from './parse-item-query.ts';
 
 /**
- * List parameters that would change which record a read of one answers: Directus applies `filter` and
- * `search` to its reads by key, answering 403 when the record does not match.
+ * List parameters that would change what a read of one answers: Directus applies `filter` and `search` to
+ * its reads by key, answering 403 when the record does not match, and `aggregate` and `groupBy`, answering
+ * the groups of that one record instead of it (§4b).
  */
-const LIST_ONLY_PARAMETERS = ['filter', 'search'] as const;
+const LIST_ONLY_PARAMETERS = ['filter', 'search', 'aggregate', 'groupBy'] as const;
 
 /**
  * Refuses, on a read of one record (an item, a user, a role…) and on a write's answer, the parameters that

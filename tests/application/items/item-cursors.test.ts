@@ -69,6 +69,33 @@ test('the cursor text reveals none of its values', () => {
   }
 });
 
+test('a cursor is as long whatever the primary key it carries holds: its length tells no hidden key', () => {
+  const keyedBy = (name: string): CursorQuery => {
+    const collection: CollectionSchema = {
+      ...cargosSchema,
+      primaryKey: name,
+      fields: cargosSchema.fields.map((f) =>
+        f.name === name ? { ...f, nullable: false, isPrimaryKey: true, isUnique: true } : f,
+      ),
+    };
+    return query({ collection, keyset: keysetOf([{ field: 'temperature', direction: 'asc' }], collection)! });
+  };
+  const cursors = new ItemCursors(SECRET);
+  const lengths = new Set<number>();
+  for (const [name, key] of [
+    ['crate_count', 1],
+    ['crate_count', 42],
+    ['crate_count', -2147483648],
+    ['serial_number', '9007199254740993'],
+    ['serial_number', '-9223372036854775808'],
+  ] as const) {
+    const sealed = cursors.seal([5, key], keyedBy(name));
+    lengths.add(sealed.length);
+    assert.equal(cursors.open(sealed, keyedBy(name)), [5, key], String(key));
+  }
+  assert.is(lengths.size, 1, `lengths ${[...lengths]}`);
+});
+
 test('a cursor altered anywhere, cut short, or made up is refused', () => {
   const cursors = new ItemCursors(SECRET);
   const sealed = cursors.seal([5, KEY], query());
@@ -80,6 +107,18 @@ test('a cursor altered anywhere, cut short, or made up is refused', () => {
   }
   refused(() => cursors.open(bytes.subarray(0, bytes.length - 1).toString('base64url'), query()), 'cut');
   refused(() => cursors.open(`${sealed}AA`, query()), 'lengthened');
+  // Whatever the length, one more character, or one base64url does not hold, is another text.
+  for (const values of [
+    [5, KEY],
+    [5.5, KEY],
+    [-18.25, KEY],
+  ] as const) {
+    const other = cursors.seal(values, query());
+    for (const extra of ['A', 'x', '-', '=', '.', ' ']) {
+      refused(() => cursors.open(`${other}${extra}`, query()), `${other.length} + ${extra}`);
+    }
+    refused(() => cursors.open(`${other.slice(0, 20)}.${other.slice(20)}`, query()), 'a dot inside');
+  }
   for (const made of ['', 'AAAA', 'A'.repeat(64), Buffer.from('[5]').toString('base64url')]) {
     refused(() => cursors.open(made, query()), JSON.stringify(made));
   }

@@ -106,9 +106,10 @@ function keysetFormatted(
   scope: RowScope,
 ): RawBuilder<unknown> {
   const { collection } = request;
-  const values = fields.map((name) => canonicalValueSql(fieldOrThrow(collection, name)));
+  // json_build_array takes at most 100 arguments, and a sort may name every column: an array of json has no bound.
+  const values = fields.map((name) => sql`to_json(${canonicalValueSql(fieldOrThrow(collection, name))})`);
   return sql`select (select row_to_json(item.*) from (select ${projection(request.select, collection, scope)}) as item)::text as json,
-      json_build_array(${sql.join(values)})::text as last_row
+      array_to_json(array[${sql.join(values)}]::json[])::text as last_row
     from (${page}) as ${rowAlias(scope)}`;
 }
 
