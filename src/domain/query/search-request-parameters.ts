@@ -24,7 +24,7 @@ const LIST_PARAMETERS = [
  * A SEARCH takes its query from the body alone, as Directus's does. A list parameter in its URL as well
  * (`SEARCH /items/cargos?filter=…` with `{"query":{"limit":10}}`) would be dropped, answering rows the
  * filter was meant to keep out, so it is refused; `access_token` and unknown parameters stay ignored
- * (docs/decisions/XXXX-search-reads-its-query-from-the-body-only.md).
+ * (docs/decisions/0074-search-reads-its-query-from-the-body-only.md).
  */
 export function refuseListParametersInSearchUrl(url: RawItemQuery): void {
   for (const name of LIST_PARAMETERS) {
