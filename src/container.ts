@@ -35,6 +35,7 @@ import type { PermissionRepository } from './application/ports/permission-reposi
 import type { RefreshTokenRepository } from './application/ports/refresh-token-repository.ts';
 import type { RoleRepository } from './application/ports/role-repository.ts';
 import type { SchemaCatalog, SchemaEditor } from './application/ports/schema-catalog.ts';
+import type { UnfinishedUploads } from './application/ports/unfinished-uploads.ts';
 import type { UserRepository } from './application/ports/user-repository.ts';
 import type { CollectionWatch } from './application/realtime/collection-watch.ts';
 import { Readiness } from './application/server/readiness.ts';
@@ -122,6 +123,7 @@ export async function buildContainer(
   constant<ChangeFeed>(TYPES.ChangeFeed, cached.changes);
   constant<ItemStore>(TYPES.ItemStore, persistence.items);
   constant<ActivityLog>(TYPES.ActivityLog, persistence.activity);
+  constant<UnfinishedUploads>(TYPES.UnfinishedUploads, persistence.unfinishedUploads);
   // Files' bytes (`storage.driver`), made on first use: a command that stores no file opens no store.
   dynamic<FileStorage>(TYPES.FileStorage, await configuredFileStorage(config, persistence));
   // Realtime off, or a backend that records no change log: subscriptions get no events (docs/api.md §12).

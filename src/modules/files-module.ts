@@ -8,6 +8,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { multipartFiles } from '../adapters/http/multipart-files.ts';
+import { searchBody, searchQuery } from '../adapters/http/search-body.ts';
 import { CreateFilesHandler } from '../application/files/create-files.ts';
 import { DeleteFilesHandler } from '../application/files/delete-files.ts';
 import { FileBytes } from '../application/files/file-bytes.ts';
@@ -30,6 +31,8 @@ import { UpdateItemsHandler } from '../application/items/update-items.ts';
 import { WriteRules } from '../application/items/write-rules.ts';
 import type { Clock } from '../application/ports/clock.ts';
 import type { MediaSniffer } from '../application/ports/media-sniffer.ts';
+import type { Accountability } from '../domain/accountability.ts';
+import type { RawItemQuery } from '../domain/query/parse-item-query.ts';
 import { FILES_COLLECTION } from '../domain/schema/collection-schema.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -201,26 +204,33 @@ export const filesModule = new ContainerModule((options) => {
     const clock = get<Clock>(TYPES.Clock);
     return {
       register(router, { readBody, authenticated, respond }) {
+        const list = async (ctx: HttpContext, caller: Accountability, query: RawItemQuery) => {
+          if (Object.hasOwn(query, 'aggregate') || Object.hasOwn(query, 'groupBy')) {
+            respond.sendJson(
+              ctx,
+              await aggregateFiles.execute(caller, { collection: FILES_COLLECTION, query }),
+            );
+            return;
+          }
+          const result = await listFiles.execute(caller, { collection: FILES_COLLECTION, query });
+          respond.sendJson(ctx, result.json, {
+            total_count: result.totalCount,
+            filter_count: result.filterCount,
+            estimated_total_count: result.estimatedTotalCount,
+            estimated_filter_count: result.estimatedFilterCount,
+            next: result.next,
+          });
+        };
         router.get(
           '/files',
-          authenticated(async (ctx, caller) => {
-            const query = itemQuery(ctx);
-            if (Object.hasOwn(query, 'aggregate') || Object.hasOwn(query, 'groupBy')) {
-              respond.sendJson(
-                ctx,
-                await aggregateFiles.execute(caller, { collection: FILES_COLLECTION, query }),
-              );
-              return;
-            }
-            const result = await listFiles.execute(caller, { collection: FILES_COLLECTION, query });
-            respond.sendJson(ctx, result.json, {
-              total_count: result.totalCount,
-              filter_count: result.filterCount,
-              estimated_total_count: result.estimatedTotalCount,
-              estimated_filter_count: result.estimatedFilterCount,
-              next: result.next,
-            });
-          }),
+          authenticated((ctx, caller) => list(ctx, caller, itemQuery(ctx))),
+        );
+        router.register(
+          '/files',
+          ['SEARCH'],
+          authenticated(async (ctx, caller) =>
+            list(ctx, caller, searchQuery(ctx, await readBody(ctx, searchBody))),
+          ),
         );
         router.get(
           '/files/:id',

@@ -5,6 +5,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { itemsApi } from '../adapters/http/openapi/item-operations.ts';
+import { searchBody, searchQuery } from '../adapters/http/search-body.ts';
 import { AggregateItemsHandler } from '../application/items/aggregate-items.ts';
 import { CreateItemsHandler } from '../application/items/create-items.ts';
 import { DeleteItemsHandler } from '../application/items/delete-items.ts';
@@ -19,32 +20,11 @@ import { WriteRules } from '../application/items/write-rules.ts';
 import type { Metrics } from '../application/ports/metrics.ts';
 import type { Accountability } from '../domain/accountability.ts';
 import type { RawItemQuery } from '../domain/query/parse-item-query.ts';
-import {
-  refuseExportInSearchBody,
-  refuseListParametersInSearchUrl,
-} from '../domain/query/search-request-parameters.ts';
 import { factoryBinder, type Resolve } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
 
 /** Item bodies are schemaless here: the handlers check them against the collection's columns. */
 const anyJson = z.unknown();
-
-/**
- * Directus's SEARCH (`withSearch` in @directus/sdk): the list parameters of GET as JSON in the body, for
- * queries that would not fit in a URL. Values are those of the query string (docs/api.md §4), JSON-typed.
- */
-const searchBody = z.strictObject({ query: z.record(z.string(), z.unknown()) });
-
-/**
- * The body's query, which alone is the question (list parameters in the URL and `export` are refused). The
- * SDK sends `fields: []` when none were asked for; Directus reads that as the default, `*`.
- */
-function searchQuery(ctx: HttpContext, { query }: z.output<typeof searchBody>): RawItemQuery {
-  refuseListParametersInSearchUrl(itemQuery(ctx));
-  refuseExportInSearchBody(query);
-  const { fields, ...rest } = query;
-  return Array.isArray(fields) && fields.length === 0 ? rest : query;
-}
 
 /** docs/api.md §4b: a list with `aggregate` or `groupBy` answers groups instead of rows. */
 function asksForAggregate(query: RawItemQuery): boolean {

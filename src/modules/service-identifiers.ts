@@ -16,6 +16,7 @@ export const TYPES = {
   ItemStore: Symbol.for('ItemStore'),
   ActivityLog: Symbol.for('ActivityLog'),
   FileStorage: Symbol.for('FileStorage'),
+  UnfinishedUploads: Symbol.for('UnfinishedUploads'),
   ImageTransformer: Symbol.for('ImageTransformer'),
   QueryLimits: Symbol.for('QueryLimits'),
   PasswordHasher: Symbol.for('PasswordHasher'),

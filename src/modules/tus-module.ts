@@ -11,6 +11,7 @@ import { UploadFilesHandler } from '../application/files/upload-files.ts';
 import type { Clock } from '../application/ports/clock.ts';
 import type { FileStorage } from '../application/ports/file-storage.ts';
 import type { Metrics } from '../application/ports/metrics.ts';
+import type { UnfinishedUploads } from '../application/ports/unfinished-uploads.ts';
 import { notFound } from '../domain/errors.ts';
 import { factoryBinder } from './factory-binder.ts';
 import { TYPES } from './service-identifiers.ts';
@@ -73,7 +74,8 @@ export const tusModule = new ContainerModule((options) => {
     const upload = get(UploadFilesHandler);
     const storage = get<FileStorage>(TYPES.FileStorage);
     const { url, connectTimeout } = config.database;
-    const { expiry, lockTimeout } = config.storage.tus;
+    const { expiry, lockTimeout, maxUnfinished } = config.storage.tus;
+    const unfinished = get<UnfinishedUploads>(TYPES.UnfinishedUploads);
     const locks = async (): Promise<Locks> => {
       if (url) {
         const { PostgresTusLocker } = await import('../adapters/tus/postgres-tus-locker.ts');
@@ -91,7 +93,7 @@ export const tusModule = new ContainerModule((options) => {
       ]);
       const uploads = new TusResumableUploads({
         path: TUS_PATH,
-        store: new FileStorageTusStore(storage, clock, expiry),
+        store: new FileStorageTusStore(storage, clock, expiry, { uploads: unfinished, max: maxUnfinished }),
         locker,
         maxUploadSize: config.storage.maxUploadSize,
         admit: (caller, head) => upload.admit(caller, head),

@@ -58,11 +58,75 @@ export function permissionRepositoryContract(target: PersistenceTarget) {
   }) => {
     const permission = aPermission();
     await permissions.save(permission);
-    assert.is(await permissions.update(aPermission({ id: permission.id, action: 'update' })), true);
+    const updated = await permissions.update(permission.id, async (stored) =>
+      aPermission({ ...stored, action: 'update' }),
+    );
+    assert.is(updated?.action, 'update');
     assert.is((await permissions.findById(permission.id))?.action, 'update');
     await permissions.delete(permission.id);
-    assert.is(await permissions.update(aPermission({ id: permission.id })), false);
+    let changed = false;
+    const gone = await permissions.update(permission.id, async (stored) => {
+      changed = true;
+      return stored;
+    });
+    assert.is(gone, null);
+    assert.not.ok(changed, 'nothing to change');
     assert.is(await permissions.findById(permission.id), null);
+    assert.is(await permissions.update('not-a-uuid', async (stored) => stored), null);
+  });
+
+  test('two changes of one permission at once each keep the other: the second is given the first', async ({
+    permissions,
+  }) => {
+    const permission = aPermission();
+    await permissions.save(permission);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let firstRead = () => {};
+    const readByFirst = new Promise<void>((resolve) => {
+      firstRead = resolve;
+    });
+    const first = permissions.update(permission.id, async (stored) => {
+      firstRead();
+      await held;
+      return aPermission({ ...stored, fields: ['id'] });
+    });
+    await readByFirst;
+    const secondSaw: Permission[] = [];
+    const second = permissions.update(permission.id, async (stored) => {
+      secondSaw.push(stored);
+      return aPermission({ ...stored, presets: { label: 'b' } });
+    });
+    // Give the second every chance to read the row before the first has written it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(secondSaw, [], 'the second waits for the first');
+    release();
+    await Promise.all([first, second]);
+    assert.equal(secondSaw[0]?.fields, ['id']);
+    const stored = await permissions.findById(permission.id);
+    assert.equal(stored?.fields, ['id']);
+    assert.equal(stored?.presets, { label: 'b' });
+  });
+
+  test('a change that throws writes nothing and lets the next one through', async ({ permissions }) => {
+    const permission = aPermission();
+    await permissions.save(permission);
+    const refused = await permissions
+      .update(permission.id, async () => {
+        throw new Error('refused');
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.instance(refused, Error);
+    assert.equal(await permissions.findById(permission.id), permission);
+    const next = await permissions.update(permission.id, async (stored) =>
+      aPermission({ ...stored, action: 'delete' }),
+    );
+    assert.is(next?.action, 'delete');
   });
 
   test('null and empty JSON values stay what they were', async ({ permissions }) => {

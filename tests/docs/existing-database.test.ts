@@ -99,6 +99,8 @@ existing('the first start adds only datagate_* tables and leaves the rows alone'
     'public.datagate_sessions',
     // Files' bytes in large objects (storage.driver: postgres, docs/decisions/0038).
     'public.datagate_storage_objects',
+    // The unfinished resumable uploads of each user (docs/api.md §15).
+    'public.datagate_unfinished_uploads',
     'public.datagate_users',
     'public.fruit_boxes',
     'public.heavy_shipments',

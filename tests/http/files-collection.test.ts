@@ -9,6 +9,9 @@ type Context = { app: TestApp; admin: string; clerk: string; clerkRole: string }
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64)]);
 
+/** GET /files with the query string of the SEARCH body the test sends. */
+const LISTED = '/files?filter[title][_starts_with]=searched-&sort=title&fields=id,title';
+
 async function uploaded(app: TestApp, token: string, title: string): Promise<string> {
   const body = new FormData();
   body.append('title', title);
@@ -178,6 +181,42 @@ for (const [target, test] of suitePerBackend<Context>(
       (await fetch(`${app.url}/assets/${shown}`, { headers: { Authorization: `Bearer ${admin}` } })).status,
       200,
     );
+  });
+
+  test('SEARCH /files lists as GET /files does, the query in the body, within the read permission', async ({
+    app,
+    admin,
+    clerk,
+  }) => {
+    const first = await uploaded(app, admin, 'searched-one');
+    await uploaded(app, admin, 'searched-two');
+    const query = {
+      filter: { title: { _starts_with: 'searched-' } },
+      sort: ['title'],
+      fields: ['id', 'title'],
+    };
+    const searched = await app.request('SEARCH', '/files', { token: admin, body: { query } });
+    assert.is(searched.status, 200, searched.text);
+    assert.equal(
+      (searched.body as Array<{ title: string }>).map(({ title }) => title),
+      ['searched-one', 'searched-two'],
+    );
+    assert.equal(
+      (searched.body as unknown[])[0],
+      { id: first, title: 'searched-one' },
+      'fields shapes the rows',
+    );
+    const listed = await app.request('GET', LISTED, {
+      token: admin,
+    });
+    assert.equal(searched.body, listed.body);
+    // Within the caller's own read permission, as its GET.
+    const asClerk = await app.request('SEARCH', '/files', { token: clerk, body: { query } });
+    const clerkListed = await app.request('GET', LISTED, { token: clerk });
+    assert.is(asClerk.status, clerkListed.status);
+    assert.equal(asClerk.body, clerkListed.body);
+    const malformed = await app.request('SEARCH', '/files', { token: admin, body: { query: [1] } });
+    assert.is(malformed.status, 400);
   });
 
   test('a file write records its activity and revision, as an item write does', async ({ app, admin }) => {

@@ -21,12 +21,15 @@ type Context = {
   otherInstance: TestApp;
   /** One more, whose requests wait for an upload's lock for `IMPATIENT_LOCK_TIMEOUT` only. */
   impatient: TestApp;
+  /** One more, whose users may have `LIMITED_UNFINISHED` unfinished uploads. */
+  limited: TestApp;
   storage: WatchedStorage;
   admin: string;
   uploader: string;
   uploaderUser: SeededUser;
   otherUploader: string;
   reader: string;
+  uploadersRole: string;
 };
 
 const MAX_UPLOAD = 4 * 1024 * 1024;
@@ -38,12 +41,20 @@ const CHUNK = 256 * 1024;
  */
 const IMPATIENT_LOCK_TIMEOUT = '100ms';
 
+/** `storage.tus.maxUnfinished` of the `limited` instance. */
+const LIMITED_UNFINISHED = 2;
+
 /**
  * On PostgreSQL the instances lock uploads with advisory locks (`database.url` set, to `locksDatabase` or
  * the test database; the login throttle kept in memory, so that it makes no table of its own there).
  */
 function instanceEnv(backend: string, locksDatabase?: string): Record<string, string> {
-  const env = { STORAGE_TUS_ENABLED: 'true', STORAGE_MAX_UPLOAD_SIZE: String(MAX_UPLOAD) };
+  // The suite leaves many uploads of one user unfinished (one per hostile request).
+  const env = {
+    STORAGE_TUS_ENABLED: 'true',
+    STORAGE_MAX_UPLOAD_SIZE: String(MAX_UPLOAD),
+    STORAGE_TUS_MAX_UNFINISHED: '1000',
+  };
   if (backend !== 'postgresql') return env;
   return { ...env, DATABASE_URL: testDatabaseUrl(locksDatabase), LOGIN_THROTTLE_STORE: 'memory' };
 }
@@ -179,6 +190,12 @@ for (const [target, test] of suitePerBackend<Context>(
       rebind: (container) =>
         container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(context.storage),
     });
+    context.limited = await startTestApp({
+      persistence,
+      env: { ...instanceEnv(target.name), STORAGE_TUS_MAX_UNFINISHED: String(LIMITED_UNFINISHED) },
+      rebind: (container) =>
+        container.rebind<FileStorage>(TYPES.FileStorage).toConstantValue(context.storage),
+    });
     const { app } = context;
     context.admin = (await app.login(await app.seedAdmin())).access_token;
     const grant = async (body: Record<string, unknown>) => {
@@ -186,6 +203,7 @@ for (const [target, test] of suitePerBackend<Context>(
       assert.is(created.status, 200, created.text);
     };
     const uploaders = await app.createRole({ name: 'Uploaders' });
+    context.uploadersRole = uploaders.id;
     await grant({
       role: uploaders.id,
       collection: 'datagate_files',
@@ -201,7 +219,8 @@ for (const [target, test] of suitePerBackend<Context>(
     await grant({ role: readers.id, collection: 'datagate_files', action: 'read', fields: ['*'] });
     context.reader = (await app.login(await app.createUser({ role: readers.id }))).access_token;
   });
-  test.after(async ({ app, otherInstance, impatient }) => {
+  test.after(async ({ app, otherInstance, impatient, limited }) => {
+    await limited.close();
     await impatient.close();
     await otherInstance.close();
     await app.close();
@@ -733,6 +752,52 @@ for (const [target, test] of suitePerBackend<Context>(
   }
 
   // Last: it moves the app's clock past every token's lifetime.
+  test('a user has at most storage.tus.maxUnfinished unfinished uploads, counted across instances', async (context) => {
+    const { app, otherInstance, limited, storage } = context;
+    const user = await app.createUser({ role: context.uploadersRole });
+    const token = (await app.login(user)).access_token;
+    const begin = (instance: TestApp, as = token) =>
+      create(instance, as, 10, { filename: 'many.txt', title: 'many' });
+    const first = await begin(app);
+    const second = await begin(otherInstance);
+    assert.is(first.status, 201);
+    assert.is(second.status, 201);
+    const writes = storage.begun;
+    const refused = await begin(limited);
+    assert.is(refused.status, 429, 'the uploads begun on the other instances count');
+    const body = (await refused.json()) as { errors: [{ extensions: { code: string; reason: string } }] };
+    assert.is(body.errors[0].extensions.code, 'TOO_MANY_REQUESTS');
+    assert.is(body.errors[0].extensions.reason, 'TOO_MANY_UPLOADS');
+    // Until the oldest expires (storage.tus.expiry, 24 h), unless the caller ends one first.
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter > 23 * 3600 && retryAfter <= 24 * 3600, `Retry-After: ${retryAfter}`);
+    assert.is(storage.begun, writes, 'nothing stored');
+    const someoneElse = (await app.login(await app.createUser({ role: context.uploadersRole }))).access_token;
+    assert.is((await begin(limited, someoneElse)).status, 201, 'the limit is per user');
+
+    const firstUrl = new URL(first.headers.get('location')!, app.url).href;
+    const terminated = await fetch(firstUrl, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0' },
+    });
+    assert.is(terminated.status, 204);
+    const third = await begin(limited);
+    assert.is(third.status, 201, 'a terminated upload frees its place');
+    assert.is((await begin(limited)).status, 429);
+    const secondUrl = new URL(second.headers.get('location')!, app.url).href;
+    assert.is((await patch(secondUrl, token, 0, Buffer.from('0123456789'))).status, 200);
+    assert.is((await begin(limited)).status, 201, 'a finished upload frees its place');
+
+    limited.clock.advance(25 * 60 * 60 * 1000);
+    const later = (await limited.login(user)).access_token;
+    const together = await Promise.all(Array.from({ length: 4 }, () => begin(limited, later)));
+    assert.equal(
+      together.map((answer) => answer.status).sort(),
+      [201, 201, 429, 429],
+      'expired uploads count no more; creations at once are counted one after the other',
+    );
+  });
+
   test('an expired upload answers 404 and its parts are removed', async (context) => {
     const { app, uploader, storage } = context;
     const created = await create(app, uploader, 10, { filename: 'late.txt', title: 'late' });

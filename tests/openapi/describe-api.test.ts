@@ -141,10 +141,13 @@ test('required on create: only NOT NULL columns that no default, generated key o
 
 test('an update may always send the key back, even when its fields do not list it', async () => {
   const labelsDescribed = collection(
-    await describe(member, [{ collection: 'labels', action: 'update', fields: ['text'] }]),
+    await describe(member, [
+      { collection: 'labels', action: 'read', fields: ['code'] },
+      { collection: 'labels', action: 'update', fields: ['text'] },
+    ]),
     'labels',
   );
-  assert.equal(labelsDescribed.actions, { read: false, create: false, update: true, delete: false });
+  assert.equal(labelsDescribed.actions, { read: true, create: false, update: true, delete: false });
   assert.equal(
     labelsDescribed.fields.map((described) => [described.name, described.update]),
     [
@@ -154,14 +157,26 @@ test('an update may always send the key back, even when its fields do not list i
   );
 });
 
-test('a delete-only role gets the collection with its key and no fields', async () => {
-  const labelsDescribed = collection(
-    await describe(member, [{ collection: 'labels', action: 'delete' }]),
-    'labels',
+test('without a read permission, updates and deletes are offered in no form: they find their rows as a read does', async () => {
+  const description = await describe(member, [
+    { collection: 'labels', action: 'create', fields: ['*'] },
+    { collection: 'labels', action: 'update', fields: ['*'] },
+    { collection: 'labels', action: 'delete' },
+  ]);
+  const labelsDescribed = collection(description, 'labels');
+  assert.equal(labelsDescribed.actions, { read: false, create: true, update: false, delete: false });
+  assert.ok(labelsDescribed.fields.every((described) => !described.update));
+  const items = itemsApi({ description, profile: 'plain' });
+  assert.equal(
+    items.operations!.map((operation) => `${operation.method} ${operation.path}`),
+    ['post /items/labels'],
   );
-  assert.equal(labelsDescribed.actions, { read: false, create: false, update: false, delete: true });
-  assert.equal(labelsDescribed.fields, []);
-  assert.equal(labelsDescribed.primaryKey, { name: 'code', type: 'string', dbType: 'character varying(8)' });
+  const updateOnly = await describe(member, [{ collection: 'labels', action: 'update', fields: ['*'] }]);
+  assert.equal(
+    updateOnly.collections,
+    [],
+    'a role that may only update is offered nothing of the collection',
+  );
 });
 
 test('a reader who may not filter on the key is offered nothing that names rows by key, nor the change stream', async () => {

@@ -174,7 +174,7 @@ function sharedTarget(name: string, shared: Shared): PersistenceTarget<MikroOrmP
 }
 
 async function truncateSystemTables(persistence: MikroOrmPersistence) {
-  await sql`truncate table datagate_permissions, datagate_sessions, datagate_users, datagate_roles, datagate_activity, datagate_revisions, datagate_files`.execute(
+  await sql`truncate table datagate_permissions, datagate_sessions, datagate_unfinished_uploads, datagate_users, datagate_roles, datagate_activity, datagate_revisions, datagate_files`.execute(
     persistence.orm.em.fork().getKysely(),
   );
 }

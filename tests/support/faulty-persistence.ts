@@ -67,6 +67,7 @@ export function faultyPersistence(inner: Persistence = createInMemoryPersistence
       schemaEditor: faulty(inner.schemaEditor),
       items: faulty(inner.items),
       activity: faulty(inner.activity),
+      unfinishedUploads: faulty(inner.unfinishedUploads),
       // Files' bytes: a map in memory, which no database outage touches; large objects are the database's.
       ...(inner.files ? { files: inner.files } : {}),
       ...(inner.largeObjects ? { largeObjects: faulty(inner.largeObjects) } : {}),

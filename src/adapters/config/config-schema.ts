@@ -754,6 +754,12 @@ export const configSchema = z
               .describe(
                 'How long a request on a resumable upload waits for another request that holds that upload (a PATCH still receiving bytes, on this instance or another) before it answers 423 `LOCKED`, having written nothing; a client retries it.',
               ),
+            maxUnfinished: integer
+              .min(1)
+              .default(20)
+              .describe(
+                'Resumable uploads one user may have begun and not yet finished, terminated or let expire, counted across every instance in the database; one more creation gets 429 `TOO_MANY_REQUESTS` (`reason: TOO_MANY_UPLOADS`), nothing stored. Each may reserve up to `storage.maxUploadSize` in the file store.',
+              ),
           })
           .strict()
           .prefault({}),
@@ -896,5 +902,6 @@ export const ENV_KEYS: Record<string, string> = {
   STORAGE_TUS_ENABLED: 'storage.tus.enabled',
   STORAGE_TUS_EXPIRY: 'storage.tus.expiry',
   STORAGE_TUS_LOCK_TIMEOUT: 'storage.tus.lockTimeout',
+  STORAGE_TUS_MAX_UNFINISHED: 'storage.tus.maxUnfinished',
   LOG_LEVEL: 'log.level',
 };

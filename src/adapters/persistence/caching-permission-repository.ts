@@ -59,9 +59,9 @@ export class CachingPermissionRepository implements PermissionRepository {
     }
   }
 
-  async update(permission: Permission, activity?: ActivityEntry) {
+  async update(id: string, change: (stored: Permission) => Promise<Permission>, activity?: ActivityEntry) {
     try {
-      return await this.inner.update(permission, activity);
+      return await this.inner.update(id, change, activity);
     } finally {
       this.invalidate();
     }

@@ -85,6 +85,7 @@ export function cachingPersistence(
     schemaEditor: new AnnouncingSchemaEditor(persistence.schemaEditor, changes),
     items: persistence.items,
     activity: persistence.activity,
+    unfinishedUploads: persistence.unfinishedUploads,
     migrate: (setUp) => persistence.migrate(setUp),
     close: () => persistence.close(),
   };

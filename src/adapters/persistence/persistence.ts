@@ -9,6 +9,7 @@ import type { PermissionRepository } from '../../application/ports/permission-re
 import type { RefreshTokenRepository } from '../../application/ports/refresh-token-repository.ts';
 import type { RoleRepository } from '../../application/ports/role-repository.ts';
 import type { SchemaCatalog, SchemaEditor } from '../../application/ports/schema-catalog.ts';
+import type { UnfinishedUploads } from '../../application/ports/unfinished-uploads.ts';
 import type { UserRepository } from '../../application/ports/user-repository.ts';
 import type { CollectionWatch } from '../../application/realtime/collection-watch.ts';
 
@@ -25,6 +26,8 @@ export interface Persistence {
   readonly items: ItemStore;
   /** Who changed what (docs/api.md §14); the item store records item writes into it itself. */
   readonly activity: ActivityLog;
+  /** The unfinished resumable uploads of each user (docs/api.md §15), as every instance counts them. */
+  readonly unfinishedUploads: UnfinishedUploads;
   /**
    * Files' bytes in this database's large objects, for `storage.driver: postgres`; absent without a
    * database (in memory).

@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import { DataStore, ERRORS, Upload } from '@tus/server';
 import type { Clock } from '../../application/ports/clock.ts';
 import type { FileStorage } from '../../application/ports/file-storage.ts';
+import type { UnfinishedUploads } from '../../application/ports/unfinished-uploads.ts';
+import { tooManyUploads } from '../../domain/files/upload-refusals.ts';
 
 /** Where every resumable upload's keys live; the only folder this store writes. */
 const UPLOADS_PREFIX = 'tus/';
@@ -19,6 +21,9 @@ type UploadRecord = {
   readonly owner: string;
 };
 
+/** How many unfinished uploads a user may have (`storage.tus.maxUnfinished`), and where they are counted. */
+export type UnfinishedUploadsLimit = { readonly uploads: UnfinishedUploads; readonly max: number };
+
 /** A resumable upload as the store knows it. */
 export type StoredUpload = { readonly upload: Upload; readonly owner: string; readonly expired: boolean };
 
@@ -30,13 +35,16 @@ export type StoredUpload = { readonly upload: Upload; readonly owner: string; re
  * disagree with them; `bytes` reads them back in order as one stream.
  *
  * `create` takes the owner from the metadata entry named OWNER_METADATA (which the server, not the client,
- * sets) and keeps it apart: `getUpload` never shows it.
+ * sets) and keeps it apart: `getUpload` never shows it. It counts the upload among its owner's unfinished
+ * ones first, refusing it over the limit before anything is stored; `remove` (a finish, a termination, an
+ * expiry) counts it out.
  */
 export class FileStorageTusStore extends DataStore {
   constructor(
     private readonly storage: FileStorage,
     private readonly clock: Clock,
     private readonly expiryMs: number,
+    private readonly limit: UnfinishedUploadsLimit,
   ) {
     super();
     this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
@@ -45,9 +53,24 @@ export class FileStorageTusStore extends DataStore {
   override async create(upload: Upload): Promise<Upload> {
     const { [OWNER_METADATA]: owner, ...metadata } = upload.metadata ?? {};
     if (!owner) throw new Error('A resumable upload is created for a user');
-    const creationDate = this.clock.now().toISOString();
+    const now = this.clock.now();
+    const opening = await this.limit.uploads.open(
+      { id: upload.id, owner, createdAt: now },
+      this.limit.max,
+      new Date(now.getTime() - this.expiryMs),
+    );
+    if (!opening.opened) {
+      const freesAt = opening.oldest.getTime() + this.expiryMs;
+      throw tooManyUploads(this.limit.max, (freesAt - now.getTime()) / 1000);
+    }
+    const creationDate = now.toISOString();
     const record: UploadRecord = { id: upload.id, size: upload.size ?? null, metadata, creationDate, owner };
-    await this.storage.write(recordKey(upload.id), once(Buffer.from(JSON.stringify(record))));
+    try {
+      await this.storage.write(recordKey(upload.id), once(Buffer.from(JSON.stringify(record))));
+    } catch (error) {
+      await this.limit.uploads.close(upload.id);
+      throw error;
+    }
     upload.metadata = metadata;
     upload.creation_date = creationDate;
     return upload;
@@ -68,6 +91,7 @@ export class FileStorageTusStore extends DataStore {
     const keys: string[] = [];
     for await (const object of this.storage.list(folder(id))) keys.push(object.key);
     for (const key of keys) await this.storage.delete(key);
+    await this.limit.uploads.close(id);
   }
 
   override getExpiration(): number {

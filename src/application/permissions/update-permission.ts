@@ -16,27 +16,32 @@ export class UpdatePermissionHandler implements Handler<UpdatePermissionRequest,
     private readonly validator: PermissionValidator,
   ) {}
 
-  /** Given keys replace the stored ones (null clears); the result is checked whole, as a new one would be. */
+  /**
+   * Given keys replace the stored ones (null clears); the result is checked whole, as a new one would be,
+   * against the permission as stored when it is written (a change made meanwhile is kept, not overwritten).
+   */
   async execute(
     caller: Accountability,
     { id, changes: command }: UpdatePermissionRequest,
   ): Promise<PermissionView> {
     requireAdmin(caller);
-    const current = await this.permissions.findById(id);
-    if (!current) throw notFound('Permission');
-    const permission = await this.validator.validated({
-      id: current.id,
-      role: unlessGiven(command.role, current.role),
-      collection: unlessGiven(command.collection, current.collection),
-      action: unlessGiven(command.action, current.action),
-      permissions: unlessGiven(command.permissions, current.permissions),
-      validation: unlessGiven(command.validation, current.validation),
-      presets: unlessGiven(command.presets, current.presets),
-      fields: unlessGiven(command.fields, current.fields),
-    });
-    // A permission deleted since it was read stays deleted.
-    const activity = systemActivity(caller, 'update', 'datagate_permissions', permission.id);
-    if (!(await this.permissions.update(permission, activity))) throw notFound('Permission');
+    const activity = systemActivity(caller, 'update', 'datagate_permissions', id);
+    const permission = await this.permissions.update(
+      id,
+      (current) =>
+        this.validator.validated({
+          id: current.id,
+          role: unlessGiven(command.role, current.role),
+          collection: unlessGiven(command.collection, current.collection),
+          action: unlessGiven(command.action, current.action),
+          permissions: unlessGiven(command.permissions, current.permissions),
+          validation: unlessGiven(command.validation, current.validation),
+          presets: unlessGiven(command.presets, current.presets),
+          fields: unlessGiven(command.fields, current.fields),
+        }),
+      activity,
+    );
+    if (!permission) throw notFound('Permission');
     return viewPermission(permission);
   }
 }

@@ -12,10 +12,16 @@ export interface PermissionRepository {
   /** `activity`, when given, is recorded in the same transaction (docs/decisions/0033). */
   save(permission: Permission, activity?: ActivityEntry): Promise<void>;
   /**
-   * Changes an existing permission, as `save` does. Returns false when there is none (deleted since it
-   * was read: a change never brings a permission back), and then records nothing.
+   * Changes an existing permission: `change` is given it as stored and answers it changed (or throws, and
+   * nothing is written), while every other change of it waits, so two changes at once each keep the other's
+   * and each is checked against the permission it turns into. Answers the permission as written; null when
+   * there is none (deleted since: a change never brings a permission back), and then records nothing.
    */
-  update(permission: Permission, activity?: ActivityEntry): Promise<boolean>;
+  update(
+    id: string,
+    change: (stored: Permission) => Promise<Permission>,
+    activity?: ActivityEntry,
+  ): Promise<Permission | null>;
   /**
    * Returns false when there was no such permission (and records nothing); otherwise `activity`, when
    * given, is recorded in the same transaction.

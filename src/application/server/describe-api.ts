@@ -148,11 +148,12 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     collection: CollectionSchema,
     now: Date,
   ): Promise<Record<PermissionAction, boolean>> {
+    const read = (await this.readRules.optional(caller, collection, now)) !== null;
     return {
-      read: (await this.readRules.optional(caller, collection, now)) !== null,
+      read,
       create: granted(await this.writeRules.optional(caller, collection, 'create', now)),
-      update: granted(await this.writeRules.optional(caller, collection, 'update', now)),
-      delete: granted(await this.writeRules.optional(caller, collection, 'delete', now)),
+      update: read && granted(await this.writeRules.optional(caller, collection, 'update', now)),
+      delete: read && granted(await this.writeRules.optional(caller, collection, 'delete', now)),
     };
   }
 
@@ -166,11 +167,12 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
     const create = await this.writeRules.optional(caller, collection, 'create', now);
     const update = await this.writeRules.optional(caller, collection, 'update', now);
     const remove = await this.writeRules.optional(caller, collection, 'delete', now);
+    // An update or delete finds its rows as a read does: without a read permission both are refused.
     const actions = {
       read: read !== null,
       create: granted(create),
-      update: granted(update),
-      delete: granted(remove),
+      update: read !== null && granted(update),
+      delete: read !== null && granted(remove),
     };
     if (!Object.values(actions).some(Boolean)) return null;
 
@@ -199,7 +201,7 @@ export class DescribeApiHandler implements Handler<void, ApiDescription> {
         create: writable(create, collection, field),
         // A batch update names each item by its key, which may always be repeated (unchanged-key.ts).
         update:
-          granted(update) &&
+          actions.update &&
           ((field.name === collection.primaryKey && !keyHidden) || writable(update, collection, field)),
         requiredOnCreate:
           !field.nullable &&

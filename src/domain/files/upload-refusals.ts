@@ -14,3 +14,15 @@ export const typeNotAllowed = (type: string) =>
  */
 export const uploadLocked = () =>
   new DomainError('LOCKED', 'Another request is writing to this upload; send yours again once it has ended.');
+
+/**
+ * The user already has `storage.tus.maxUnfinished` resumable uploads begun and not finished (docs/api.md
+ * §15): nothing of this one was stored. A place frees when the caller finishes or terminates one, or, by
+ * itself, when the oldest expires: `Retry-After` says when that is.
+ */
+export const tooManyUploads = (max: number, retryAfterSeconds: number) =>
+  new DomainError(
+    'TOO_MANY_REQUESTS',
+    `You have ${max} unfinished uploads, as many as you may: finish or terminate one, or wait for the oldest to expire.`,
+    { reason: 'TOO_MANY_UPLOADS', retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) },
+  );

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.ts';
 import type { ScalarValue } from '../query/filter.ts';
+import { truncatedForTemporalColumn } from '../query/temporal-precision.ts';
 import { localDate, localTimestamp } from '../query/temporal-text.ts';
 import type { CollectionSchema, FieldSchema } from '../schema/collection-schema.ts';
 import { FILES_COLLECTION, fieldOf } from '../schema/collection-schema.ts';
@@ -66,7 +67,8 @@ export function autoFieldOf(
  * Times are written as `$NOW` reads in a filter (bind-dynamic-values.ts), so a permission comparing an
  * auto field with `$NOW` sees the same instant: `timestamp` columns get the server's local wall-clock
  * time in the seed format, whole seconds (`YYYY-MM-DDThh:mm:ss`); `timestamptz` the instant, with
- * milliseconds, in UTC; `date` the server's local date. User columns get the caller's id, or null for
+ * milliseconds, in UTC (cut to the column's digits when it keeps fewer: `timestamptz(0)` whole seconds, never
+ * rounded up past `$NOW`); `date` the server's local date. User columns get the caller's id, or null for
  * the public caller or an id the column cannot hold (a varchar too short for it).
  */
 export function autoFields(
@@ -88,7 +90,7 @@ export function autoFields(
 function timeValue(field: FieldSchema, now: Date): ScalarValue | null {
   if (field.type === 'timestamp') return localTimestamp(now);
   if (field.type === 'date') return localDate(now);
-  return columnValue(field, now.toISOString());
+  return columnValue(field, truncatedForTemporalColumn(field, now).toISOString());
 }
 
 function userValue(field: FieldSchema, user: string | null): ScalarValue | null {

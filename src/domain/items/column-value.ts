@@ -5,7 +5,7 @@ import { coerceValue } from '../query/coerce-value.ts';
 import type { ScalarValue } from '../query/filter.ts';
 import { roundedForNumericColumn } from '../query/numeric-precision.ts';
 import { roundedForTemporalColumn } from '../query/temporal-precision.ts';
-import type { FieldSchema } from '../schema/collection-schema.ts';
+import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
 
 /**
  * A value written into one column (docs/api.md §5), in canonical form (filter.ts, ScalarValue), or null for
@@ -15,7 +15,7 @@ import type { FieldSchema } from '../schema/collection-schema.ts';
  *
  * A `numeric(p,s)` value is rounded to s places, and a `timestamp(n)`, `timestamptz(n)` or `time(n)` value to n
  * fractional digits, as the column keeps it. A `character(n)` value is padded to n as the column keeps it (blank-padded.ts), so that a rule's text
- * operators see on a new row what they see on it stored.
+ * operators see on a new row what they see on it stored. An array's elements are each taken so.
  *
  * On json columns `null` is SQL NULL, never the JSON literal `null`: clients cannot tell the two apart
  * on reading (both are JSON null), and SQL NULL is what "no value" means in every other column.
@@ -30,6 +30,23 @@ export function columnValue(field: FieldSchema, raw: unknown): ScalarValue | nul
     return null;
   }
   const coercedValue = coerced(field, raw);
+  if (field.type === 'array' && typeof coercedValue === 'string') return elementsAsKept(field, coercedValue);
+  return asKept(field, coercedValue);
+}
+
+/**
+ * An array's elements as the column keeps them: each as a value of the element's type is (padded to a
+ * `character(n)`, rounded to a `numeric(p,s)` or `timestamp(n)`), so that a rule's operators see on a new
+ * row what they see on it stored. `json` is the canonical JSON text of the elements (coerce-value.ts).
+ */
+function elementsAsKept(field: FieldSchema, json: string): string {
+  const element = elementField(field);
+  const elements = JSON.parse(json) as ReadonlyArray<ScalarValue | null>;
+  return JSON.stringify(elements.map((item) => (item === null ? null : asKept(element, item))));
+}
+
+/** A coerced value of one column (or one array element) as the column keeps it. */
+function asKept(field: FieldSchema, coercedValue: ScalarValue): ScalarValue {
   const value =
     typeof coercedValue === 'string' && field.maxLength !== null && isBlankPadded(field)
       ? paddedToLength(coercedValue, field.maxLength)

@@ -1,6 +1,7 @@
 import { characterCount } from '../character-count.ts';
 import { DomainError } from '../errors.ts';
 import { elementField, type FieldSchema } from '../schema/collection-schema.ts';
+import { comparedValue } from './blank-padded.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { normalizeDecimal } from './decimal-text.ts';
 import type { ComparisonOperator, ScalarValue } from './filter.ts';
@@ -122,11 +123,13 @@ function arrayValue(field: FieldSchema, raw: unknown): string | null {
     }
     const value = canonicalValue(element, item);
     if (value === null) return null;
-    // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units.
+    // PostgreSQL counts varchar(n) in characters, i.e. code points, not UTF-16 units; a character(n)
+    // drops the spaces past n (blank-padded.ts), so they do not count.
+    const counted = comparedValue(element, value);
     if (
       element.maxLength !== null &&
-      typeof value === 'string' &&
-      characterCount(value, element.maxLength) > element.maxLength
+      typeof counted === 'string' &&
+      characterCount(counted, element.maxLength) > element.maxLength
     ) {
       return null;
     }

@@ -46,6 +46,21 @@ export function roundedForTemporalColumn(
   return `${datePart}T${clockText(instant - days * MICROSECONDS_PER_DAY)}${offset}`;
 }
 
+/**
+ * An instant as a server-set time in a column of fewer than 3 fractional digits (`timestamptz(0)`) should
+ * be: cut, not rounded, to the column's precision, so that the stored time never lies after the moment it
+ * stands for — a rule comparing it with `$NOW` (`_lte`) holds, as it does on a column that keeps
+ * milliseconds. Whole units of 10^k ms from 1970 are also whole units from 2000, so PostgreSQL then stores
+ * it unchanged. Other columns keep the instant.
+ */
+export function truncatedForTemporalColumn(field: Pick<FieldSchema, 'dbType'>, instant: Date): Date {
+  const precision = PRECISION.exec(field.dbType);
+  const digits = precision ? Number(precision[1]) : 6;
+  if (digits >= 3) return instant;
+  const unit = 10 ** (3 - digits);
+  return new Date(Math.floor(instant.getTime() / unit) * unit);
+}
+
 function floorDivide(a: bigint, b: bigint): bigint {
   const quotient = a / b;
   return a % b < 0n ? quotient - 1n : quotient;

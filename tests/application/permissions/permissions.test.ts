@@ -277,6 +277,36 @@ test('update changes the given keys only, null clears, and the result is checked
   assert.equal(await f.get.execute(SYSTEM_ACCOUNTABILITY, { id: created.id }), updated);
 });
 
+test('two updates at once each keep the other: the later is merged into the permission the earlier wrote', async () => {
+  const roles = new InMemoryRoleRepository();
+  await roles.save(new Role({ id: EDITOR, name: 'Editor', description: null, adminAccess: false }));
+  const permissions = new InMemoryPermissionRepository(roles);
+  // The first update's check waits on its role lookup, long enough for the second to run whole.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let lookups = 0;
+  const slowRoles = {
+    findById: async (id: string) => {
+      if (++lookups === 2) await held;
+      return roles.findById(id);
+    },
+  } as unknown as InMemoryRoleRepository;
+  const validator = new PermissionValidator(slowRoles, catalog, parseFilter);
+  const create = new CreatePermissionHandler(permissions, validator);
+  const update = new UpdatePermissionHandler(permissions, validator);
+  const { id } = await create.execute(SYSTEM_ACCOUNTABILITY, { ...readCargos, fields: ['*'] });
+  const first = update.execute(SYSTEM_ACCOUNTABILITY, { id, changes: { fields: ['id'] } });
+  const second = update.execute(SYSTEM_ACCOUNTABILITY, { id, changes: { presets: { description: 'b' } } });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  release();
+  await Promise.all([first, second]);
+  const stored = await permissions.findById(id);
+  assert.equal(stored?.fields, ['id']);
+  assert.equal(stored?.presets, { description: 'b' });
+});
+
 test('unknown permissions are NOT_FOUND for get, update and delete', async () => {
   const f = await fixture();
   await rejectsWith(f.get.execute(SYSTEM_ACCOUNTABILITY, { id: MISSING }), 'NOT_FOUND');

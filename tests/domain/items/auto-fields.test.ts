@@ -50,6 +50,26 @@ test('timestamptz gets the UTC instant with milliseconds, date the local date, t
   });
 });
 
+test('a timestamptz keeping fewer digits than milliseconds gets the instant cut to them, never rounded past now', () => {
+  const coarse = (dbType: string): CollectionSchema => ({
+    name: 'coarse',
+    primaryKey: null,
+    fields: [field('date_created', 'dateTime', dbType)],
+  });
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ['timestamp(0) with time zone', '2024-03-15T23:34:56+00:00'],
+    ['timestamp(1) with time zone', '2024-03-15T23:34:56.7+00:00'],
+    ['timestamp(2) with time zone', '2024-03-15T23:34:56.78+00:00'],
+    ['timestamp(3) with time zone', '2024-03-15T23:34:56.789+00:00'],
+  ];
+  for (const [dbType, expected] of cases) {
+    const { date_created: value } = autoFields(coarse(dbType), 'create', ada);
+    assert.is(value, expected, dbType);
+    // What a rule `{ "date_created": { "_lte": "$NOW" } }` asks of it.
+    assert.ok(Date.parse(String(value)) <= NOW.getTime(), `${dbType}: ${String(value)} is not after now`);
+  }
+});
+
 test('the public caller writes null into user columns', () => {
   assert.equal(autoFields(audited, 'create', anonymous).user_created, null);
   assert.equal(autoFields(audited, 'update', anonymous).user_updated, null);

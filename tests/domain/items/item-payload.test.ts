@@ -275,4 +275,51 @@ test('null in a not-null column is refused even when it did not come through the
   }
 });
 
+test('an array keeps its elements as the column does: char(n) padded, numeric(p,s) and timestamp(n) rounded', () => {
+  const tagged: CollectionSchema = {
+    name: 'tagged',
+    primaryKey: null,
+    fields: [
+      {
+        ...field('codes', 'array', 'character(3)[]'),
+        element: { type: 'string', dbType: 'character(3)', maxLength: 3 },
+      },
+      {
+        ...field('prices', 'array', 'numeric(5,2)[]'),
+        element: { type: 'decimal', dbType: 'numeric(5,2)', maxLength: null },
+      },
+      {
+        ...field('moments', 'array', 'timestamp(0) without time zone[]'),
+        element: { type: 'timestamp', dbType: 'timestamp(0) without time zone', maxLength: null },
+      },
+    ],
+  };
+  const taken = parseItemPayload(
+    { codes: ['ab', null, 'xyz  '], prices: ['1.005', '2'], moments: ['2024-01-01T00:00:00.5'] },
+    tagged,
+    'create',
+  );
+  const scalars = parseItemPayload(
+    { code: 'ab', price: '1.005', moment: '2024-01-01T00:00:00.5' },
+    {
+      name: 'scalars',
+      primaryKey: null,
+      fields: [
+        field('code', 'string', 'character(3)', { maxLength: 3 }),
+        field('price', 'decimal', 'numeric(5,2)'),
+        field('moment', 'timestamp', 'timestamp(0) without time zone'),
+      ],
+    },
+    'create',
+  );
+  assert.equal(JSON.parse(String(taken.codes)), [scalars.code, null, 'xyz']);
+  assert.equal(JSON.parse(String(taken.prices)), [scalars.price, '2']);
+  assert.equal(JSON.parse(String(taken.moments)), [scalars.moment]);
+  expectError(
+    () => parseItemPayload({ prices: ['123456.7'] }, tagged, 'create'),
+    'FAILED_VALIDATION',
+    'prices',
+  );
+});
+
 test.run();

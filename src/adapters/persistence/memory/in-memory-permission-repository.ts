@@ -32,6 +32,8 @@ const jsonText = (value: unknown) => (value === null ? null : canonicalJson(valu
 
 export class InMemoryPermissionRepository implements PermissionRepository {
   private readonly permissions = new Map<string, Permission>();
+  /** The change running (updates wait for it); settled when none is. */
+  private updating: Promise<unknown> = Promise.resolve();
 
   constructor(
     roles: InMemoryRoleRepository,
@@ -71,10 +73,19 @@ export class InMemoryPermissionRepository implements PermissionRepository {
     if (activity) this.record(activity);
   }
 
-  async update(permission: Permission, activity?: ActivityEntry) {
-    if (!this.permissions.has(permission.id)) return false;
-    await this.save(permission, activity);
-    return true;
+  async update(id: string, change: (stored: Permission) => Promise<Permission>, activity?: ActivityEntry) {
+    // One change at a time, as the database's row lock has it: `change` may wait (a role looked up).
+    const turn = this.updating.then(async () => {
+      const stored = this.permissions.get(id);
+      if (!stored) return null;
+      const changed = await change(copy(stored));
+      // Deleted while `change` ran: the delete stands.
+      if (!this.permissions.has(id)) return null;
+      await this.save(changed, activity);
+      return copy(changed);
+    });
+    this.updating = turn.catch(() => undefined);
+    return turn;
   }
 
   async delete(id: string, activity?: ActivityEntry) {

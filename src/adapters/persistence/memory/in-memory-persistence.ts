@@ -10,6 +10,7 @@ import { InMemoryPermissionRepository } from './in-memory-permission-repository.
 import { InMemoryRefreshTokenRepository } from './in-memory-refresh-token-repository.ts';
 import { InMemoryRoleRepository } from './in-memory-role-repository.ts';
 import { InMemorySchema } from './in-memory-schema.ts';
+import { InMemoryUnfinishedUploads } from './in-memory-unfinished-uploads.ts';
 import { InMemoryUserRepository } from './in-memory-user-repository.ts';
 
 /** `realtime.replayWindow`'s default. */
@@ -43,6 +44,7 @@ export function createInMemoryPersistence(
     schemaEditor: schema,
     items: new InMemoryItemStore(schema, itemEvents, activity),
     activity,
+    unfinishedUploads: new InMemoryUnfinishedUploads(),
     files: new InMemoryFileStorage(),
     ...(itemEvents ? { itemEvents } : {}),
     health: { check: async () => ({ status: 'ok', responseTimeMs: 0 }) },

@@ -74,15 +74,24 @@ export class MikroOrmPermissionRepository implements PermissionRepository {
     }, activity);
   }
 
-  async update(permission: Permission, activity?: ActivityEntry) {
-    return this.database.write(async (db) => {
-      const result = await db
-        .updateTable('datagate_permissions')
-        .set(permissionRow(permission))
-        .where('id', '=', permission.id)
+  async update(id: string, change: (stored: Permission) => Promise<Permission>, activity?: ActivityEntry) {
+    if (!isUuid(id)) return null;
+    let updated: Permission | null = null;
+    // The row stays locked from its reading to its writing: a change of it at once, on any instance,
+    // reads it once this one has committed.
+    await this.database.writeInTransaction(async (db) => {
+      const row = await db
+        .selectFrom('datagate_permissions')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      if (!row) return false;
+      updated = await change(toPermission(row));
+      await db.updateTable('datagate_permissions').set(permissionRow(updated)).where('id', '=', id).execute();
+      return true;
     }, activity);
+    return updated;
   }
 
   async delete(id: string, activity?: ActivityEntry) {

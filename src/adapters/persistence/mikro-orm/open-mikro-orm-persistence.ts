@@ -25,6 +25,7 @@ import { MikroOrmDatabaseHealth } from './mikro-orm-database-health.ts';
 import { MikroOrmPermissionRepository } from './mikro-orm-permission-repository.ts';
 import { MikroOrmRefreshTokenRepository } from './mikro-orm-refresh-token-repository.ts';
 import { MikroOrmRoleRepository } from './mikro-orm-role-repository.ts';
+import { MikroOrmUnfinishedUploads } from './mikro-orm-unfinished-uploads.ts';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
@@ -250,6 +251,7 @@ function assemble(
     schemaEditor: collections.editor,
     items: collections.store,
     activity: collections.activity,
+    unfinishedUploads: new MikroOrmUnfinishedUploads(database),
     largeObjects: new PostgresLargeObjectStorage(userTablesDatabase(orm), {
       ...(options.schema ? { systemSchema: options.schema } : {}),
     }),

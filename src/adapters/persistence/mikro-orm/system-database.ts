@@ -84,6 +84,20 @@ export class SystemDatabase {
     );
   }
 
+  /** `write` always in one transaction, with its activity entry or without: for work that locks rows. */
+  async writeInTransaction(
+    work: (db: Kysely<SystemTables>) => Promise<boolean>,
+    activity: ActivityEntry | undefined,
+  ): Promise<boolean> {
+    return this.run((db) =>
+      db.transaction().execute(async (trx) => {
+        const changed = await work(trx);
+        if (changed && activity) await insertActivitySql(this.activity, [activity]).execute(trx);
+        return changed;
+      }),
+    );
+  }
+
   /**
    * `write` for a change of a user or a role, which must not leave the database without an active admin
    * (active-admin-kept.ts): always in a transaction, refused with LAST_ADMIN and rolled back otherwise.

@@ -46,6 +46,11 @@ export type SystemTables = {
     presets: ColumnType<Record<string, unknown> | null, string | null, string | null>;
     fields: ColumnType<string[] | null, string | null, string | null>;
   };
+  datagate_unfinished_uploads: {
+    id: string;
+    owner: string;
+    created_at: string;
+  };
 };
 
 /** Parses PostgreSQL's `timestamptz` text output (`2026-01-02 03:04:05.678+00`), which `Date` reads as is. */
@@ -63,4 +68,5 @@ export const SYSTEM_TABLE_NAMES = [
   'datagate_users',
   'datagate_sessions',
   'datagate_permissions',
+  'datagate_unfinished_uploads',
 ] as const satisfies ReadonlyArray<keyof SystemTables>;

@@ -136,6 +136,7 @@ server('instances starting together migrate one after the other, in their own sc
         'datagate_roles',
         'datagate_sessions',
         'datagate_storage_objects',
+        'datagate_unfinished_uploads',
         'datagate_users',
       ],
     );

@@ -7,6 +7,7 @@ import { Migration0005ItemEvents } from './0005-item-events.ts';
 import { Migration0006Activity } from './0006-activity.ts';
 import { Migration0007Files } from './0007-files.ts';
 import { Migration0008StorageObjects } from './0008-storage-objects.ts';
+import { Migration0009UnfinishedUploads } from './0009-unfinished-uploads.ts';
 
 /**
  * Every system migration, in order. Listed by hand because MikroORM's file discovery needs Node 22 APIs.
@@ -21,4 +22,5 @@ export const systemMigrations: MigrationObject[] = [
   { name: '0006-activity', class: Migration0006Activity },
   { name: '0007-files', class: Migration0007Files },
   { name: '0008-storage-objects', class: Migration0008StorageObjects },
+  { name: '0009-unfinished-uploads', class: Migration0009UnfinishedUploads },
 ];
