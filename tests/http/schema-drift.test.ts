@@ -35,6 +35,44 @@ for (const [target, drift] of suitePerBackend<
     },
   );
 
+  drift(
+    'a column dropped by hand, or by another instance: writes refresh the schema too, never a 500',
+    async ({ app, admin, orm }) => {
+      await sql`alter table drifting add column extra text, add column spare text`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      await sql`alter table drifting drop column extra`.execute(db(orm));
+      const updated = await app.request('PATCH', '/items/drifting/1', {
+        token: admin,
+        body: { label: 'uno' },
+      });
+      assert.is(updated.status, 200, updated.text);
+      assert.equal(updated.body, { id: 1, label: 'uno', spare: null });
+
+      await sql`alter table drifting drop column spare`.execute(db(orm));
+      const created = await app.request('POST', '/items/drifting', {
+        token: admin,
+        body: { id: 2, label: 'two' },
+      });
+      assert.is(created.status, 200, created.text);
+      assert.equal(created.body, { id: 2, label: 'two' });
+
+      await sql`alter table drifting add column gone text`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      await sql`alter table drifting drop column gone`.execute(db(orm));
+      const naming = await app.request('PATCH', '/items/drifting/2', { token: admin, body: { gone: 'x' } });
+      assert.is(naming.status, 400, naming.text);
+      assert.match(naming.text, '"field":"gone"');
+
+      await sql`alter table drifting add column last text`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      await sql`alter table drifting drop column last`.execute(db(orm));
+      const deleted = await app.request('DELETE', '/items/drifting/2', { token: admin });
+      assert.is(deleted.status, 204, deleted.text);
+      const left = await app.request('GET', '/items/drifting', { token: admin });
+      assert.equal(left.body, [{ id: 1, label: 'uno' }]);
+    },
+  );
+
   drift('a table dropped by hand is then a collection that does not exist', async ({ app, admin, orm }) => {
     await sql`drop table drifting`.execute(db(orm));
     const response = await app.request('GET', '/items/drifting/1', { token: admin });
