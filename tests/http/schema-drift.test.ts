@@ -73,6 +73,26 @@ for (const [target, drift] of suitePerBackend<
     },
   );
 
+  drift(
+    "a field past PostgreSQL's 1,600 columns (dropped ones count) is 400 naming it, nothing added",
+    async ({ app, admin, orm }) => {
+      const columns = Array.from({ length: 1599 }, (_, index) => `c${index} integer`).join(', ');
+      await sql.raw(`create table crowded (id integer primary key, ${columns})`).execute(db(orm));
+      await sql`alter table crowded drop column c0`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      const added = await app.request('POST', '/fields/crowded', {
+        token: admin,
+        body: { field: 'one_more', type: 'integer' },
+      });
+      assert.is(added.status, 400, added.text);
+      assert.match(added.text, '"field":"one_more"');
+      assert.match(added.text, 'FAILED_VALIDATION');
+      const fields = await app.request('GET', '/fields/crowded', { token: admin });
+      assert.is((fields.body as unknown[]).length, 1599);
+      await sql`drop table crowded`.execute(db(orm));
+    },
+  );
+
   drift('a table dropped by hand is then a collection that does not exist', async ({ app, admin, orm }) => {
     await sql`drop table drifting`.execute(db(orm));
     const response = await app.request('GET', '/items/drifting/1', { token: admin });

@@ -106,6 +106,12 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '23502': () => failedValidation(field.field, 'Existing items would have no value for this field.'),
         // The unique index of a field whose default fills two or more existing items with one value.
         '23505': () => recordNotUnique(field.field),
+        // PostgreSQL never frees a dropped column's place in its table, so dropped columns count too.
+        '54011': () =>
+          failedValidation(
+            field.field,
+            'The collection has 1,600 columns, the most PostgreSQL allows (dropped ones count: their place is never freed).',
+          ),
       }),
       activity,
     );
