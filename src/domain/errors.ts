@@ -89,6 +89,10 @@ export const notFound = (what = 'Item') => new DomainError('NOT_FOUND', `${what}
 export const recordNotUnique = (field: string) =>
   new DomainError('RECORD_NOT_UNIQUE', `Value of "${field}" has to be unique.`, { field });
 
+/** A new collection's name that a collection already has. */
+export const collectionExists = (name: string) =>
+  new DomainError('RECORD_NOT_UNIQUE', `Collection "${name}" exists.`, { field: 'collection' });
+
 /** `retryAfter` as `Retry-After` carries it: whole seconds, rounded up, never 0 (which would mean now). */
 const wholeSeconds = (seconds: number) => Math.max(1, Math.ceil(seconds));
 

@@ -8,6 +8,7 @@ import { collectionFor, type SystemReach, USER_COLLECTIONS_ONLY } from './collec
 import { newItemDraft, newItemPayload, newItemRules, writeNewItems } from './new-items.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
+import { withFreshSchema } from './with-fresh-schema.ts';
 import { type WriteResult, writeResult } from './write-result.ts';
 import type { WriteRules } from './write-rules.ts';
 
@@ -32,7 +33,11 @@ export class CreateItemsHandler {
     private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
-  async execute(caller: Accountability, command: CreateItemsCommand): Promise<WriteResult> {
+  execute(caller: Accountability, command: CreateItemsCommand): Promise<WriteResult> {
+    return withFreshSchema(this.catalog, () => this.write(caller, command));
+  }
+
+  private async write(caller: Accountability, command: CreateItemsCommand): Promise<WriteResult> {
     const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const many = Array.isArray(command.body);
     const raws: unknown[] = many ? (command.body as unknown[]) : [command.body];

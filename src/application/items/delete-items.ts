@@ -17,6 +17,7 @@ import {
 } from './collection-access.ts';
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadRules } from './read-rules.ts';
+import { withFreshSchema } from './with-fresh-schema.ts';
 import { parseDeleteBody, type RowTarget } from './write-body.ts';
 import { withReferencesAnswered } from './write-references.ts';
 import type { WriteRules } from './write-rules.ts';
@@ -48,7 +49,11 @@ export class DeleteItemsHandler {
   ) {}
 
   /** Resolves with the keys of the rows deleted (what a files delete removes the bytes of). */
-  async execute(caller: Accountability, command: DeleteItemsCommand): Promise<ScalarValue[]> {
+  execute(caller: Accountability, command: DeleteItemsCommand): Promise<ScalarValue[]> {
+    return withFreshSchema(this.catalog, () => this.write(caller, command));
+  }
+
+  private async write(caller: Accountability, command: DeleteItemsCommand): Promise<ScalarValue[]> {
     const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);

@@ -27,6 +27,7 @@ import {
 import { itemKey, keyFieldOf } from './item-keys.ts';
 import type { ReadBack } from './read-back.ts';
 import type { ReadRules } from './read-rules.ts';
+import { withFreshSchema } from './with-fresh-schema.ts';
 import { type BatchTarget, parseUpdateBody } from './write-body.ts';
 import { withClashAnswered } from './write-clash.ts';
 import { withReferencesAnswered } from './write-references.ts';
@@ -79,7 +80,11 @@ export class UpdateItemsHandler {
     private readonly reach: SystemReach = USER_COLLECTIONS_ONLY,
   ) {}
 
-  async execute(caller: Accountability, command: UpdateItemsCommand): Promise<WriteResult> {
+  execute(caller: Accountability, command: UpdateItemsCommand): Promise<WriteResult> {
+    return withFreshSchema(this.catalog, () => this.write(caller, command));
+  }
+
+  private async write(caller: Accountability, command: UpdateItemsCommand): Promise<WriteResult> {
     const collection = collectionFor(this.catalog, caller, command.collection, this.reach);
     const now = this.clock.now();
     const rule = await this.readRules.for(caller, collection, now);

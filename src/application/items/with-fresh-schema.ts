@@ -2,15 +2,17 @@ import { StaleSchemaError } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 
 /**
- * Runs a read; if the store finds the schema changed under it (a table or column dropped by hand),
- * re-reads the schema and runs the read once more against the fresh snapshot.
+ * Runs a read or a write; if the store finds the schema changed under it (a table or column dropped by
+ * hand, or by another instance whose announcement has not arrived yet), re-reads the schema and runs it
+ * once more against the fresh snapshot. A write may run again: its transaction failed whole, before
+ * anything was committed.
  */
-export async function withFreshSchema<T>(catalog: SchemaCatalog, read: () => Promise<T>): Promise<T> {
+export async function withFreshSchema<T>(catalog: SchemaCatalog, work: () => Promise<T>): Promise<T> {
   try {
-    return await read();
+    return await work();
   } catch (error) {
     if (!(error instanceof StaleSchemaError)) throw error;
     await catalog.refresh();
-    return read();
+    return work();
   }
 }

@@ -392,8 +392,7 @@ export class RealtimeHub implements ItemSubscriptions {
       }
       let view = alike.get(key);
       if (!view) {
-        const collection = collectionFor(this.catalog, caller, subscriber.request.collection);
-        view = this.viewOf(caller, collection, subscriber.query, now);
+        view = this.recheckedView(caller, subscriber, now);
         alike.set(key, view);
       }
       const next = await view;
@@ -401,6 +400,22 @@ export class RealtimeHub implements ItemSubscriptions {
     } catch (error) {
       this.end(subscriber, endFor(error));
     }
+  }
+
+  /**
+   * The subscriber's view as its caller's rights and the schema are now. After a schema change its query is
+   * judged again as subscribing anew would judge it, so that a field the collection has lost ends it as that
+   * query's refusal would (endFor), rather than as a right lost.
+   */
+  private async recheckedView(caller: Accountability, subscriber: Subscriber, now: Date): Promise<View> {
+    const collection = collectionFor(this.catalog, caller, subscriber.request.collection);
+    if (this.catalog.current() !== subscriber.parsedIn) {
+      const rule = await this.rules.for(caller, collection, now);
+      parseFlatAsCaller(caller, collection, rule, () =>
+        parseItemQuery(subscriber.request.query, collection, this.limits),
+      );
+    }
+    return this.viewOf(caller, collection, subscriber.query, now);
   }
 
   private async viewOf(
@@ -446,10 +461,25 @@ export class RealtimeHub implements ItemSubscriptions {
   }
 }
 
+/**
+ * Why a recheck ends a subscription. A schema change is rechecked too: a query naming a field the collection
+ * has lost ends RESYNC, as when an event cannot be judged for it (subscribing again answers that query's
+ * refusal); a dropped collection, which only an admin is told of (others are refused FORBIDDEN whether or
+ * not it exists), ends FORBIDDEN saying so.
+ */
 function endFor(error: unknown): SubscriptionEnd {
   if (error instanceof DomainError) {
     if (error.code === 'UNAUTHENTICATED') return { reason: 'UNAUTHENTICATED', message: error.message };
     if (error.code === 'TOKEN_EXPIRED') return { reason: 'TOKEN_EXPIRED', message: error.message };
+    if (error.code === 'INVALID_QUERY') {
+      return {
+        reason: 'RESYNC',
+        message: `The subscription no longer fits the collection (${error.message}); subscribe again.`,
+      };
+    }
+    if (error.code === 'COLLECTION_NOT_FOUND') {
+      return { reason: 'FORBIDDEN', message: 'The collection no longer exists.' };
+    }
     return { reason: 'FORBIDDEN', message: 'You no longer have permission to read this collection.' };
   }
   return { reason: 'FORBIDDEN', message: 'Your rights could not be confirmed.' };

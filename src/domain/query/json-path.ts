@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import { MAX_IDENTIFIER_BYTES, utf8Bytes } from '../schema/identifier-bytes.ts';
 import type { QueryWitness } from './hop-of.ts';
 import { describeInput, invalidQuery } from './invalid-query.ts';
 
@@ -10,7 +11,7 @@ export const MAX_JSON_PATH_DEPTH = 10;
  * The longest response key, in UTF-8 bytes: PostgreSQL names a column by at most 63 bytes and would cut a
  * longer key silently, so the answer's key would no longer be the one Directus's rule gives.
  */
-export const MAX_JSON_KEY_BYTES = 63;
+export const MAX_JSON_KEY_BYTES = MAX_IDENTIFIER_BYTES;
 
 /**
  * `json(field, path)` in `fields` (Directus 11): the value at `path` inside the json field, answered under
@@ -105,10 +106,4 @@ function parsePath(text: string): string[] {
     );
   }
   return path;
-}
-
-const utf8 = new TextEncoder();
-
-function utf8Bytes(text: string): number {
-  return utf8.encode(text).length;
 }

@@ -1,5 +1,6 @@
 import type { CollectionSchema, FieldSchema, SchemaSnapshot } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
+import { fitsIdentifier } from '../schema/identifier-bytes.ts';
 import {
   AGGREGATE_FUNCTIONS,
   type AggregateFunction,
@@ -28,9 +29,6 @@ const REFUSED_PARAMETERS = ['fields', 'meta', 'after', 'deep', 'alias'] as const
 
 /** Aggregates and groupBy entries in one query, at most: as many as a filter's conditions (docs/api.md §4a). */
 export const MAX_AGGREGATE_TERMS = 500;
-
-/** PostgreSQL's identifier length: an answer key must fit one, as a column name does. */
-const MAX_KEY_BYTES = 63;
 
 const DATE_PART_CALL = /^([A-Za-z]+)\((.*)\)$/;
 
@@ -180,7 +178,7 @@ function parseGroupBy(
         reason: 'INVALID_VALUE',
       });
     }
-    if (new TextEncoder().encode(term.key).length > MAX_KEY_BYTES) {
+    if (!fitsIdentifier(term.key)) {
       throw invalidQuery(`"groupBy" entry ${describeInput(entry)} answers under too long a key.`, {
         reason: 'INVALID_VALUE',
       });

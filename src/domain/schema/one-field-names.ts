@@ -1,4 +1,5 @@
 import type { CollectionSchema } from './collection-schema.ts';
+import { fitsIdentifier } from './identifier-bytes.ts';
 import type { Relation } from './relation.ts';
 
 /**
@@ -13,7 +14,9 @@ export type UnnamedRelation = Omit<Relation, 'oneField'> & { readonly chosenOneF
  * `cargos`), or `<collection>_<field>` when that collection refers to the same one by several foreign keys
  * (`cargos_origin`, `cargos_destination`). A name that is taken —
  * by a column of the referred collection, or by another relation's name — is given to none of them
- * (null): an ambiguous name must not pick one at random, and a column always keeps its own name.
+ * (null): an ambiguous name must not pick one at random, and a column always keeps its own name. So is a
+ * name longer than 63 bytes (a long collection's `<collection>_<field>`): a nested read answers under a
+ * column alias, which PostgreSQL would cut, so the answer's key would not be the name asked for.
  */
 export function withOneFields(
   relations: ReadonlyArray<UnnamedRelation>,
@@ -38,10 +41,11 @@ export function withOneFields(
   });
   return relations.map((relation, index) => {
     const name = proposed[index]!;
-    const taken =
+    const withheld =
+      !fitsIdentifier(name) ||
       uses.get(`${relation.relatedCollection}\u0000${name}`)! > 1 ||
       (collections.get(relation.relatedCollection)?.fields.some((field) => field.name === name) ?? true);
     const { chosenOneField: _chosen, ...named } = relation;
-    return { ...named, oneField: taken ? null : name };
+    return { ...named, oneField: withheld ? null : name };
   });
 }

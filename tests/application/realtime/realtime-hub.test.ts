@@ -528,4 +528,41 @@ hub(
   },
 );
 
+hub(
+  'a schema change that leaves a query naming a lost field ends it RESYNC at the recheck, not FORBIDDEN',
+  async () => {
+    const f = await hubFixture();
+    await f.grant();
+    const filtered = await f.subscribe(CALLER.admin, {
+      fields: ['id'],
+      filter: { region: { _eq: 'north' } },
+    });
+    const selecting = await f.subscribe(CALLER.admin, { fields: ['id', 'region'] });
+    // A role that reads every field is told as its list would tell it (400, an unknown field).
+    const role = await f.subscribe(CALLER.bob, { fields: ['id'], filter: { region: { _eq: 'north' } } });
+    const plain = await f.subscribe(CALLER.ada, { fields: ['id'] });
+    await f.persistence.schemaEditor.dropField(PARCELS, 'region');
+    f.ticker.tick();
+    await f.hub.settled();
+    for (const { sink } of [filtered, selecting, role]) {
+      assert.equal(
+        sink.ends.map((end) => end.reason),
+        ['RESYNC'],
+      );
+      assert.match(sink.ends[0]!.message, /no longer fits the collection/);
+    }
+    assert.equal(plain.sink.ends, []);
+  },
+);
+
+hub('a dropped collection ends its subscriptions saying so, not that a right was lost', async () => {
+  const f = await hubFixture();
+  await f.grant();
+  const { sink } = await f.subscribe(CALLER.admin, { fields: ['id'] });
+  await f.persistence.schemaEditor.dropCollection(PARCELS);
+  f.ticker.tick();
+  await f.hub.settled();
+  assert.equal(sink.ends, [{ reason: 'FORBIDDEN', message: 'The collection no longer exists.' }]);
+});
+
 hub.run();

@@ -3,6 +3,9 @@ import * as assert from 'uvu/assert';
 import type { CollectionSchema, FieldSchema } from '../../../src/domain/schema/collection-schema.ts';
 import { type UnnamedRelation, withOneFields } from '../../../src/domain/schema/one-field-names.ts';
 
+/** 55 bytes: with `_parent_one` the default name is 66, which PostgreSQL would cut to 63 as an alias. */
+const LONG = 'p'.repeat(55);
+
 const field = (name: string): FieldSchema => ({
   name,
   type: 'integer',
@@ -24,6 +27,7 @@ const COLLECTIONS = new Map([
   collection('shipments', 'number'),
   collection('cargos', 'shipment', 'origin', 'destination'),
   collection('ports'),
+  collection(LONG, 'parent_one', 'parent_two'),
 ]);
 
 const relation = (from: string, by: string, to: string, chosen?: string | null): UnnamedRelation => ({
@@ -72,6 +76,17 @@ test('a name taken by a column or by two relations is given to none', () => {
   );
   const [named] = withOneFields([relation('cargos', 'shipment', 'shipments', 'freight')], COLLECTIONS);
   assert.not.ok('chosenOneField' in named!, 'the snapshot holds relations, not what named them');
+});
+
+test('a name longer than 63 bytes is given to none; one of 63 is kept', () => {
+  assert.equal(names([relation(LONG, 'parent_one', 'ports'), relation(LONG, 'parent_two', 'ports')]), [
+    null,
+    null,
+  ]);
+  assert.equal(names([relation('cargos', 'shipment', 'shipments', 'é'.repeat(32))]), [null]);
+  assert.equal(names([relation('cargos', 'shipment', 'shipments', `${'é'.repeat(31)}x`)]), [
+    `${'é'.repeat(31)}x`,
+  ]);
 });
 
 test.run();

@@ -6,6 +6,7 @@ import type {
   SchemaEditor,
 } from '../../../application/ports/schema-catalog.ts';
 import {
+  collectionExists,
   DomainError,
   failedValidation,
   notFound,
@@ -86,7 +87,7 @@ export class InMemorySchema implements SchemaCatalog, SchemaEditor {
   ): Promise<CollectionSchema> {
     checkCollectionName(name);
     checkNewFields(fields);
-    if (this.tables.has(name)) throw recordNotUnique('collection');
+    if (this.tables.has(name)) throw collectionExists(name);
     const defaults = new Map<string, ScalarValue>();
     for (const field of fields) {
       const value = defaultOf(field);

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { ActivityEntry } from '../../../application/ports/activity-log.ts';
 import type { NewRelation, RelationChange, SchemaEditor } from '../../../application/ports/schema-catalog.ts';
 import {
+  collectionExists,
   DomainError,
   failedValidation,
   notFound,
@@ -63,6 +64,7 @@ export class PostgresSchemaEditor implements SchemaEditor {
   ): Promise<CollectionSchema> {
     checkCollectionName(name);
     checkNewFields(fields);
+    if ((await this.catalog.refresh()).collections.has(name)) throw collectionExists(name);
     await this.change(
       async (trx) => {
         for (const field of fields) await checkDefaultFits(trx, field);
@@ -70,9 +72,11 @@ export class PostgresSchemaEditor implements SchemaEditor {
         // A new table has no comment: the default needs none.
         if (accountability !== 'all') await this.setComment(trx, name, accountability);
       },
+      // Tables, views, indexes and sequences share one namespace, and a table's row type shares the types'.
       ddlErrors({
-        '42P07': () => recordNotUnique('collection'),
-        '23505': () => recordNotUnique('collection'),
+        '42P07': () => nameTaken(name),
+        '42710': () => nameTaken(name),
+        '23505': () => nameTaken(name),
       }),
       activity,
     );
@@ -106,6 +110,12 @@ export class PostgresSchemaEditor implements SchemaEditor {
         '23502': () => failedValidation(field.field, 'Existing items would have no value for this field.'),
         // The unique index of a field whose default fills two or more existing items with one value.
         '23505': () => recordNotUnique(field.field),
+        // PostgreSQL never frees a dropped column's place in its table, so dropped columns count too.
+        '54011': () =>
+          failedValidation(
+            field.field,
+            'The collection has 1,600 columns, the most PostgreSQL allows (dropped ones count: their place is never freed).',
+          ),
       }),
       activity,
     );
@@ -290,6 +300,14 @@ export class PostgresSchemaEditor implements SchemaEditor {
     return collection;
   }
 }
+
+/** A new collection's name held by something else: another request's collection, an index, a sequence, a type. */
+const nameTaken = (name: string) =>
+  new DomainError(
+    'RECORD_NOT_UNIQUE',
+    `The name "${name}" is taken by another object of the database schema (a collection created meanwhile, an index, a sequence or a type).`,
+    { field: 'collection' },
+  );
 
 const collectionNotFound = (name: string) =>
   new DomainError('COLLECTION_NOT_FOUND', `Collection "${name}" does not exist.`);
