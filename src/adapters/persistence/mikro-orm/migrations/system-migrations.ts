@@ -8,6 +8,7 @@ import { Migration0006Activity } from './0006-activity.ts';
 import { Migration0007Files } from './0007-files.ts';
 import { Migration0008StorageObjects } from './0008-storage-objects.ts';
 import { Migration0009UnfinishedUploads } from './0009-unfinished-uploads.ts';
+import { Migration0010EmailsInNfc } from './0010-e-mails-in-nfc.ts';
 
 /**
  * Every system migration, in order. Listed by hand because MikroORM's file discovery needs Node 22 APIs.
@@ -23,4 +24,5 @@ export const systemMigrations: MigrationObject[] = [
   { name: '0007-files', class: Migration0007Files },
   { name: '0008-storage-objects', class: Migration0008StorageObjects },
   { name: '0009-unfinished-uploads', class: Migration0009UnfinishedUploads },
+  { name: '0010-e-mails-in-nfc', class: Migration0010EmailsInNfc },
 ];
