@@ -292,6 +292,37 @@ for (const [target, test] of suitePerBackend<Context>(
     assert.is(await count(context), 1);
   });
 
+  test('a file declaring a charset other than UTF-8 is 415, as body or part, never stored as other text', async (context) => {
+    const { app, admin } = context;
+    const part = (type: string) =>
+      `--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: ${type}\r\n\r\nlabel\r\ncafé\r\n--XX--\r\n`;
+    // UTF-8 bytes said to be Latin-1 would otherwise be stored as the UTF-8 reading, not the text declared.
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ 'Content-Type': 'text/csv; charset=iso-8859-1' }, 'label\ncafé\n'],
+      [{ 'Content-Type': 'application/x-ndjson; charset=windows-1252' }, '{"label":"café"}\n'],
+      [{ 'Content-Type': 'application/json; charset=latin1' }, '[{"label":"café"}]'],
+      [{ 'Content-Type': 'multipart/form-data; boundary=XX' }, part('text/csv; charset=ISO-8859-1')],
+    ];
+    for (const [headers, rawBody] of cases) {
+      const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
+      assert.is(response.status, 415, `${JSON.stringify(headers)}: ${response.text}`);
+      assert.is(errorOf(response.body).extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    assert.is(await count(context), 0);
+    for (const headers of [
+      { 'Content-Type': 'text/csv; charset=UTF8' },
+      { 'Content-Type': 'multipart/form-data; boundary=XX' },
+    ]) {
+      const rawBody = headers['Content-Type'].startsWith('multipart')
+        ? part('text/csv; charset=utf-8')
+        : 'label\ncafé\n';
+      const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
+      assert.equal([response.status, response.body], [200, { inserted: 1 }], response.text);
+    }
+    const labels = await app.request('GET', '/items/crates?fields=label', { token: admin });
+    assert.equal(labels.body, [{ label: 'café' }, { label: 'café' }]);
+  });
+
   test('a multipart upload cut short is 400, nothing written', async (context) => {
     const body =
       '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nlabel\na\n';
