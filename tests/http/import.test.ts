@@ -205,6 +205,14 @@ for (const [target, test] of suitePerBackend<Context>(
       ['text/csv', 'label,count\na\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
       ['text/csv', 'label,count\na,1\nb,many\n', 400, { code: 'FAILED_VALIDATION', field: 'count', row: 2 }],
       ['text/csv', 'id,label\n1,a\n1,b\n', 409, { code: 'RECORD_NOT_UNIQUE', field: 'id' }],
+      // A NUL is valid UTF-8 but no text PostgreSQL stores: refused as in a JSON row, not as a wrong value.
+      ['text/csv', 'label\na\nb\u0000c\n', 400, { code: 'INVALID_PAYLOAD', field: 'label', row: 2 }],
+      [
+        'application/x-ndjson',
+        '{"label":"a\\u0000"}',
+        400,
+        { code: 'INVALID_PAYLOAD', field: 'label', row: 1 },
+      ],
       // One line longer than import.maxRecordLength (1,000 here), its quote never closed.
       ['text/csv', `label\n"${'x'.repeat(2000)}`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
       ['application/json', `[{"label":"${'x'.repeat(2000)}"}]`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
