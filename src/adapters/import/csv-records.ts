@@ -21,8 +21,9 @@ export async function* csvRecords(
 ): AsyncIterable<Readonly<Record<string, string | null>>> {
   // No `cast`: csv-parse then builds a context object per cell, which made it 15 times slower (0035).
   // `raw` keeps each record's text, which csv-parse reads again, with `cast`, for the few rows that
-  // may hold a quoted empty cell. Rows are counted, blank lines skipped and cell counts compared here, as csv-parse parses: it reads
-  // ahead of the rows handed out, so a refusal it meets is on the row after the last one counted here.
+  // may hold a quoted empty cell. Rows are counted, blank lines skipped and cell counts compared in
+  // `onRecord`, as csv-parse parses: it reads ahead of the rows handed out, so a refusal it meets is on
+  // the row after the last one counted there.
   let width: number | null = null;
   let parsed = 0;
   const onRecord = (record: RawRecord): RawRecord | null => {
