@@ -66,8 +66,10 @@ function csvEncoder(fields: ReadonlyArray<string>, cells: CsvCellOptions): Expor
   const cell = cells.escapeFormulas
     ? (value: string, index: number) => spreadsheetSafe(csvField(value, holdsJson[index] === true))
     : (value: string, index: number) => csvField(value, holdsJson[index] === true);
+  // A column of a table made by hand may have any name, `=cmd` too: for a spreadsheet it is a cell as any.
+  const header = cells.escapeFormulas ? fields.map(spreadsheetSafe) : fields;
   return {
-    head: stringify([fields], CSV_OPTIONS),
+    head: stringify([header], CSV_OPTIONS),
     page(json) {
       const records = arrayElements(json).map((item) => objectValues(item).map(cell));
       return { text: stringify(records, CSV_OPTIONS), rows: records.length };

@@ -134,6 +134,8 @@ encoder(
         '',
       ].join('\r\n'),
     );
+    // A header cell too: a column of a table made by hand may be named so.
+    assert.is(exportEncoder('csv', ['id', '=cmd'], { escapeFormulas: true }).head, "id,'=cmd\r\n");
     // Without it, every text is written as it is, so that the file imports back exactly.
     assert.is(exportEncoder('csv', ['t']).page('[{"t":"=1+1"},{"t":"@x"}]').text, '=1+1\r\n@x\r\n');
   },
