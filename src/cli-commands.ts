@@ -385,11 +385,17 @@ export const exportItems = (
     sort?: string;
     search?: string;
     limit?: number;
+    escapeFormulas?: boolean;
   },
 ) =>
   withContainer(async (container) => {
-    const { format, limit, ...rest } = options;
-    const query = { ...rest, export: format, ...(limit === undefined ? {} : { limit: String(limit) }) };
+    const { format, limit, escapeFormulas, ...rest } = options;
+    const query = {
+      ...rest,
+      export: format,
+      ...(limit === undefined ? {} : { limit: String(limit) }),
+      ...(escapeFormulas ? { escape_formulas: 'true' } : {}),
+    };
     const itemExport = await container
       .get(ExportItemsHandler)
       .open(SYSTEM_ACCOUNTABILITY, { collection, query });

@@ -13,6 +13,7 @@ type ExportCommandOptions = {
   sort?: string;
   search?: string;
   limit?: number;
+  escapeFormulas?: boolean;
 };
 
 // Node 22.1+ keeps the compiled code of the modules loaded after this line (the server's ~3 MB of chunks) in
@@ -340,6 +341,10 @@ program
   .option('--sort <fields>', 'comma list of fields, `-` for descending')
   .option('--search <text>', 'text to find in the text fields')
   .option('--limit <n>', 'at most this many items', wholeNumber)
+  .option(
+    '--escape-formulas',
+    "CSV for a spreadsheet: a text starting with =, +, -, @, tab or CR gets a leading ' (not for import)",
+  )
   .addHelpText(
     'after',
     `

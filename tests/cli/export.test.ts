@@ -56,6 +56,33 @@ cli('a refusal is one line on stderr and nothing on stdout', async ({ env }) => 
   );
 });
 
+cli(
+  '--escape-formulas: a CSV for a spreadsheet, numbers left as numbers; refused for JSON',
+  async ({ env }) => {
+    const csv = await datagate(
+      [
+        'export',
+        'cargos',
+        '--fields',
+        'temperature',
+        '--filter',
+        '{"temperature":{"_lt":0}}',
+        '--escape-formulas',
+      ],
+      env,
+    );
+    assert.is(csv.code, 0, csv.stderr);
+    const [header, ...temperatures] = csv.stdout.split('\r\n');
+    assert.is(header, 'temperature');
+    assert.ok(temperatures.length > 1, csv.stdout);
+    for (const temperature of temperatures.slice(0, -1)) assert.match(temperature, /^-\d+(\.\d+)?$/);
+    const json = await datagate(['export', 'cargos', '--format', 'json', '--escape-formulas'], env);
+    assert.is(json.code, 1);
+    assert.is(json.stdout, '');
+    assert.match(json.stderr, /"escape_formulas" applies to export=csv only/);
+  },
+);
+
 /** `datagate export`, its stdout closed by the reader after the first chunk, as `| head -1` does. */
 function exportToAClosedPipe(args: string[], env: Record<string, string>): Promise<Finished> {
   return new Promise((resolve, reject) => {

@@ -63,6 +63,7 @@ const OPTIONS: Record<string, string[]> = {
     '--sort <fields>',
     '--search <text>',
     '--limit <n>',
+    '--escape-formulas',
   ],
   import: ['--format <format>', '--batch'],
   files: ['--help'],

@@ -324,6 +324,27 @@ export function importItemsContract(target: PersistenceTarget) {
     );
   });
 
+  test('after a header of one field, a blank line is a row whose field is null, as the export writes it', async (state) => {
+    // Blank lines before the header are skipped, as in any file.
+    const refusal = await refused(state.run(ADMIN, 'csv', '\r\n\nlabel\r\na\r\n\r\nb\r\n'));
+    assert.equal(
+      [refusal.code, refusal.extensions.field, refusal.extensions.row],
+      ['FAILED_VALIDATION', 'label', 2],
+    );
+    assert.equal(await state.rows(), []);
+    assert.equal(await state.run(ADMIN, 'csv', 'label,owner\n\na,\n\nb,""\n\n'), { inserted: 2 });
+    assert.equal(
+      (await state.rows()).map((row) => [row.label, row.owner]),
+      [
+        ['a', null],
+        ['b', ''],
+      ],
+    );
+    // A row of another width than the header's is refused on its row, blank lines not counted.
+    const ragged = await refused(state.run(ADMIN, 'csv', 'label,owner\nc,x\n\n\nd\n'));
+    assert.equal([ragged.code, ragged.extensions.row], ['INVALID_PAYLOAD', 2]);
+  });
+
   test("a BOM split across the upload's pieces is dropped; an empty file or a BOM alone has no header", async (state) => {
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('label,count\nb,1\n')]);
     const handler = state.handler();

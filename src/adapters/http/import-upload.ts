@@ -5,6 +5,8 @@ import type { ImportFormat } from '../../application/ports/import-records.ts';
 import { invalidPayload } from '../../domain/errors.ts';
 import { HttpProblem } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
+import { watchPartHeaders } from './multipart-text.ts';
+import { namesUtf8 } from './utf8-charset.ts';
 
 /** The file of an import request and how to read it. */
 export type ImportUpload = { readonly format: ImportFormat; readonly bytes: AsyncIterable<Uint8Array> };
@@ -37,6 +39,20 @@ const unsupportedFormat = () =>
   );
 
 /**
+ * The file is decoded as strict UTF-8 whatever it declares: a file declaring another charset would be
+ * misread (its Latin-1 bytes refused as invalid UTF-8, or its UTF-8 bytes stored as other text than it
+ * says it holds), so it is refused before it is read, as a JSON body is (docs/decisions/0070).
+ */
+function assertUtf8(charset: string | null): void {
+  if (charset !== null && charset !== '' && !namesUtf8(charset)) {
+    throw new HttpProblem(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The file declares charset "${charset.slice(0, 40)}": an import file is UTF-8 (send it so, with charset=utf-8 or no charset).`,
+    );
+  }
+}
+
+/**
  * The file of `POST /utils/import/:collection` (docs/api.md §13), not read yet: the request body itself,
  * its format named by `Content-Type`, or the first file of a `multipart/form-data` upload (Directus's form,
  * field `file`), its format named by the part's content type or else its file name's extension. Either way
@@ -52,6 +68,7 @@ export async function importUpload(ctx: HttpContext): Promise<ImportUpload> {
   // Koa's `type` is the header's text before any `;`, as sent: media types are case-insensitive.
   const format = FORMAT_OF_MEDIA_TYPE.get(ctx.request.type.trim().toLowerCase());
   if (!format) throw unsupportedFormat();
+  assertUtf8(ctx.request.charset);
   return { format, bytes: uploaded(ctx.req) };
 }
 
@@ -64,6 +81,7 @@ function multipartFile(ctx: HttpContext): Promise<ImportUpload> {
       reject(invalidPayload('The multipart upload has no boundary.'));
       return;
     }
+    const partHeader = watchPartHeaders(parser, () => {});
     let found = false;
     parser.on('file', (_name, stream, info) => {
       // A file cut short errors; one nobody reads must not make that an unhandled 'error' event.
@@ -76,9 +94,12 @@ function multipartFile(ctx: HttpContext): Promise<ImportUpload> {
       const format =
         FORMAT_OF_MEDIA_TYPE.get(info.mimeType.toLowerCase()) ??
         FORMAT_OF_EXTENSION.get(extname(info.filename ?? '').toLowerCase());
-      if (!format) {
+      try {
+        if (!format) throw unsupportedFormat();
+        assertUtf8(partHeader().declaredCharset);
+      } catch (error) {
         stream.resume();
-        reject(unsupportedFormat());
+        reject(error);
         return;
       }
       resolve({ format, bytes: uploaded(stream) });

@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH, nestingDepth, PROTO_KEY } from '../json-text-checks.ts'
 import { requestTooLarge, unsupportedMediaType } from './http-problem.ts';
 import type { HttpContext } from './http-state.ts';
 import { payloadIssueMessage } from './payload-issue-message.ts';
+import { namesUtf8 } from './utf8-charset.ts';
 
 /** Reads the request body as JSON and checks it against the route's wire shape. */
 export type JsonBodyReader = <S extends ZodType>(ctx: HttpContext, schema: S) => Promise<z.output<S>>;
@@ -25,7 +26,8 @@ export function jsonBodyReader(limit: string | number): JsonBodyReader {
     if (!ctx.request.is('application/json', '+json')) throw unsupportedMediaType();
     // The bytes are decoded as UTF-8 below whatever was declared: another charset would be misread
     // (docs/decisions/0070).
-    if (!UTF8_NAMES.has(ctx.request.charset.toLowerCase())) {
+    const { charset } = ctx.request;
+    if (charset !== '' && !namesUtf8(charset)) {
       throw unsupportedMediaType(
         'Request body must be UTF-8 (Content-Type: application/json; charset=utf-8, or no charset).',
       );
@@ -60,8 +62,6 @@ function loadBodyParser(): typeof bodyParserOf {
   return require('koa-bodyparser') as typeof bodyParserOf;
 }
 
-/** A JSON body's declared charset, if any (`''`: none), must be one of these (RFC 8259 §8.1). */
-const UTF8_NAMES = new Set(['', 'utf-8', 'utf8']);
 /** `fatal`: invalid UTF-8 is an error (RFC 8259 §8.1), not U+FFFD; a leading BOM is dropped. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Only arrays and objects: a bare `"text"` or `1` is never a valid payload here. */

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type busboy from 'busboy';
 import { invalidPayload } from '../../domain/errors.ts';
 import { escapedText, textFlaw } from '../../domain/well-formed-text.ts';
+import { namesUtf8 } from './utf8-charset.ts';
 
 /**
  * busboy options under which the text of a multipart form reaches datagate as its bytes: a parameter
@@ -78,7 +79,7 @@ function partHeader(header: Record<string, string[]>): PartHeader {
   // wherever it stands (busboy skips a part whose charset it does not know, without a word).
   const foreign = [...disposition.matchAll(EXTENDED_FILENAME)]
     .map((match) => (match[1] ?? '').toLowerCase())
-    .find((named) => !UTF8_NAMES.has(named));
+    .find((named) => !namesUtf8(named));
   const extended =
     foreign ??
     (BUSBOY.parseDisposition(disposition, LATIN1)?.params?.['filename*'] === undefined ? null : 'utf-8');
@@ -90,8 +91,6 @@ function partHeader(header: Record<string, string[]>): PartHeader {
 
 /** The charset of a `filename*=charset'lang'value` parameter. */
 const EXTENDED_FILENAME = /;\s*filename\*\s*=\s*([^']*)'/gi;
-
-const UTF8_NAMES: ReadonlySet<string> = new Set(['utf-8', 'utf8']);
 
 /**
  * A field's name and value as the client sent them. With no charset declared busboy kept its bytes, decoded here as
@@ -116,7 +115,7 @@ export function fieldText(
       value: wellFormed(field, utf8Text(value ?? '', `Form field "${shown(field)}"`, field)),
     };
   }
-  if (!UTF8_NAMES.has(charset)) {
+  if (!namesUtf8(charset)) {
     throw invalidPayload(
       `Form field "${shown(field)}" declares charset "${shown(charset)}": send form fields as UTF-8.`,
       shown(field),
@@ -132,7 +131,7 @@ export function fieldText(
  */
 export function assertUtf8Filename(header: PartHeader): void {
   const charset = header.extendedFilename;
-  if (charset !== null && !UTF8_NAMES.has(charset)) {
+  if (charset !== null && !namesUtf8(charset)) {
     throw invalidPayload(
       `The file name is given in charset "${shown(charset)}": give it as UTF-8 (filename*=UTF-8''…).`,
       'filename',

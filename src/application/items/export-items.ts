@@ -42,6 +42,11 @@ export type ItemExport = {
    */
   readonly jsonFields: ReadonlySet<string>;
   /**
+   * `escape_formulas=true`: a CSV cell of text that a spreadsheet would run as a formula is written with a
+   * leading `'` (docs/decisions/XXXX-csv-formulas-escaped-on-request).
+   */
+  readonly escapeFormulas: boolean;
+  /**
    * Each page as the JSON array text a list answers (docs/api.md §4 value formats); never `[]`. All pages
    * are read in one snapshot of the items (`ItemStore.snapshot`), let go once the last has been read.
    */
@@ -76,6 +81,7 @@ export class ExportItemsHandler {
 
   open(caller: Accountability, request: ExportItemsQuery): Promise<ItemExport> {
     const format = exportFormatOf(request.query);
+    const escapeFormulas = escapeFormulasOf(request.query, format);
     return withFreshSchema(this.catalog, async () => {
       const { request: planned, query } = await this.list.plan(
         caller,
@@ -104,6 +110,7 @@ export class ExportItemsHandler {
               )
               .map((selected) => selected.json?.key ?? selected.field),
           ),
+          escapeFormulas,
           pages: pages.from(first, snapshot),
           close: () => snapshot.close(),
         };
@@ -214,6 +221,29 @@ function exportFormatOf(query: RawItemQuery): ExportFormat {
 }
 
 /**
+ * `escape_formulas`: `true` or `false` (the default), given once, and only for a CSV file: the other
+ * formats hold JSON text, which no spreadsheet runs, and a parameter that changes nothing is refused
+ * rather than ignored.
+ */
+function escapeFormulasOf(query: RawItemQuery, format: ExportFormat): boolean {
+  if (!Object.hasOwn(query, 'escape_formulas')) return false;
+  const value = query.escape_formulas;
+  if (value !== 'true' && value !== 'false') {
+    throw invalidQuery(`"escape_formulas" is "true" or "false"; got ${describeInput(value)}.`, {
+      field: 'escape_formulas',
+      reason: 'INVALID_VALUE',
+    });
+  }
+  if (format !== 'csv') {
+    throw invalidQuery('"escape_formulas" applies to export=csv only.', {
+      field: 'escape_formulas',
+      reason: 'INVALID_VALUE',
+    });
+  }
+  return value === 'true';
+}
+
+/**
  * The list query an export runs: `meta` is ignored (a file has no metadata) and no `limit` means all the
  * rows, not a list's default page. Groups are not exported: the query would ask for another answer.
  */
@@ -224,6 +254,6 @@ function exportListQuery(query: RawItemQuery): RawItemQuery {
       reason: 'INVALID_VALUE',
     });
   }
-  const { export: _format, meta: _meta, ...list } = query;
+  const { export: _format, escape_formulas: _escape, meta: _meta, ...list } = query;
   return Object.hasOwn(list, 'limit') ? list : { ...list, limit: '-1' };
 }

@@ -3,7 +3,7 @@ import { hasProtoKey } from '../proto-key.ts';
 import type { CollectionSchema } from '../schema/collection-schema.ts';
 import { fieldOf } from '../schema/collection-schema.ts';
 import type { FieldType } from '../schema/field-type.ts';
-import { findTextFlaw, jsonMayHoldFlawedText } from '../well-formed-text.ts';
+import { findTextFlaw, jsonMayHoldFlawedText, textFlaw } from '../well-formed-text.ts';
 import { unknownField } from './item-payload.ts';
 
 /**
@@ -39,7 +39,9 @@ export function itemOfTextCells(
     const field = fieldOf(collection, name);
     const text = cell === '' && field !== undefined && !HOLDS_EMPTY_TEXT.has(field.type) ? null : cell;
     const value =
-      text !== null && (field?.type === 'json' || field?.type === 'array') ? jsonOrText(name, text) : text;
+      text !== null && (field?.type === 'json' || field?.type === 'array')
+        ? jsonOrText(name, text)
+        : wellFormed(name, text);
     // Defined, not assigned: a `__proto__` column must stay a key for parseItemPayload to refuse.
     if (name === '__proto__') {
       Object.defineProperty(item, name, { value, enumerable: true, writable: true, configurable: true });
@@ -48,6 +50,16 @@ export function itemOfTextCells(
     }
   }
   return item;
+}
+
+/**
+ * A cell's text is a JSON row's string: a NUL (valid UTF-8, which PostgreSQL cannot store) is refused as it
+ * is in a JSON row, 400 INVALID_PAYLOAD naming the field (docs/api.md §4a), not as a value of the wrong type.
+ */
+function wellFormed(name: string, text: string | null): string | null {
+  const flaw = text === null ? null : textFlaw(text);
+  if (flaw) throw invalidPayload(`The value of "${name}" contains ${flaw}.`, name);
+  return text;
 }
 
 /** The field types whose value can be the empty text. */

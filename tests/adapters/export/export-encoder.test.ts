@@ -72,7 +72,7 @@ encoder('csv: header, CRLF, null empty and "" for the empty string', () => {
 encoder("csv: a json field's string that reads as JSON is written as its JSON text, others bare", () => {
   const strings = ['42', 'true', '{"a":1}', '"x"', ' [1] ', 'hello', '', 'a "b"'];
   const page = JSON.stringify(strings.map((text) => ({ doc: text, t: text })));
-  const { text } = exportEncoder('csv', ['doc', 't'], new Set(['doc'])).page(page);
+  const { text } = exportEncoder('csv', ['doc', 't'], { jsonFields: new Set(['doc']) }).page(page);
   assert.is(
     text,
     [
@@ -88,5 +88,57 @@ encoder("csv: a json field's string that reads as JSON is written as its JSON te
     ].join('\r\n'),
   );
 });
+
+encoder(
+  'csv with escapeFormulas: a text a spreadsheet would run gets a leading quote, a number does not',
+  () => {
+    const texts = [
+      '=1+1',
+      '+cmd',
+      '-2+3',
+      '@SUM(A1)',
+      '\tx',
+      '\rx',
+      "'=x",
+      'a=b',
+      '-5',
+      '+1.5e3',
+      '-Infinity',
+    ];
+    const items = [
+      { t: -7, doc: -7 },
+      ...texts.map((text) => ({ t: text, doc: text })),
+      { t: null, doc: { a: '=x' } },
+    ];
+    const escaped = exportEncoder('csv', ['t', 'doc'], {
+      jsonFields: new Set(['doc']),
+      escapeFormulas: true,
+    });
+    assert.is(
+      escaped.page(JSON.stringify(items)).text,
+      [
+        '-7,-7',
+        "'=1+1,'=1+1",
+        "'+cmd,'+cmd",
+        "'-2+3,'-2+3",
+        "'@SUM(A1),'@SUM(A1)",
+        "'\tx,'\tx",
+        `"'\rx","'\rx"`,
+        "'=x,'=x",
+        'a=b,a=b',
+        // A json field's string that reads as JSON is JSON text already (`"-5"`), which no spreadsheet runs.
+        '-5,"""-5"""',
+        '+1.5e3,+1.5e3',
+        "'-Infinity,'-Infinity",
+        ',"{""a"":""=x""}"',
+        '',
+      ].join('\r\n'),
+    );
+    // A header cell too: a column of a table made by hand may be named so.
+    assert.is(exportEncoder('csv', ['id', '=cmd'], { escapeFormulas: true }).head, "id,'=cmd\r\n");
+    // Without it, every text is written as it is, so that the file imports back exactly.
+    assert.is(exportEncoder('csv', ['t']).page('[{"t":"=1+1"},{"t":"@x"}]').text, '=1+1\r\n@x\r\n');
+  },
+);
 
 encoder.run();

@@ -96,6 +96,12 @@ function listParameters({ limitDefault, limitMax }: QueryLimits) {
         'Answer the items as a file to download instead (docs/api.md §13): every row the query gives, streamed (no `limit` means all of them; `meta` is ignored), as `text/csv`, a JSON array (`application/json`) or one item per line (`application/x-ndjson`), with `Content-Disposition: attachment`. Not with `aggregate` or `groupBy`.',
       )
       .optional(),
+    escape_formulas: z
+      .enum(['true', 'false'])
+      .describe(
+        "With `export=csv`: `true` writes a text starting with `=`, `+`, `-`, `@`, tab or CR with a leading `'`, so that a spreadsheet shows it instead of running it as a formula (docs/api.md §13). Such a file does not import back the same; the default is `false`.",
+      )
+      .optional(),
     after: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/)
