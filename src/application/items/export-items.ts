@@ -43,7 +43,7 @@ export type ItemExport = {
   readonly jsonFields: ReadonlySet<string>;
   /**
    * `escape_formulas=true`: a CSV cell of text that a spreadsheet would run as a formula is written with a
-   * leading `'` (docs/decisions/XXXX-csv-formulas-escaped-on-request).
+   * leading `'` (docs/decisions/0078-csv-formulas-escaped-on-request).
    */
   readonly escapeFormulas: boolean;
   /**
