@@ -8,6 +8,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { multipartFiles } from '../adapters/http/multipart-files.ts';
+import { listMetaOf } from '../adapters/http/respond.ts';
 import { searchBody, searchQuery } from '../adapters/http/search-body.ts';
 import { CreateFilesHandler } from '../application/files/create-files.ts';
 import { DeleteFilesHandler } from '../application/files/delete-files.ts';
@@ -213,13 +214,7 @@ export const filesModule = new ContainerModule((options) => {
             return;
           }
           const result = await listFiles.execute(caller, { collection: FILES_COLLECTION, query });
-          respond.sendJson(ctx, result.json, {
-            total_count: result.totalCount,
-            filter_count: result.filterCount,
-            estimated_total_count: result.estimatedTotalCount,
-            estimated_filter_count: result.estimatedFilterCount,
-            next: result.next,
-          });
+          respond.sendJson(ctx, result.json, listMetaOf(result));
         };
         router.get(
           '/files',

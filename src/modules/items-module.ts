@@ -5,6 +5,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import type { HttpContext } from '../adapters/http/http-state.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { itemsApi } from '../adapters/http/openapi/item-operations.ts';
+import { listMetaOf } from '../adapters/http/respond.ts';
 import { searchBody, searchQuery } from '../adapters/http/search-body.ts';
 import { AggregateItemsHandler } from '../application/items/aggregate-items.ts';
 import { CreateItemsHandler } from '../application/items/create-items.ts';
@@ -140,13 +141,7 @@ export const itemsModule = new ContainerModule((options) => {
             return;
           }
           const result = await listItems.execute(caller, { collection: ctx.params.collection!, query });
-          respond.sendJson(ctx, result.json, {
-            total_count: result.totalCount,
-            filter_count: result.filterCount,
-            estimated_total_count: result.estimatedTotalCount,
-            estimated_filter_count: result.estimatedFilterCount,
-            next: result.next,
-          });
+          respond.sendJson(ctx, result.json, listMetaOf(result));
         };
         router.get(
           '/items/:collection',

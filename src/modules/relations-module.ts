@@ -4,6 +4,7 @@ import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { itemQuery } from '../adapters/http/item-query-string.ts';
 import { itemQueryParameters } from '../adapters/http/openapi/item-query-parameters.ts';
 import { REFERENTIAL_ACTIONS, relationAnswer } from '../adapters/http/openapi/relation-answer.ts';
+import { listMetaOf } from '../adapters/http/respond.ts';
 import { ReadRules } from '../application/items/read-rules.ts';
 import { CreateRelationHandler } from '../application/relations/create-relation.ts';
 import { DeleteRelationHandler } from '../application/relations/delete-relation.ts';
@@ -149,12 +150,7 @@ export const relationsModule = new ContainerModule((options) => {
     return {
       register(router, { readBody, authenticated, respond }) {
         const sendPage = (ctx: Parameters<typeof respond.send>[0], page: RelationPage) =>
-          respond.sendJson(ctx, JSON.stringify(page.data), {
-            total_count: page.totalCount,
-            filter_count: page.filterCount,
-            estimated_total_count: page.estimatedTotalCount,
-            estimated_filter_count: page.estimatedFilterCount,
-          });
+          respond.sendJson(ctx, JSON.stringify(page.data), listMetaOf(page));
         router.get(
           '/relations',
           authenticated(async (ctx, caller) =>

@@ -28,6 +28,23 @@ export type ListMeta = {
   next?: string | null;
 };
 
+/** The counts and cursor a list handler answers, as a list's metadata. */
+export function listMetaOf(page: {
+  readonly totalCount?: number;
+  readonly filterCount?: number;
+  readonly estimatedTotalCount?: number;
+  readonly estimatedFilterCount?: number;
+  readonly next?: string | null;
+}): ListMeta {
+  return {
+    total_count: page.totalCount,
+    filter_count: page.filterCount,
+    estimated_total_count: page.estimatedTotalCount,
+    estimated_filter_count: page.estimatedFilterCount,
+    next: page.next,
+  };
+}
+
 /** Plain-profile headers of the list metadata; `next` is absent from the headers after the last page. */
 const META_HEADERS = [
   ['total_count', 'X-Total-Count'],
