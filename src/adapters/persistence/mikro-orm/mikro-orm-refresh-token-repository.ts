@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { RefreshTokenRepository } from '../../../application/ports/refresh-token-repository.ts';
 import { RefreshToken } from '../../../domain/refresh-token.ts';
 import type { SystemDatabase } from './system-database.ts';
@@ -40,18 +40,11 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
       (db) =>
         db
           .insertInto('datagate_sessions')
-          .columns(['id', 'session_id', 'user_id', 'token_digest', 'created_at', 'expires_at'])
+          .columns(NEW_TOKEN_COLUMNS)
           .expression((eb) =>
             eb
               .selectFrom('datagate_users')
-              .select([
-                eb.val(token.id).as('id'),
-                eb.val(token.sessionId).as('session_id'),
-                eb.val(token.userId).as('user_id'),
-                eb.val(token.tokenDigest).as('token_digest'),
-                eb.val(token.createdAt.toISOString()).as('created_at'),
-                eb.val(token.expiresAt.toISOString()).as('expires_at'),
-              ])
+              .select(newTokenColumns(eb, token))
               .where('id', '=', token.userId)
               .where('status', '=', 'active')
               .where('password_hash', '=', passwordHash)
@@ -88,19 +81,8 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
               .returning('id'),
           )
           .insertInto('datagate_sessions')
-          .columns(['id', 'session_id', 'user_id', 'token_digest', 'created_at', 'expires_at'])
-          .expression((eb) =>
-            eb
-              .selectFrom('spent')
-              .select([
-                eb.val(successor.id).as('id'),
-                eb.val(successor.sessionId).as('session_id'),
-                eb.val(successor.userId).as('user_id'),
-                eb.val(successor.tokenDigest).as('token_digest'),
-                eb.val(successor.createdAt.toISOString()).as('created_at'),
-                eb.val(successor.expiresAt.toISOString()).as('expires_at'),
-              ]),
-          )
+          .columns(NEW_TOKEN_COLUMNS)
+          .expression((eb) => eb.selectFrom('spent').select(newTokenColumns(eb, successor)))
           .executeTakeFirst(),
       UNIQUE,
     );
@@ -158,6 +140,28 @@ export class MikroOrmRefreshTokenRepository implements RefreshTokenRepository {
       revoked = result.numUpdatedRows;
     } while (revoked > 0n);
   }
+}
+
+/** The columns of a token inserted from another row (its user's, or the one it succeeds); the rest start null. */
+const NEW_TOKEN_COLUMNS = [
+  'id',
+  'session_id',
+  'user_id',
+  'token_digest',
+  'created_at',
+  'expires_at',
+] as const;
+
+/** `token`'s values of NEW_TOKEN_COLUMNS, selected as constants beside the row it is inserted from. */
+function newTokenColumns<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, token: RefreshToken) {
+  return [
+    eb.val(token.id).as('id'),
+    eb.val(token.sessionId).as('session_id'),
+    eb.val(token.userId).as('user_id'),
+    eb.val(token.tokenDigest).as('token_digest'),
+    eb.val(token.createdAt.toISOString()).as('created_at'),
+    eb.val(token.expiresAt.toISOString()).as('expires_at'),
+  ];
 }
 
 function toRefreshToken(row: Selectable<SystemTables['datagate_sessions']>): RefreshToken {
