@@ -3,7 +3,8 @@
 // default: the suite waits on PostgreSQL and child processes as much as it computes, so two processes use a
 // 2-core box better than one). Each group's output is printed whole when it ends, so logs stay readable.
 // uvu prints a summary per process; a group that prints none (a file that throws on import, a crash) counts
-// as a failure.
+// as a failure. Before the totals it names the slowest groups and the slowest files (`TEST_SLOWEST`, 10 by
+// default), so the next cut of the suite's time starts from a measure.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -73,7 +74,14 @@ function runGroup(group) {
   children.add(child);
   let output = '';
   let lingering;
+  // uvu imports every file first, then runs them in order, printing each one's name as it starts: the time
+  // between two names is what the first file's suites took.
+  const named = new Set(group.files);
+  const fileStarts = [];
   child.stdout.on('data', (chunk) => {
+    const at = Date.now();
+    for (const line of stripVTControlCharacters(String(chunk)).split('\n'))
+      if (named.has(line.trim())) fileStarts.push({ file: line.trim(), at });
     output += chunk;
     // uvu's last line; a process still alive long after it is held by what a suite left open (a failed
     // `before` never reaching the `after` that closes its server), and would otherwise run into the limit.
@@ -91,7 +99,12 @@ function runGroup(group) {
     child.on('close', (code) => {
       clearTimeout(lingering);
       children.delete(child);
-      const seconds = (Date.now() - started) / 1000;
+      const ended = Date.now();
+      const seconds = (ended - started) / 1000;
+      const files = fileStarts.map(({ file, at }, index) => ({
+        file,
+        seconds: ((fileStarts[index + 1]?.at ?? ended) - at) / 1000,
+      }));
       process.stdout.write(
         `\n── ${group.name} (${group.files.length} files, ${seconds.toFixed(0)} s)\n${output}`,
       );
@@ -100,7 +113,7 @@ function runGroup(group) {
       if (idle.length)
         process.stdout.write(`files that ran no suite (a missing \`.run()\`?): ${idle.join(', ')}\n`);
       const counted = tally(plain, code);
-      resolve({ ...counted, failed: counted.failed + idle.length, name: group.name, seconds });
+      resolve({ ...counted, failed: counted.failed + idle.length, name: group.name, seconds, files });
     });
   });
 }
@@ -155,6 +168,11 @@ const failed = sum('failed') + (timedOut ? 1 : 0);
 const skipped = sum('skipped');
 const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
 console.log(`\nslowest groups: ${slowest.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(', ')}`);
+const slowestFiles = results
+  .flatMap((result) => result.files)
+  .sort((a, b) => b.seconds - a.seconds)
+  .slice(0, Number(process.env.TEST_SLOWEST ?? 10));
+console.log(`slowest files: ${slowestFiles.map((f) => `${f.file} ${f.seconds.toFixed(0)} s`).join(', ')}`);
 const failing = results.filter((result) => result.failed > 0).map((result) => result.name);
 if (failing.length) console.log(`groups with failures: ${failing.join(', ')}`);
 // Skipped cases (PostgreSQL without TEST_DATABASE_URL, a browser test without Chromium) are named in the
