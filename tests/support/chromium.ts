@@ -1,8 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, which `make test` installs where it may (root with apt-get). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -24,25 +21,55 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** A headless Chromium with a fresh profile for `body`; both go away after it, whatever happens. */
+/**
+ * One Chromium per test process, launched on first use: a launch costs a second or more on a shared
+ * 2-core box, a browser context a fraction of that. It closes once no test has used it for IDLE_MS, so
+ * the process can end (an open browser holds it).
+ */
+let shared: Promise<Browser> | undefined;
+let users = 0;
+let idle: NodeJS.Timeout | undefined;
+const IDLE_MS = 2_000;
+
+async function sharedBrowser(): Promise<Browser> {
+  clearTimeout(idle);
+  users++;
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
+    return await shared;
+  } catch (error) {
+    shared = undefined;
+    users--;
+    throw error;
+  }
+}
+
+function releaseBrowser() {
+  if (--users > 0) return;
+  idle = setTimeout(() => {
+    const closing = shared;
+    shared = undefined;
+    void closing?.then((browser) => browser.close());
+  }, IDLE_MS);
+}
+
+/**
+ * A fresh browser context for `body` (its own cookies, storage and cache, as a new profile would have),
+ * in the process's shared headless Chromium; the context goes away after it, whatever happens.
+ */
 export async function withChromium<T>(
-  body: (page: Page, browser: BrowserContext) => Promise<T>,
+  body: (page: Page, context: BrowserContext) => Promise<T>,
   viewport = { width: 1280, height: 800 },
 ): Promise<T> {
-  const profile = await mkdtemp(join(tmpdir(), 'datagate-chromium-'));
-  let browser: BrowserContext | undefined;
+  const browser = await sharedBrowser();
+  let context: BrowserContext | undefined;
   try {
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport,
-    });
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    context = await browser.newContext({ viewport });
+    const page = await context.newPage();
     page.setDefaultTimeout(20_000);
-    return await body(page, browser);
+    return await body(page, context);
   } finally {
-    await browser?.close();
-    await rm(profile, { recursive: true, force: true });
+    await context?.close();
+    releaseBrowser();
   }
 }
