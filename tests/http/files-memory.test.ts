@@ -8,15 +8,15 @@ import { administer, postgresSkip, testDatabaseUrl } from '../support/postgres-s
 import { skippableSuite } from '../support/skippable-suite.ts';
 
 /**
- * Uploads and downloads stream (docs/api.md §15, docs/decisions/0037): a file of 1 GiB (FILES_MEMORY_MB
- * changes it) goes up and comes back through a server in a process of its own, files on disk, while its
- * resident memory is sampled from outside; it may rise by less than 64 MB either way. The bytes are
- * generated as they are sent and dropped as they arrive: neither side ever holds the file. Measured on a
- * shared 2-core box: about 6 s for both ways, RSS up by ~9 MB during the upload and ~2 MB during the
- * download.
+ * Uploads and downloads stream (docs/api.md §15, docs/decisions/0037): a file of 256 MiB (FILES_MEMORY_MB
+ * changes it; `make soak-files` sends 1 GiB) goes up and comes back through a server in a process of its
+ * own, files on disk, while its resident memory is sampled from outside; it may rise by less than 64 MB
+ * either way, a quarter of the file. The bytes are generated as they are sent and dropped as they arrive:
+ * neither side ever holds the file. Measured on a shared 2-core box with 1 GiB: about 6 s for both ways,
+ * RSS up by ~9 MB during the upload and ~2 MB during the download.
  */
 
-const FILE_MB = Number(process.env.FILES_MEMORY_MB ?? 1024);
+const FILE_MB = Number(process.env.FILES_MEMORY_MB ?? 256);
 const RSS_RISE_MAX_MB = 64;
 const CHUNK = Buffer.alloc(1024 * 1024);
 for (let index = 0; index < CHUNK.length; index++) CHUNK[index] = (index * 7919) % 251;
