@@ -17,8 +17,14 @@ const pattern = new RegExp(args[1] ?? '[.]test[.]ts$', 'i');
 // 14 minutes for the whole run: CI (npm ci included) must end within 15.
 const timeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? 840_000);
 const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? Math.min(2, availableParallelism())));
-/** A folder with more test files than this is cut into chunks of about this many, so no group dominates. */
-const GROUP_FILES = 8;
+/**
+ * A folder with more test files than this is cut into chunks of about this many, so no group dominates.
+ * Each group pays for starting a process and importing its files' modules (2–8 s here, ~180 s in all with
+ * chunks of 8), so chunks are no smaller than balance needs.
+ */
+const GROUP_FILES = 16;
+/** Folders whose files are few but long (each browser test drives Chromium for seconds): started first. */
+const LONG_FIRST = ['browser'];
 
 /** Every test file under `dir` whose path relative to it matches, as uvu finds them. */
 function testFiles(root) {
@@ -35,7 +41,7 @@ function testFiles(root) {
   return found.sort((a, b) => a.localeCompare(b));
 }
 
-/** The files by first folder, big folders cut into chunks; biggest first, so the longest start first. */
+/** The files by first folder, big folders cut into chunks; longest first, so no long group ends the run alone. */
 function groups(files) {
   const byFolder = new Map();
   for (const file of files) {
@@ -47,10 +53,11 @@ function groups(files) {
     const chunks = Math.ceil(list.length / GROUP_FILES);
     for (let chunk = 0; chunk < chunks; chunk++) {
       const part = list.filter((_, index) => index % chunks === chunk);
-      all.push({ name: chunks > 1 ? `${folder} ${chunk + 1}/${chunks}` : folder, files: part });
+      all.push({ name: chunks > 1 ? `${folder} ${chunk + 1}/${chunks}` : folder, folder, files: part });
     }
   }
-  return all.sort((a, b) => b.files.length - a.files.length);
+  const first = (group) => LONG_FIRST.includes(group.folder);
+  return all.sort((a, b) => first(b) - first(a) || b.files.length - a.files.length);
 }
 
 const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
