@@ -46,7 +46,7 @@ const stopped = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
-const cli = suite<{ dir: string; env: Record<string, string> }>(
+const cli = suite<{ dir: string; env: Record<string, string>; token: string }>(
   'datagate command line on the embedded database',
 );
 
@@ -70,7 +70,8 @@ cli('bootstrap creates the first admin once and prints a generated password', as
   );
 });
 
-cli('roles, users and static tokens are created from the command line', async ({ env }) => {
+cli('roles, users and static tokens are created from the command line', async (context) => {
+  const { env } = context;
   assert.is((await datagate(['roles', 'create', '--name', 'Operators'], env)).code, 0);
   const user = await datagate(
     ['users', 'create', '--email', 'op@example.com', '--password', 'operator-pass', '--role', 'Operators'],
@@ -80,6 +81,8 @@ cli('roles, users and static tokens are created from the command line', async ({
   const token = await datagate(['users', 'token', '--email', 'op@example.com'], env);
   assert.is(token.code, 0, token.stderr);
   assert.ok(token.stdout.trim().length >= 32);
+  // For `serve` below: each `users token` replaces the token, and each command opens the database.
+  context.token = token.stdout.trim();
 });
 
 cli('a failing command exits non-zero with one line saying why', async ({ env }) => {
@@ -179,8 +182,7 @@ cli('users are suspended and activated; the last admin is not suspended', async 
 
 cli(
   'serve answers with the data the command line made, holds the data dir, warns of ignored settings, and stops on SIGTERM',
-  async ({ env }) => {
-    const token = (await datagate(['users', 'token', '--email', 'op@example.com'], env)).stdout.trim();
+  async ({ env, token }) => {
     const server = await serve({ ...env, ADMIN_PASSWORD: 'not used at all', LOG_LEVEL: 'warn' });
     try {
       const me = await fetch(`${server.url}/users/me`, { headers: { Authorization: `Bearer ${token}` } });

@@ -72,10 +72,21 @@ const OPTIONS: Record<string, string[]> = {
 
 const help = suite('datagate --help');
 
+/**
+ * Each command's `--help`, run once for both cases below: a process start each, and nothing they print
+ * depends on state.
+ */
+const helps = new Map<string, ReturnType<typeof datagate>>();
+const helpOf = (path: string[]) => {
+  const key = path.join(' ');
+  if (!helps.has(key)) helps.set(key, datagate([...path, '--help']));
+  return helps.get(key)!;
+};
+
 help('every command and sub-command has a description and describes each of its options', async () => {
   const seen: string[] = [];
-  const visit = async (path: string[]) => {
-    const run = await datagate([...path, '--help']);
+  const visit = async (path: string[]): Promise<void> => {
+    const run = await helpOf(path);
     const name = path.join(' ');
     assert.is(run.code, 0, `${name} --help: ${run.stderr}`);
     assert.is(run.stderr, '');
@@ -93,12 +104,15 @@ help('every command and sub-command has a description and describes each of its 
     for (const option of OPTIONS[name] ?? assert.unreachable(`unexpected command "${name}"`))
       assert.ok(listed.includes(option), `${name} --help does not mention ${option}`);
     seen.push(name);
+    const subs: string[] = [];
     for (const [entry, description] of section(run.stdout, 'Commands:')) {
       const sub = entry.split(' ')[0]!;
       if (sub === 'help') continue;
       assert.ok(description.length > 0, `${name} lists ${sub} without a description`);
-      await visit([...path, sub]);
+      subs.push(sub);
     }
+    // Independent processes that open no database: the sub-commands' start together.
+    await Promise.all(subs.map((sub) => visit([...path, sub])));
   };
   await visit([]);
   assert.equal(seen.sort(), Object.keys(OPTIONS).sort());
@@ -118,7 +132,7 @@ help('commands with effects show examples', async () => {
     ['realtime', 'unwatch'],
     ['files', 'sweep'],
   ]) {
-    const { stdout } = await datagate([...path, '--help']);
+    const { stdout } = await helpOf(path);
     assert.match(stdout, /\nExamples?:\n {2}\$ /, `${path.join(' ')} --help has no example`);
   }
 });
@@ -169,8 +183,10 @@ const USAGE_MISTAKES: Array<[string[], string]> = [
 ];
 
 errors('a usage mistake is one line on stderr and exit code 1', async () => {
-  for (const [args, line] of USAGE_MISTAKES) {
-    const run = await datagate(args);
+  // Independent processes that open no database: started together, checked in order.
+  const runs = await Promise.all(USAGE_MISTAKES.map(([args]) => datagate(args)));
+  for (const [index, [args, line]] of USAGE_MISTAKES.entries()) {
+    const run = runs[index]!;
     assert.is(run.code, 1, args.join(' '));
     assert.is(run.stdout, '');
     assert.is(run.stderr, `${line}\n`);
@@ -188,14 +204,21 @@ errors(
   async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'datagate-host-'));
     try {
-      for (const [host, reason] of [
+      const hosts = [
         [
           'no-such-host.invalid',
           /^datagate: port 18799 on no-such-host\.invalid cannot be listened on: the host name /,
         ],
         ['192.0.2.1', /^datagate: port 18799 on 192\.0\.2\.1 cannot be listened on: no network interface /],
-      ] as const) {
-        const run = await datagate(['serve'], { HOST: host, PORT: '18799', DATA_DIR: dataDir });
+      ] as const;
+      // A data directory each, so that the two servers (each opening its database) start together.
+      const runs = await Promise.all(
+        hosts.map(([host], index) =>
+          datagate(['serve'], { HOST: host, PORT: '18799', DATA_DIR: join(dataDir, String(index)) }),
+        ),
+      );
+      for (const [index, [, reason]] of hosts.entries()) {
+        const run = runs[index]!;
         assert.is(run.code, 1, run.stderr);
         assert.match(run.stderr, reason);
         assert.is(run.stderr.trim().split('\n').length, 1, run.stderr);
