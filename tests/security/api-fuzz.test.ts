@@ -145,8 +145,11 @@ for (const [target, test] of suitePerBackend<Context>(fuzzed, (backend) => `api 
   test.run();
 }
 
-/** One run so far: its requests in brief (a failure may depend on them), and whether one wrote. */
-type Run = { earlier: string[]; written: boolean };
+/**
+ * One run so far: its requests and their statuses (a failure may depend on them; described only then, as
+ * describing costs as much as sending), and whether one wrote.
+ */
+type Run = { earlier: Array<{ request: FuzzRequest; status: number }>; written: boolean };
 
 async function check(
   request: FuzzRequest,
@@ -176,14 +179,16 @@ async function check(
     problems.push('a refused write changed what is stored');
   }
   if (problems.length > 0) {
-    const earlier = run.earlier.length ? `\nafter, in the same run:\n${run.earlier.join('\n')}` : '';
+    const described = run.earlier.map(
+      ({ request, status }) =>
+        `  ${describeRequest(request, fixture).split('\n')[0]!.slice(0, 300)} → ${status}`,
+    );
+    const earlier = described.length ? `\nafter, in the same run:\n${described.join('\n')}` : '';
     assert.unreachable(
       `${problems.join('; ')}\n${describeRequest(request, fixture)}\n  answer: ${response.status} ${response.text.slice(0, 500)}${earlier}`,
     );
   }
-  run.earlier.push(
-    `  ${describeRequest(request, fixture).split('\n')[0]!.slice(0, 300)} → ${response.status}`,
-  );
+  run.earlier.push({ request, status: response.status });
   if (WRITES.has(request.method) && response.status < 300) run.written = true;
 }
 
