@@ -76,3 +76,24 @@ function postgresFingerprint(persistence: MikroOrmPersistence): Fingerprint {
     return digest(result.rows);
   };
 }
+
+/**
+ * The fingerprint of what is stored, taken again only once a request was sent since the last one: nothing
+ * but a request writes the fingerprinted tables, so the state after one request is the state before the
+ * next, and the run that follows a refusal starts from the state taken after it.
+ */
+export class StoredState {
+  private known: Promise<string> | undefined;
+
+  constructor(private readonly fingerprint: Fingerprint) {}
+
+  now(): Promise<string> {
+    this.known ??= this.fingerprint();
+    return this.known;
+  }
+
+  /** Call before each request is sent. */
+  changing(): void {
+    this.known = undefined;
+  }
+}
