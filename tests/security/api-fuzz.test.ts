@@ -6,7 +6,7 @@ import { backends, borrowed, type PersistenceTarget } from '../support/databases
 import { suitePerBackend } from '../support/suite-per-backend.ts';
 import { callerBreach, headerBreach } from './fuzz/answer-rules.ts';
 import { contractBreach, statusesByCode } from './fuzz/error-contract.ts';
-import { type Fingerprint, fingerprintOf } from './fuzz/fingerprint.ts';
+import { fingerprintOf, StoredState } from './fuzz/fingerprint.ts';
 import { type Fixture, startFixture } from './fuzz/fuzz-fixture.ts';
 import { describeRequest, type FuzzRequest, inputClasses, requestsFor, send } from './fuzz/fuzz-request.ts';
 import { type FuzzOperation, fuzzOperations, registeredRoutes } from './fuzz/operations.ts';
@@ -116,9 +116,9 @@ for (const [target, test] of suitePerBackend<Context>(fuzzed, (backend) => `api 
       fc.asyncProperty(
         fc.array(anyRequest, { minLength: 1, maxLength: MAX_REQUESTS_PER_RUN }),
         async (requests) => {
-          const { fixture, fingerprint } = await worlds.next();
+          const { fixture, stored } = await worlds.next();
           const run: Run = { earlier: [], written: false };
-          for (const request of requests) await check(request, fixture, fingerprint, tally, run);
+          for (const request of requests) await check(request, fixture, stored, tally, run);
         },
       ),
       { seed: SEED, numRuns: runs, ...(PATH ? { path: PATH } : {}) },
@@ -145,17 +145,21 @@ for (const [target, test] of suitePerBackend<Context>(fuzzed, (backend) => `api 
   test.run();
 }
 
-/** One run so far: its requests in brief (a failure may depend on them), and whether one wrote. */
-type Run = { earlier: string[]; written: boolean };
+/**
+ * One run so far: its requests and their statuses (a failure may depend on them; described only then, as
+ * describing costs as much as sending), and whether one wrote.
+ */
+type Run = { earlier: Array<{ request: FuzzRequest; status: number }>; written: boolean };
 
 async function check(
   request: FuzzRequest,
   fixture: Fixture,
-  fingerprint: Fingerprint,
+  stored: StoredState,
   tally: Tally,
   run: Run,
 ): Promise<void> {
-  const before = WRITES.has(request.method) ? await fingerprint() : undefined;
+  const before = WRITES.has(request.method) ? await stored.now() : undefined;
+  stored.changing();
   const response = await send(request, fixture);
   tally.requests++;
   tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
@@ -172,18 +176,20 @@ async function check(
   ]) {
     if (breach) problems.push(breach);
   }
-  if (before !== undefined && response.status >= 400 && (await fingerprint()) !== before) {
+  if (before !== undefined && response.status >= 400 && (await stored.now()) !== before) {
     problems.push('a refused write changed what is stored');
   }
   if (problems.length > 0) {
-    const earlier = run.earlier.length ? `\nafter, in the same run:\n${run.earlier.join('\n')}` : '';
+    const described = run.earlier.map(
+      ({ request, status }) =>
+        `  ${describeRequest(request, fixture).split('\n')[0]!.slice(0, 300)} → ${status}`,
+    );
+    const earlier = described.length ? `\nafter, in the same run:\n${described.join('\n')}` : '';
     assert.unreachable(
       `${problems.join('; ')}\n${describeRequest(request, fixture)}\n  answer: ${response.status} ${response.text.slice(0, 500)}${earlier}`,
     );
   }
-  run.earlier.push(
-    `  ${describeRequest(request, fixture).split('\n')[0]!.slice(0, 300)} → ${response.status}`,
-  );
+  run.earlier.push({ request, status: response.status });
   if (WRITES.has(request.method) && response.status < 300) run.written = true;
 }
 
@@ -192,16 +198,16 @@ async function check(
  * gets the previous run's when that left everything stored as it was made (only refusals and reads).
  */
 class Worlds {
-  private current: { fixture: Fixture; fingerprint: Fingerprint; pristine: string } | undefined;
+  private current: { fixture: Fixture; stored: StoredState; pristine: string } | undefined;
 
   constructor(private readonly make: Context['fresh']) {}
 
-  async next(): Promise<{ fixture: Fixture; fingerprint: Fingerprint }> {
-    if (this.current && (await this.current.fingerprint()) === this.current.pristine) return this.current;
+  async next(): Promise<{ fixture: Fixture; stored: StoredState }> {
+    if (this.current && (await this.current.stored.now()) === this.current.pristine) return this.current;
     await this.close();
     const { fixture, persistence } = await this.make();
-    const fingerprint = fingerprintOf(persistence);
-    this.current = { fixture, fingerprint, pristine: await fingerprint() };
+    const stored = new StoredState(fingerprintOf(persistence));
+    this.current = { fixture, stored, pristine: await stored.now() };
     return this.current;
   }
 

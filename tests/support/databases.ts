@@ -162,7 +162,7 @@ function sharedTarget(name: string, shared: Shared): PersistenceTarget<MikroOrmP
     name,
     fresh: async () => {
       const persistence = await shared.get();
-      await truncateSystemTables(persistence);
+      await emptySystemTables(persistence);
       return persistence;
     },
     dispose: async () => {
@@ -173,10 +173,25 @@ function sharedTarget(name: string, shared: Shared): PersistenceTarget<MikroOrmP
   };
 }
 
-async function truncateSystemTables(persistence: MikroOrmPersistence) {
-  await sql`truncate table datagate_permissions, datagate_sessions, datagate_unfinished_uploads, datagate_users, datagate_roles, datagate_activity, datagate_revisions, datagate_files`.execute(
-    persistence.orm.em.fork().getKysely(),
-  );
+/**
+ * Children before the rows they reference. `delete`, not `truncate`: the tables hold a few rows, and a
+ * truncate makes new files for each table (about 200 ms for these on a PostgreSQL server, 25 ms on
+ * PGlite, against 2 ms and 1 ms), on every `fresh()` of every suite.
+ */
+const SYSTEM_TABLES = [
+  'datagate_revisions',
+  'datagate_activity',
+  'datagate_permissions',
+  'datagate_sessions',
+  'datagate_unfinished_uploads',
+  'datagate_files',
+  'datagate_users',
+  'datagate_roles',
+];
+
+async function emptySystemTables(persistence: MikroOrmPersistence) {
+  const db = persistence.orm.em.fork().getKysely();
+  for (const table of SYSTEM_TABLES) await sql`delete from ${sql.table(table)}`.execute(db);
 }
 
 /**
