@@ -15,7 +15,7 @@ import { skippableSuite } from '../support/skippable-suite.ts';
 
 /**
  * The real stores hold a file's bytes a slice at a time (docs/decisions/0038): writing then reading
- * 128 MB (FILE_STORAGE_MEMORY_MB changes it; `make soak-files` runs 512) raises this process's resident
+ * 128 MB (FILE_STORAGE_MEMORY_MB changes it; `make soak-sizes` runs 512) raises this process's resident
  * memory by well under 64 MB, half the file: a store holding the file would rise by all of it. RSS is sampled every 4 MB, after a
  * full collection, so garbage not yet collected does not count, only what the store holds. PGlite is left
  * out: its database lives in this process, so the file itself is in this process's memory; s3rver runs in

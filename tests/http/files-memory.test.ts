@@ -9,7 +9,7 @@ import { skippableSuite } from '../support/skippable-suite.ts';
 
 /**
  * Uploads and downloads stream (docs/api.md §15, docs/decisions/0037): a file of 256 MiB (FILES_MEMORY_MB
- * changes it; `make soak-files` sends 1 GiB) goes up and comes back through a server in a process of its
+ * changes it; `make soak-sizes` sends 1 GiB) goes up and comes back through a server in a process of its
  * own, files on disk, while its resident memory is sampled from outside; it may rise by less than 64 MB
  * either way, a quarter of the file. The bytes are generated as they are sent and dropped as they arrive:
  * neither side ever holds the file. Measured on a shared 2-core box with 1 GiB: about 6 s for both ways,
