@@ -181,6 +181,17 @@ export const migrationNeeded = () =>
     { reason: 'MIGRATION_NEEDED', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
   );
 
+/**
+ * An import met columns other than those it was checked against (changed by hand, or by another instance):
+ * it cannot run again by itself, its file having been read as it came; sent again, it meets them as they are.
+ */
+export const schemaChangedDuringImport = () =>
+  new DomainError(
+    'SERVICE_UNAVAILABLE',
+    "The collection's columns changed while the import ran; what it had not committed was not written. Send it again.",
+    { reason: 'SCHEMA_CHANGED', retryAfter: 1 },
+  );
+
 /** Refused so the API cannot lock every administrator out (only the CLI could then recover). */
 export const lastAdmin = () =>
   new DomainError('INVALID_PAYLOAD', 'This would leave no active user with admin access.', {

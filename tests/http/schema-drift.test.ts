@@ -74,6 +74,44 @@ for (const [target, drift] of suitePerBackend<
   );
 
   drift(
+    'a column dropped by hand: an import refreshes the schema and asks for the file again, never a 500',
+    async ({ app, admin, orm }) => {
+      const importing = (rawBody: string) =>
+        app.request('POST', '/utils/import/drifting', {
+          token: admin,
+          rawBody,
+          headers: { 'Content-Type': 'text/csv' },
+        });
+      await sql`alter table drifting add column extra text`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      await sql`alter table drifting drop column extra`.execute(db(orm));
+      // The file cannot be read twice: the answer says to send it again, which then meets the columns as they are.
+      const untouched = await importing('id,label\n10,ten\n');
+      assert.is(untouched.status, 503, untouched.text);
+      assert.match(untouched.text, '"reason":"SCHEMA_CHANGED"');
+      assert.is(untouched.headers.get('retry-after'), '1');
+      const again = await importing('id,label\n10,ten\n');
+      assert.is(again.status, 200, again.text);
+
+      await sql`alter table drifting add column gone text`.execute(db(orm));
+      await app.request('POST', '/utils/cache/clear', { token: admin });
+      await sql`alter table drifting drop column gone`.execute(db(orm));
+      const batch = await app.request('POST', '/utils/import/drifting?mode=batch', {
+        token: admin,
+        rawBody: 'id,label\n11,eleven\n',
+        headers: { 'Content-Type': 'text/csv' },
+      });
+      assert.is(batch.status, 200, batch.text);
+      assert.match(batch.text, '"reason":"SCHEMA_CHANGED"');
+      const naming = await importing('id,label,gone\n11,eleven,x\n');
+      assert.is(naming.status, 400, naming.text);
+      assert.match(naming.text, 'gone');
+      const rows = await app.request('GET', '/items/drifting?sort=id&fields=id', { token: admin });
+      assert.equal(rows.body, [{ id: 1 }, { id: 10 }]);
+    },
+  );
+
+  drift(
     "a field past PostgreSQL's 1,600 columns (dropped ones count) is 400 naming it, nothing added",
     async ({ app, admin, orm }) => {
       const columns = Array.from({ length: 1599 }, (_, index) => `c${index} integer`).join(', ');

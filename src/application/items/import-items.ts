@@ -1,10 +1,10 @@
 import type { Accountability } from '../../domain/accountability.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, schemaChangedDuringImport } from '../../domain/errors.ts';
 import { atRow } from '../../domain/items/import-row.ts';
 import { itemOfTextCells, requireHeaderFields } from '../../domain/items/text-cells.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { ImportFormat, ImportRecord, ImportRecordReader } from '../ports/import-records.ts';
-import type { ItemStore } from '../ports/item-store.ts';
+import { type ItemStore, StaleSchemaError } from '../ports/item-store.ts';
 import type { SchemaCatalog } from '../ports/schema-catalog.ts';
 import { collectionFor } from './collection-access.ts';
 import { type ImportChunk, importChunks } from './import-chunks.ts';
@@ -104,6 +104,8 @@ export class ImportItemsHandler {
       return command.mode === 'all'
         ? await this.importAll(rules, chunks, progress, clash)
         : await this.importBatches(rules, chunks, progress, clash);
+    } catch (error) {
+      throw error instanceof StaleSchemaError ? await this.schemaChanged() : error;
     } finally {
       release();
     }
@@ -181,6 +183,11 @@ export class ImportItemsHandler {
           outcomes.push({ rows, inserted: drafts.length });
           progress(inserted);
         } catch (error) {
+          if (error instanceof StaleSchemaError) {
+            // Every later chunk would meet the same columns: the import ends at this one.
+            outcomes.push({ rows, error: await this.schemaChanged() });
+            return { inserted, chunks: outcomes };
+          }
           if (!(error instanceof DomainError)) throw error;
           outcomes.push({ rows, error });
         }
@@ -190,6 +197,16 @@ export class ImportItemsHandler {
       outcomes.push({ rows: [next, error.extensions.row ?? next], error });
     }
     return { inserted, chunks: outcomes };
+  }
+
+  /**
+   * A collection's columns changed under the import (by hand, or by another instance whose notice has not
+   * arrived): unlike a single write (withFreshSchema), the import cannot run again, the file having been
+   * read as it came. The schema is re-read, so that the same file sent again meets the columns as they are.
+   */
+  private async schemaChanged(): Promise<DomainError> {
+    await this.catalog.refresh();
+    return schemaChangedDuringImport();
   }
 }
 
