@@ -34,7 +34,18 @@ const IDLE_MS = 2_000;
 async function sharedBrowser(): Promise<Browser> {
   clearTimeout(idle);
   users++;
-  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  if (!shared) {
+    const launching = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    shared = launching;
+    // A Chromium that crashed or was killed fails the test that had it; the next test launches another.
+    void launching.then(
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (shared === launching) shared = undefined;
+        }),
+      () => {},
+    );
+  }
   try {
     return await shared;
   } catch (error) {
@@ -49,7 +60,8 @@ function releaseBrowser() {
   idle = setTimeout(() => {
     const closing = shared;
     shared = undefined;
-    void closing?.then((browser) => browser.close());
+    // A browser already gone (crashed, or its launch failed) has nothing left to close.
+    void closing?.then((browser) => browser.close()).catch(() => {});
   }, IDLE_MS);
 }
 
