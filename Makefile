@@ -90,6 +90,14 @@ soak: build
 	$(MAKE) soak-fuzz
 	$(MAKE) soak-sizes
 
+# The API fuzzer (tests/security/api-fuzz.test.ts) with many more runs than `make test` gives it, on memory and on
+# PostgreSQL (DATABASE_URL's server unless TEST_DATABASE_URL is set), from a new seed each time (printed; replay
+# a failure with FUZZ_SEED=<seed>). FUZZ_RUNS=5000 per backend takes about 5 minutes here.
+soak-fuzz: install
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/postgres}}" \
+	FUZZ_RUNS="$${FUZZ_RUNS:-5000}" FUZZ_SEED="$${FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}" \
+	TEST_TIMEOUT_MS="$${TEST_TIMEOUT_MS:-3600000}" node scripts/test.mjs tests/security 'api-fuzz[.]test[.]ts$$'
+
 # The tests whose sizes `make test` cuts for time (docs/decisions/0079), at their full sizes: 1 GiB through
 # the server and 512 MB through each file store in constant memory, an export of 200,000 rows of 1 KB in
 # constant memory, a 100,000-row export → import round trip, and an import of 100,000 rows.
@@ -100,6 +108,7 @@ soak-sizes: build
 	TEST_IMPORT_ROWS="$${TEST_IMPORT_ROWS:-100000}" TEST_TIMEOUT_MS="$${TEST_TIMEOUT_MS:-3600000}" \
 	node scripts/test.mjs tests '(files-memory|file-storage-memory|export-memory|export-import-round-trip|import-items)[.]test[.]ts$$'
 
+# Not part of `test`: needs PostgreSQL (DATABASE_URL's server, default 127.0.0.1:5432); see stress/README.md.
 stress: build
 	node --import tsx stress/run.ts
 	node --import tsx soak/memory-bound.ts
