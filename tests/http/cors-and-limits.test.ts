@@ -91,6 +91,33 @@ cors('error answers keep the CORS headers, so the browser script can read the er
   ),
 );
 
+cors(
+  'with CORS on, every refusal before and after routing is the contract answer, CORS headers and its own kept',
+  () =>
+    withTestApp(
+      async (app) => {
+        const headers = { Origin: 'https://app.example' };
+        const wrongMethod = await app.request('PUT', '/server/health', { headers });
+        assert.is(wrongMethod.status, 405);
+        assert.is(firstError(wrongMethod).extensions.code, 'METHOD_NOT_ALLOWED');
+        assert.match(wrongMethod.headers.get('allow') ?? '', 'GET');
+        assert.match(wrongMethod.headers.get('vary') ?? '', 'Origin');
+        assert.is(wrongMethod.headers.get('access-control-allow-origin'), 'https://app.example');
+
+        const noRoute = await app.request('GET', '/no/such/route', { headers });
+        assert.is(noRoute.status, 404);
+        assert.is(firstError(noRoute).extensions.code, 'NOT_FOUND');
+        assert.is(noRoute.headers.get('access-control-allow-origin'), 'https://app.example');
+
+        const notAdmitted = await app.request('GET', '/items/cargos?limit=%00', { headers });
+        assert.is(notAdmitted.status, 400);
+        assert.is(notAdmitted.headers.get('access-control-allow-origin'), 'https://app.example');
+        assert.ok(notAdmitted.headers.get('x-request-id'));
+      },
+      { env: { CORS_ENABLED: 'true', CORS_ORIGINS: 'https://app.example' } },
+    ),
+);
+
 cors('scripts may read the headers the API documents for them, assets and resumable uploads included', () =>
   withTestApp(
     async (app) => {

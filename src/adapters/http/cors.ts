@@ -84,5 +84,8 @@ export function corsPolicy(settings: CorsSettings): HttpMiddleware | null {
     exposeHeaders: EXPOSED,
     credentials: settings.credentials,
     maxAge: Math.round(settings.maxAgeMs / 1000),
+    // The headers it set stay on the answer when a failure is answered below it (the frame keeps them); its
+    // own copy onto the error would overwrite the error's headers (an `Allow`) and `Vary`.
+    keepHeadersOnError: false,
   }) as HttpMiddleware;
 }

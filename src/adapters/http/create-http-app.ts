@@ -10,7 +10,6 @@ import { authenticatedRoutes } from './authenticated.ts';
 import { CallerConcurrencyLimit } from './caller-concurrency-limit.ts';
 import { isClientGone } from './client-gone.ts';
 import { corsPolicy } from './cors.ts';
-import { errorHandler } from './error-handler.ts';
 import { methodNotAllowed } from './http-problem.ts';
 import type { HttpRoutes } from './http-routes.ts';
 import type { HttpSettings } from './http-settings.ts';
@@ -20,7 +19,6 @@ import { matchBySegment } from './match-by-segment.ts';
 import { type ApiPartOf, openApiDocument } from './openapi/openapi-document.ts';
 import { requestFrame } from './request-frame.ts';
 import { responder } from './respond.ts';
-import { routeFallback } from './route-fallback.ts';
 import type { RouteKit } from './route-kit.ts';
 import { allowOf, onlyRoutesThatAnswer, routesThatAnswer } from './routes-that-answer.ts';
 import { canonicalUuid, UUID_PATTERN } from './uuid.ts';
@@ -66,7 +64,7 @@ export function createHttpApp({
 }: HttpAppDependencies): HttpApp {
   // maxIpsCount 1: the address is the entry our proxy appended, not the leftmost one a client can forge.
   const app = new Koa<HttpState>({ proxy: settings.trustProxy, maxIpsCount: 1 });
-  // Every failure is answered (and, when unexpected, logged) by errorHandler; what still reaches
+  // Every failure is answered (and, when unexpected, logged) by the request frame; what still reaches
   // Koa's own handler (a socket error after the answer was sent) goes to the same log, not stderr. A
   // client that leaves mid-answer (a cancelled download) is no fault of the server: debug, not error.
   app.on('error', (error: unknown) => {
@@ -106,14 +104,14 @@ export function createHttpApp({
   });
   matchBySegment(router);
 
-  // Order matters: the frame first (request id, security headers, then access log and metrics outside the
-  // error handler, so they see the final status), CORS headers before anything can fail.
-  app.use(requestFrame(logger, metrics));
-  const cors = corsPolicy(settings.cors);
-  if (cors) app.use(cors);
-  app.use(errorHandler(logger, metrics));
-  app.use(admission(settings.maxQueryLength, readiness));
-  app.use(routeFallback);
+  app.use(
+    requestFrame({
+      logger,
+      metrics,
+      cors: corsPolicy(settings.cors),
+      admission: admission(settings.maxQueryLength, readiness),
+    }),
+  );
   app.use(router.routes());
   app.use(onlyRoutesThatAnswer);
   app.use(router.allowedMethods());

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { type Metrics, NO_METRICS } from '../../application/ports/metrics.ts';
+import type { Metrics } from '../../application/ports/metrics.ts';
 import { databaseFailureOf } from './database-failure.ts';
 import { type ErrorResponse, errorResponse } from './error-response.ts';
-import type { HttpMiddleware } from './http-state.ts';
+import type { HttpContext } from './http-state.ts';
 import { setJsonBody } from './json-answer.ts';
 
 /**
@@ -13,30 +13,24 @@ import { setJsonBody } from './json-answer.ts';
 const REPLACED_BODY_HEADERS = ['Content-Type', 'Content-Disposition', 'ETag', 'Last-Modified'] as const;
 
 /**
- * Catches everything below it and answers with the contract's error body. Other headers set before the
- * failure are kept on purpose (`Allow`, security headers, `X-Request-Id`), but `Cache-Control` goes back
- * to `no-store`: an answer that may be revalidated (an asset's `private, no-cache`) stops being one once
- * it fails, and no cache may keep an error (docs/api.md §1).
+ * Answers a request that failed with the contract's error body (and logs the failure when unexpected). Other
+ * headers set before the failure are kept on purpose (`Allow`, security headers, `X-Request-Id`), but
+ * `Cache-Control` goes back to `no-store`: an answer that may be revalidated (an asset's `private, no-cache`)
+ * stops being one once it fails, and no cache may keep an error (docs/api.md §1).
  */
-export function errorHandler(logger: Logger, metrics: Metrics = NO_METRICS): HttpMiddleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      const response = failureAnswer(error, ctx.state.requestId, metrics);
-      if (response.unexpected) {
-        logger.error(
-          { err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },
-          'request failed',
-        );
-      }
-      for (const header of REPLACED_BODY_HEADERS) ctx.remove(header);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.set(response.headers);
-      ctx.status = response.status;
-      setJsonBody(ctx, response.body);
-    }
-  };
+export function answerFailure(ctx: HttpContext, error: unknown, logger: Logger, metrics: Metrics): void {
+  const response = failureAnswer(error, ctx.state.requestId, metrics);
+  if (response.unexpected) {
+    logger.error(
+      { err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },
+      'request failed',
+    );
+  }
+  for (const header of REPLACED_BODY_HEADERS) ctx.remove(header);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set(response.headers);
+  ctx.status = response.status;
+  setJsonBody(ctx, response.body);
 }
 
 /**

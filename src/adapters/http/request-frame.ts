@@ -2,24 +2,47 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../application/ports/metrics.ts';
 import { logAccess } from './access-log.ts';
-import type { HttpMiddleware } from './http-state.ts';
+import type { Admission } from './admission.ts';
+import { answerFailure } from './error-handler.ts';
+import type { HttpContext, HttpMiddleware } from './http-state.ts';
 import { nameRequest } from './request-id.ts';
 import { countRequest } from './request-metrics.ts';
+import { assertAnswered } from './route-fallback.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 
+export type RequestFrameParts = {
+  logger: Logger;
+  metrics: Metrics;
+  /** The CORS policy, when configured: it runs before admission, and a preflight it answers goes no further. */
+  cors: HttpMiddleware | null;
+  admission: Admission;
+};
+
 /**
- * The outermost middleware, the frame every request runs in: the request id first (everything logs it), the
- * security headers before anything can fail, then, once the request is answered, its metrics and its access-log
- * line (outside the error handler, so both see the final status). One middleware rather than four: each Koa
- * layer is an async function, a promise and a dispatch per request, and these four share one clock reading.
+ * The middleware every request runs in, around the router, in this order: the request id (everything logs
+ * it) and the security headers before anything can fail; CORS headers; admission; then, once the router has
+ * run, a route nobody answered turned into 404 or 405; every failure answered with the contract's error
+ * body; last, with the final status, the request's metrics and its access-log line.
+ *
+ * One Koa layer rather than six: each is an async function, a promise and a dispatch per request, on the
+ * path of every request (bench/NOTES.md §7.7).
  */
-export function requestFrame(logger: Logger, metrics: Metrics): HttpMiddleware {
+export function requestFrame({ logger, metrics, cors, admission }: RequestFrameParts): HttpMiddleware {
+  const admitted = (ctx: HttpContext, next: () => Promise<unknown>) => {
+    admission(ctx);
+    return next();
+  };
   return async (ctx, next) => {
     const started = performance.now();
     nameRequest(ctx);
     try {
       setSecurityHeaders(ctx);
-      await next();
+      try {
+        await (cors ? cors(ctx, () => admitted(ctx, next)) : admitted(ctx, next));
+        assertAnswered(ctx);
+      } catch (error) {
+        answerFailure(ctx, error, logger, metrics);
+      }
     } finally {
       const ms = performance.now() - started;
       try {
