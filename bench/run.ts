@@ -297,6 +297,8 @@ type Row = {
   floor?: Measured;
   /** The same floor running its statements as named prepared statements (floor-server.mjs `prepared`). */
   floorPrepared?: Measured;
+  /** Koa + @koa/router + pg running the same prepared statement (bench/koa-floor.mjs): the framework alone. */
+  koa?: Measured;
   floorLabel?: string;
   floorRps?: number;
   pgbench?: PgbenchResult;
@@ -315,6 +317,8 @@ type SizeReport = {
 /** `list_role_jwt` served by `http.workers=2` processes; read against `list_role_jwt`, which runs with it. */
 const WORKERS_CASE = 'list_role_jwt_workers2';
 const LIST_C64 = 'list_role_jwt_c64';
+/** Issue 14's target cases, also run against the Koa server: what the framework alone reaches. */
+const KOA_CASES = new Set(['list_admin_static', 'list_role_jwt', 'get_one', 'filter_sort_indexed']);
 const COUNT_ONLY = 'count_only';
 const COUNT_ESTIMATED = 'count_estimated';
 /** Deep pages: page DEEP_PAGE of PAGE_SIZE against page 1, by offset and by keyset cursor. */
@@ -519,27 +523,34 @@ async function benchSize(rows: number): Promise<SizeReport> {
   });
   const preparedBase = `http://127.0.0.1:${preparedPort}`;
   await waitFor(`${preparedBase}/`, floorPrepared);
+  const koaPort = await freePort();
+  const koaFloor = start(['bench/koa-floor.mjs', planFile], {
+    env: { ...env, DATABASE_URL: url, PORT: String(koaPort), POOL_MAX: String(POOL_MAX) },
+    logFile: join(dir, 'koa-floor.log'),
+  });
+  const koaBase = `http://127.0.0.1:${koaPort}`;
+  await waitFor(`${koaBase}/hello`, koaFloor);
 
-  // Same bytes from all three: the floors really run what datagate runs.
+  // Same bytes from all four: the floors really run what datagate runs.
   const sanity: string[] = [];
   for (const read of reads) {
     if (!statement(read.name)) continue;
-    const [ours, theirs, prepared] = await Promise.all([
+    const [ours, theirs, prepared, koa] = await Promise.all([
       http('GET', `${base}${read.path}`, { token: read.token }),
       http('GET', `${floorBase}/${read.name}`),
       http('GET', `${preparedBase}/${read.name}`),
+      http('GET', `${koaBase}/${read.name}`),
     ]);
     const same =
-      ours.status === 200 &&
-      theirs.status === 200 &&
-      prepared.status === 200 &&
+      [ours, theirs, prepared, koa].every((answer) => answer.status === 200) &&
       ours.text === theirs.text &&
-      ours.text === prepared.text;
+      ours.text === prepared.text &&
+      ours.text === koa.text;
     const count = ours.text.startsWith('[')
       ? `${(JSON.parse(ours.text) as unknown[]).length} items`
       : 'one item';
     sanity.push(
-      `${read.name}: datagate ${ours.status}, floor ${theirs.status}, prepared floor ${prepared.status}, ${count}, bodies ${same ? 'identical' : 'DIFFER'}`,
+      `${read.name}: datagate ${ours.status}, floor ${theirs.status}, prepared floor ${prepared.status}, Koa server ${koa.status}, ${count}, bodies ${same ? 'identical' : 'DIFFER'}`,
     );
     if (!same) log(`WARNING ${sanity.at(-1)}`);
   }
@@ -567,6 +578,11 @@ async function benchSize(rows: number): Promise<SizeReport> {
       { path: `/${planName}`, connections },
       floorPrepared.pid,
     );
+    let koa: Measured | undefined;
+    if (KOA_CASES.has(caseName)) {
+      log(`${rows}: ${caseName} — Koa server`);
+      koa = await measure(koaBase, { path: `/${planName}`, connections }, koaFloor.pid);
+    }
     log(`${rows}: ${caseName} — pgbench`);
     const bench = await pgbench(url, planCase, join(dir, `${caseName}.sql`), connections);
     table.push({
@@ -574,6 +590,7 @@ async function benchSize(rows: number): Promise<SizeReport> {
       datagate,
       floor: floorResult,
       floorPrepared: preparedResult,
+      koa,
       floorLabel: 'floor',
       pgbench: bench,
       note,
@@ -715,6 +732,7 @@ async function benchSize(rows: number): Promise<SizeReport> {
 
   await stop(floor);
   await stop(floorPrepared);
+  await stop(koaFloor);
   await stop(server, 15_000); // --cpu-prof writes its profile at exit
   if (server.exitCode !== 0 && server.exitCode !== null) {
     log(`datagate exited ${server.exitCode}; its log: ${join(dir, 'datagate.log')}`);
@@ -909,7 +927,10 @@ function targets14(report: SizeReport): string[] {
     const toPrepared = r.datagate.rps / r.floorPrepared.rps;
     const toPlain = r.datagate.rps / r.floor.rps;
     const p99 = r.datagate.p99 / r.floorPrepared.p99;
-    const text = `${name}: ${(toPrepared * 100).toFixed(0)} % of the prepared floor (≥ 85 %), ${(toPlain * 100).toFixed(0)} % of the unprepared one (≥ 100 %), p99 ${p99.toFixed(2)}× the prepared floor's (≤ 1.5×)`;
+    const koa = r.koa
+      ? `; the Koa server alone ${((r.koa.rps / r.floorPrepared.rps) * 100).toFixed(0)} % of the prepared floor, datagate ${((r.datagate.rps / r.koa.rps) * 100).toFixed(0)} % of the Koa server`
+      : '';
+    const text = `${name}: ${(toPrepared * 100).toFixed(0)} % of the prepared floor (≥ 85 %), ${(toPlain * 100).toFixed(0)} % of the unprepared one (≥ 100 %), p99 ${p99.toFixed(2)}× the prepared floor's (≤ 1.5×)${koa}`;
     if (name === LIST_C64) out.push(`- ${text} — informative`);
     else check(toPrepared >= 0.85 && toPlain >= 1 && p99 <= 1.5, text);
   }
@@ -943,6 +964,28 @@ function targets14(report: SizeReport): string[] {
     );
   }
   return out;
+}
+
+/**
+ * Issue 14's cases beside a Koa server running the same prepared statement and nothing else: how much of the
+ * gap to the prepared floor is the framework the design fixes, and how much is what datagate does on top.
+ */
+function koaSection(report: SizeReport): string[] {
+  const rows = report.table.filter((r) => r.koa && r.datagate && r.floorPrepared);
+  if (rows.length === 0) return [];
+  return [
+    '## Beside a Koa server (issue 14)',
+    '',
+    "bench/koa-floor.mjs: Koa + @koa/router + pg's pool, one route, the same statement prepared, its text written as the answer; no caller, no rules, no checks, no log.",
+    '',
+    '| case | datagate req/s | Koa server req/s | prepared floor req/s | **Koa ÷ prepared floor** | **datagate ÷ Koa** | p99 ms (dg / Koa / prepared) | CPU ms/req (dg / Koa / prepared) |',
+    `|${' --- |'.repeat(8)}`,
+    ...rows.map((r) => {
+      const [d, k, p] = [r.datagate!, r.koa!, r.floorPrepared!];
+      return `| ${r.name} | ${fmt(d.rps)} | ${fmt(k.rps)} | ${fmt(p.rps)} | **${fmt(k.rps / p.rps, 2)}** | **${fmt(d.rps / k.rps, 2)}** | ${fmt(d.p99, 2)} / ${fmt(k.p99, 2)} / ${fmt(p.p99, 2)} | ${fmt(d.cpuMs, 3)} / ${fmt(k.cpuMs, 3)} / ${fmt(p.cpuMs, 3)} |`;
+    }),
+    '',
+  ];
 }
 
 /**
@@ -1052,6 +1095,7 @@ function document(report: SizeReport, info: string[], all: SizeReport[]): string
     '',
     ...targets14(report),
     '',
+    ...koaSection(report),
     ...revisionsSection(report),
     ...(all.length > 1 && report === all.at(-1) ? ['', ...scaling(all)] : []),
     '',
