@@ -89,7 +89,9 @@ test('a waiter gives up with the lock timeout error once its acquire timeout has
 });
 
 test('a lock that gets no connection of the full pool is SERVICE_BUSY', async () => {
-  const busy = new PostgresTusLocker({ ...database(), connectTimeout: 200 }, 30_000);
+  // The bound is also how long opening a connection may take: short enough to wait out once, long enough that
+  // opening the sixteen held ones on a loaded box (CI runs many suites at once) does not fail as unreachable.
+  const busy = new PostgresTusLocker({ ...database(), connectTimeout: 1500 }, 30_000);
   // Every connection of the pool (16) held by a lock on an upload of its own.
   const held = Array.from({ length: 16 }, (_, index) => busy.newLock(`upload-busy-${index}`));
   for (const lock of held) await lock.lock(new AbortController().signal, noRelease);
