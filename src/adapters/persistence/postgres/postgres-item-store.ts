@@ -262,11 +262,7 @@ export class PostgresItemStore implements ItemStore {
     return this.onConnection(pool, work, { text: statement.text, values: [...statement.values] });
   }
 
-  private async prepared<R>(
-    name: string,
-    statement: ShapeStatement,
-    work: DatabaseWork | undefined,
-  ): Promise<R[]> {
+  private prepared<R>(name: string, statement: ShapeStatement, work: DatabaseWork | undefined): Promise<R[]> {
     const query = new PreparedStatementQuery(
       name,
       statement.text,
@@ -277,12 +273,19 @@ export class PostgresItemStore implements ItemStore {
     if (pool === undefined) {
       // Kysely hands `sql` to pg's client.query() as is (see PreparedStatementQuery).
       const plain = CompiledQuery.raw(statement.text, statement.values);
-      return (await this.db.executeQuery<R>({ ...plain, sql: query as unknown as string })).rows;
+      return this.db
+        .executeQuery<R>({ ...plain, sql: query as unknown as string })
+        .then((result) => result.rows);
     }
     return this.onConnection(pool, work, query);
   }
 
-  /** One statement on a connection of `pool` bounded by the work's statement timeout, released after it. */
+  /**
+   * One statement on a connection of `pool` bounded by the work's statement timeout, released after it. One
+   * async function from checkout to release, awaiting a prepared statement's own promise rather than the
+   * thenable pg returns: on the path of every item read, each async step more is a promise and a tick more
+   * (bench/NOTES.md §7.7).
+   */
   private async onConnection<R>(
     pool: pg.Pool,
     work: DatabaseWork | undefined,
@@ -290,8 +293,11 @@ export class PostgresItemStore implements ItemStore {
   ): Promise<R[]> {
     const client = await connectFor(pool, work?.kind);
     try {
-      // A PreparedStatementQuery is a submittable pg resolves as it does a config (prepared-statement-query.ts).
-      return (await client.query(query as pg.QueryConfig)).rows as R[];
+      if (query instanceof PreparedStatementQuery) {
+        client.query(query);
+        return (await query.result).rows as R[];
+      }
+      return (await client.query(query)).rows as R[];
     } finally {
       client.release();
     }

@@ -31,7 +31,8 @@ const PLAN_RESULT_CHANGED = '0A000';
  * on that connection and closed before its next Parse there; the caller runs it once more unprepared.
  */
 export class PreparedStatementQuery extends pg.Query implements PromiseLike<pg.QueryResult> {
-  private readonly result: Promise<pg.QueryResult>;
+  /** Settles when the statement has run: what `then` follows, and what a caller may await without a thenable's extra step. */
+  readonly result: Promise<pg.QueryResult>;
 
   constructor(
     readonly name: string,
