@@ -42,7 +42,7 @@ const FEATURES = [
   ],
   [/caller-concurrency-limit|admission/, "the caller's share (per-caller limit, admission)"],
   [
-    /match-by-segment|route-fallback|error-handler|well-formed-input|modules\/|export-route/,
+    /match-by-segment|unanswered-route|failure-answer|well-formed-input|modules\/|export-route/,
     'routing and input checks',
   ],
   [/respond|json-answer/, 'the answer'],

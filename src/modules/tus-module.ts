@@ -2,7 +2,7 @@ import type { Locker } from '@tus/server';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../adapters/config/config-schema.ts';
-import { failureAnswer } from '../adapters/http/error-handler.ts';
+import { failureAnswer } from '../adapters/http/failure-answer.ts';
 import type { HttpRoutes } from '../adapters/http/http-routes.ts';
 import { tusMethodOverride } from '../adapters/http/tus-method-override.ts';
 import type { ClosingPart } from '../adapters/persistence/close-in-turn.ts';

@@ -3,12 +3,12 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../../application/ports/metrics.ts';
 import { logAccess } from './access-log.ts';
 import type { Admission } from './admission.ts';
-import { answerFailure } from './error-handler.ts';
+import { answerFailure } from './failure-answer.ts';
 import type { HttpContext, HttpMiddleware } from './http-state.ts';
 import { nameRequest } from './request-id.ts';
 import { countRequest } from './request-metrics.ts';
-import { assertAnswered } from './route-fallback.ts';
 import { setSecurityHeaders } from './security-headers.ts';
+import { assertAnswered } from './unanswered-route.ts';
 
 export type RequestFrameParts = {
   logger: Logger;
@@ -24,8 +24,8 @@ export type RequestFrameParts = {
  * run, a route nobody answered turned into 404 or 405; every failure answered with the contract's error
  * body; last, with the final status, the request's metrics and its access-log line.
  *
- * One Koa layer rather than six: each is an async function, a promise and a dispatch per request, on the
- * path of every request (bench/NOTES.md §7.7).
+ * One Koa layer rather than four (five with CORS): each is a dispatch per request, and most an async function
+ * and its promise, on the path of every request (bench/NOTES.md §7.7).
  */
 export function requestFrame({ logger, metrics, cors, admission }: RequestFrameParts): HttpMiddleware {
   const admitted = (ctx: HttpContext, next: () => Promise<unknown>) => {

@@ -31,7 +31,10 @@ const PLAN_RESULT_CHANGED = '0A000';
  * on that connection and closed before its next Parse there; the caller runs it once more unprepared.
  */
 export class PreparedStatementQuery extends pg.Query implements PromiseLike<pg.QueryResult> {
-  /** Settles when the statement has run: what `then` follows, and what a caller may await without a thenable's extra step. */
+  /**
+   * Settles when the statement has run: what `then` follows, and what a caller may await without the extra
+   * step a thenable costs.
+   */
   readonly result: Promise<pg.QueryResult>;
 
   constructor(
