@@ -5,6 +5,7 @@ import { SystemClock } from './adapters/clock/system-clock.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
 import { LocalDiskFileStorage } from './adapters/local-disk/local-disk-file-storage.ts';
+import { isoTimeOncePerMillisecond } from './adapters/log-time.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import {
@@ -152,7 +153,7 @@ export async function buildContainer(
   // crashes included (docs/decisions/0018).
   dynamic<Logger>(TYPES.Logger, () =>
     pino(
-      { level: config.log.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
+      { level: config.log.level, base: undefined, timestamp: isoTimeOncePerMillisecond() },
       pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
     ),
   );

@@ -5,13 +5,11 @@ import type { SystemQuery } from '../../application/ports/system-query.ts';
 import type { Permission, PermissionAction } from '../../domain/permissions/permission.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
 
-type Index = Map<string, Permission[]>;
+/** By role, action and collection: looked up on every read, so no key is built to look one up. */
+type Index = Map<string | null, Map<PermissionAction, Map<string, Permission[]>>>;
 
 /** A safety net only: changes made elsewhere arrive through the change feed (docs/decisions/0015). */
 const MAX_AGE_MS = 60_000;
-
-const keyOf = (role: string | null, collection: string, action: PermissionAction) =>
-  JSON.stringify([role, collection, action]);
 
 /**
  * Serves `listFor` — asked on every item read — from memory: all permissions are loaded at once and the
@@ -48,7 +46,7 @@ export class CachingPermissionRepository implements PermissionRepository {
       this.meter.miss();
       return this.inner.listFor(role, collection, action);
     }
-    return [...((await this.loaded()).get(keyOf(role, collection, action)) ?? [])];
+    return [...((await this.loaded()).get(role)?.get(action)?.get(collection) ?? [])];
   }
 
   async save(permission: Permission, activity?: ActivityEntry) {
@@ -90,10 +88,9 @@ export class CachingPermissionRepository implements PermissionRepository {
     const loading = this.inner.list().then((all) => {
       const index: Index = new Map();
       for (const permission of all) {
-        const key = keyOf(permission.role, permission.collection, permission.action);
-        const listed = index.get(key);
-        if (listed) listed.push(permission);
-        else index.set(key, [permission]);
+        const ofRole = entryOf(index, permission.role, () => new Map());
+        const ofAction = entryOf(ofRole, permission.action, () => new Map());
+        entryOf(ofAction, permission.collection, (): Permission[] => []).push(permission);
       }
       return index;
     });
@@ -104,4 +101,12 @@ export class CachingPermissionRepository implements PermissionRepository {
     });
     return loading;
   }
+}
+
+function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const created = create();
+  map.set(key, created);
+  return created;
 }

@@ -16,6 +16,9 @@ const MAX_MEMOIZED = 1_000;
 
 type Memo = { collection: CollectionSchema; permissions: ReadonlyArray<Permission>; rule: ReadRule | null };
 
+/** The memo's key for an admin, whose rule no role grants. */
+const ADMIN = Symbol('admin');
+
 /**
  * The caller's read rule for a collection; refuses callers with no read permission at all.
  *
@@ -25,7 +28,9 @@ type Memo = { collection: CollectionSchema; permissions: ReadonlyArray<Permissio
  * from them are never memoized.
  */
 export class ReadRules {
-  private readonly memo = new Map<string, Memo>();
+  /** By granting role (ADMIN for an admin), then by collection name: asked on every read, no key is built. */
+  private readonly memo = new Map<string | null | typeof ADMIN, Map<string, Memo>>();
+  private memoized = 0;
 
   constructor(
     private readonly permissions: PermissionRepository,
@@ -42,8 +47,8 @@ export class ReadRules {
   async optional(caller: Accountability, collection: CollectionSchema, now: Date): Promise<ReadRule | null> {
     const role = caller.admin ? null : grantingRole(caller);
     const granted = caller.admin ? [] : await this.permissions.listFor(role, collection.name, 'read');
-    const key = JSON.stringify([caller.admin, role, collection.name]);
-    const known = this.memo.get(key);
+    const key = caller.admin ? ADMIN : role;
+    const known = this.memo.get(key)?.get(collection.name);
     if (known && known.collection === collection && sameItems(known.permissions, granted)) {
       this.meter.hit();
       return known.rule;
@@ -59,8 +64,17 @@ export class ReadRules {
       (node) => bindDynamicValues(node, context, collection),
     );
     if (!granted.some(hasDynamicValues)) {
-      if (this.memo.size >= MAX_MEMOIZED) this.memo.clear();
-      this.memo.set(key, { collection, permissions: granted, rule });
+      if (this.memoized >= MAX_MEMOIZED) {
+        this.memo.clear();
+        this.memoized = 0;
+      }
+      let ofRole = this.memo.get(key);
+      if (!ofRole) {
+        ofRole = new Map();
+        this.memo.set(key, ofRole);
+      }
+      if (!ofRole.has(collection.name)) this.memoized++;
+      ofRole.set(collection.name, { collection, permissions: granted, rule });
     }
     return rule;
   }

@@ -41,28 +41,13 @@ export class PreparedStatementQuery extends pg.Query implements PromiseLike<pg.Q
     readonly name: string,
     readonly text: string,
     values: ReadonlyArray<unknown>,
-    bound: number,
+    readonly bound: number,
   ) {
     super({ name, text, values: [...values] });
     const self = this as unknown as { callback: (error: Error | undefined, result: pg.QueryResult) => void };
     this.result = new Promise((resolve, reject) => {
       self.callback = (error, result) => (error ? reject(error) : resolve(result));
     });
-    this.submit = (connection) => {
-      const wire = connection as WireConnection;
-      wire.stream.cork?.();
-      try {
-        retireFor(wire, name, bound);
-        return (pg.Query.prototype.submit as (connection: pg.Connection) => void).call(this, connection);
-      } finally {
-        wire.stream.uncork?.();
-      }
-    };
-    const handleError = (this as unknown as Handlers).handleError;
-    (this as unknown as Handlers).handleError = (error, connection) => {
-      if ((error as { code?: string }).code === PLAN_RESULT_CHANGED) forget(connection, name);
-      handleError.call(this, error, connection);
-    };
   }
 
   // biome-ignore lint/suspicious/noThenProperty: pg returns this object from client.query() and Kysely awaits it
@@ -74,7 +59,36 @@ export class PreparedStatementQuery extends pg.Query implements PromiseLike<pg.Q
   }
 }
 
-type Handlers = { handleError(error: Error, connection: WireConnection): void };
+type QueryInternals = {
+  submit(connection: pg.Connection): void;
+  handleError(error: Error, connection: WireConnection): void;
+};
+const { submit, handleError } = pg.Query.prototype as unknown as QueryInternals;
+
+// On the prototype, not set on each query as closures: two functions fewer per statement, and every query
+// pg's client is handed has one shape. Assigned after the class: pg's types declare `submit` a property, which
+// a class method may not override.
+PreparedStatementQuery.prototype.submit = function submitPrepared(
+  this: PreparedStatementQuery,
+  connection: pg.Connection,
+) {
+  const wire = connection as WireConnection;
+  wire.stream.cork?.();
+  try {
+    retireFor(wire, this.name, this.bound);
+    return submit.call(this, connection);
+  } finally {
+    wire.stream.uncork?.();
+  }
+};
+(PreparedStatementQuery.prototype as unknown as QueryInternals).handleError = function handlePreparedError(
+  this: PreparedStatementQuery,
+  error: Error,
+  connection: WireConnection,
+) {
+  if ((error as { code?: string }).code === PLAN_RESULT_CHANGED) forget(connection, this.name);
+  handleError.call(this, error, connection);
+};
 
 /** Makes room for `name` on the connection and closes what must go, before it is parsed there. */
 function retireFor(connection: WireConnection, name: string, bound: number): void {
@@ -83,8 +97,10 @@ function retireFor(connection: WireConnection, name: string, bound: number): voi
     prepared = { names: new Map(), stale: new Set() };
     preparedByConnection.set(connection, prepared);
   }
-  for (const stale of prepared.stale) connection.close({ type: 'S', name: stale });
-  prepared.stale.clear();
+  if (prepared.stale.size > 0) {
+    for (const stale of prepared.stale) connection.close({ type: 'S', name: stale });
+    prepared.stale.clear();
+  }
   if (prepared.names.delete(name)) {
     prepared.names.set(name, true);
     return;
