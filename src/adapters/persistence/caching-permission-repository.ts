@@ -2,6 +2,7 @@ import type { ActivityEntry } from '../../application/ports/activity-log.ts';
 import { type CacheMeter, NO_METRICS } from '../../application/ports/metrics.ts';
 import type { PermissionRepository } from '../../application/ports/permission-repository.ts';
 import type { SystemQuery } from '../../application/ports/system-query.ts';
+import { entryOf } from '../../domain/map-entry.ts';
 import type { Permission, PermissionAction } from '../../domain/permissions/permission.ts';
 import { ALONE, type Coherence } from './caching-coherence.ts';
 
@@ -101,12 +102,4 @@ export class CachingPermissionRepository implements PermissionRepository {
     });
     return loading;
   }
-}
-
-function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
-  const known = map.get(key);
-  if (known !== undefined) return known;
-  const created = create();
-  map.set(key, created);
-  return created;
 }

@@ -1,4 +1,5 @@
 import type { Accountability } from '../../domain/accountability.ts';
+import { entryOf } from '../../domain/map-entry.ts';
 import { grantingRole } from '../../domain/permissions/granting-role.ts';
 import type { Permission } from '../../domain/permissions/permission.ts';
 import type { ReadRule } from '../../domain/permissions/read-rule.ts';
@@ -30,7 +31,6 @@ const ADMIN = Symbol('admin');
 export class ReadRules {
   /** By granting role (ADMIN for an admin), then by collection name: asked on every read, no key is built. */
   private readonly memo = new Map<string | null | typeof ADMIN, Map<string, Memo>>();
-  private memoized = 0;
 
   constructor(
     private readonly permissions: PermissionRepository,
@@ -64,20 +64,25 @@ export class ReadRules {
       (node) => bindDynamicValues(node, context, collection),
     );
     if (!granted.some(hasDynamicValues)) {
-      if (this.memoized >= MAX_MEMOIZED) {
-        this.memo.clear();
-        this.memoized = 0;
-      }
-      let ofRole = this.memo.get(key);
-      if (!ofRole) {
-        ofRole = new Map();
-        this.memo.set(key, ofRole);
-      }
-      if (!ofRole.has(collection.name)) this.memoized++;
-      ofRole.set(collection.name, { collection, permissions: granted, rule });
+      if (memoizedIn(this.memo) >= MAX_MEMOIZED) this.memo.clear();
+      entryOf(this.memo, key, () => new Map<string, Memo>()).set(collection.name, {
+        collection,
+        permissions: granted,
+        rule,
+      });
     }
     return rule;
   }
+}
+
+/**
+ * Counted only when a rule is memoized, which is rare: once per role and collection until the schema or the
+ * permissions change.
+ */
+function memoizedIn(memo: ReadonlyMap<unknown, ReadonlyMap<string, Memo>>): number {
+  let count = 0;
+  for (const ofRole of memo.values()) count += ofRole.size;
+  return count;
 }
 
 function sameItems<T>(a: ReadonlyArray<T>, b: ReadonlyArray<T>): boolean {

@@ -66,8 +66,8 @@ type QueryInternals = {
 const { submit, handleError } = pg.Query.prototype as unknown as QueryInternals;
 
 // On the prototype, not set on each query as closures: two functions fewer per statement, and every query
-// pg's client is handed has one shape. Assigned after the class: pg's types declare `submit` a property, which
-// a class method may not override.
+// pg's client is handed has one shape. Assigned after the class: pg's types declare `submit` a property,
+// which a class method may not override.
 PreparedStatementQuery.prototype.submit = function submitPrepared(
   this: PreparedStatementQuery,
   connection: pg.Connection,
