@@ -55,7 +55,9 @@ function ItemTable(props: {
   const page = useSignal<Page<Row> | null>(null);
   const exact = useSignal<number | null>(null);
   const error = useSignal<unknown>(null);
-  const loading = useSignal(false);
+  // Busy from the first render: the effect that loads the first page runs after it, and a table not busy with
+  // no rows would read as an empty collection.
+  const loading = useSignal(true);
   const draft = useSignal<Condition[]>([]);
   const searchText = useSignal('');
   const reloads = useSignal(0);
