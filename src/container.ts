@@ -5,6 +5,7 @@ import { SystemClock } from './adapters/clock/system-clock.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
 import { LocalDiskFileStorage } from './adapters/local-disk/local-disk-file-storage.ts';
+import { LineBatch } from './adapters/log-line-batch.ts';
 import { isoTimeOncePerMillisecond } from './adapters/log-time.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
@@ -64,7 +65,7 @@ import { usersModule } from './modules/users-module.ts';
 export { TYPES };
 
 /** The log's write batch (under sonic-boom's 16 KiB write size) and the longest a line waits in it. */
-const LOG_BATCH_BYTES = 4096;
+const LOG_BATCH_CHARS = 4096;
 const LOG_FLUSH_MS = 250;
 
 /**
@@ -148,13 +149,16 @@ export async function buildContainer(
     checkSessionOnEachRequest: config.auth.checkSessionOnEachRequest,
   });
   // Written asynchronously (a line per request is a write(2) per request otherwise, 6 % of a list
-  // request's CPU in the bench's profile), in batches of 4 KiB or every 250 ms, whichever comes first (a
-  // write per line still cost ~10 µs of CPU each); pino flushes what is pending when the process exits,
-  // crashes included (docs/decisions/0018).
+  // request's CPU in the bench's profile), in batches of 4 KiB or 250 ms after a batch's first line, whichever
+  // comes first (a write per line still cost ~10 µs of CPU each); what is pending is written when the process
+  // exits, crashes included (docs/decisions/0018, 0080).
   dynamic<Logger>(TYPES.Logger, () =>
     pino(
       { level: config.log.level, base: undefined, timestamp: isoTimeOncePerMillisecond() },
-      pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
+      new LineBatch(pino.destination({ dest: 1, sync: false }), {
+        batchChars: LOG_BATCH_CHARS,
+        flushMs: LOG_FLUSH_MS,
+      }),
     ),
   );
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());

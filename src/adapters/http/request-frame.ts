@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../application/ports/metrics.ts';
-import { logAccess } from './access-log.ts';
+import { accessLogOf } from './access-log.ts';
 import type { Admission } from './admission.ts';
 import { answerFailure } from './failure-answer.ts';
 import type { HttpContext, HttpMiddleware } from './http-state.ts';
@@ -28,6 +28,7 @@ export type RequestFrameParts = {
  * and its promise, on the path of every request (bench/NOTES.md §7.7).
  */
 export function requestFrame({ logger, metrics, cors, admission }: RequestFrameParts): HttpMiddleware {
+  const logAccess = accessLogOf(logger);
   const admitted = (ctx: HttpContext, next: () => Promise<unknown>) => {
     admission(ctx);
     return next();
@@ -48,7 +49,7 @@ export function requestFrame({ logger, metrics, cors, admission }: RequestFrameP
       try {
         countRequest(metrics, ctx, ms / 1000);
       } finally {
-        logAccess(logger, ctx, ms);
+        logAccess(ctx, ms);
       }
     }
   };
