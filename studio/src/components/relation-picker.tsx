@@ -35,9 +35,10 @@ export function RelationPicker(props: { field: FieldShape; onPick: (value: strin
   useEffect(() => {
     if (!open.value || !listing) return;
     let current = true;
+    // Busy from the key on, not from the request: through the pause, the results shown are the last search's.
+    loading.value = true;
     // A pause after the last key, so typing a word costs one request.
     const timer = setTimeout(() => {
-      loading.value = true;
       api
         .list<Row>(listing.path, {
           search: search.value.trim() || undefined,
@@ -81,6 +82,8 @@ export function RelationPicker(props: { field: FieldShape; onPick: (value: strin
         aria-expanded={open.value}
         aria-controls={panelId}
         onClick={() => {
+          // Busy as it opens: its first search starts after the render, and "Nothing found." would show till then.
+          if (!open.value) loading.value = true;
           open.value = !open.value;
         }}
       >
