@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import { Container, type ServiceIdentifier } from 'inversify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { SystemClock } from './adapters/clock/system-clock.ts';
 import type { AppConfig } from './adapters/config/config-schema.ts';
 import { Argon2PasswordHasher } from './adapters/crypto/argon2-password-hasher.ts';
 import { LocalDiskFileStorage } from './adapters/local-disk/local-disk-file-storage.ts';
-import { LineBatch } from './adapters/log-line-batch.ts';
-import { isoTimeOncePerMillisecond } from './adapters/log-time.ts';
 import { PromClientMetrics } from './adapters/metrics/prom-client-metrics.ts';
 import { cachingPersistence } from './adapters/persistence/caching-persistence.ts';
 import {
@@ -17,6 +15,7 @@ import {
 } from './adapters/persistence/close-in-turn.ts';
 import type { Persistence } from './adapters/persistence/persistence.ts';
 import { SILENT_ITEM_EVENT_FEED } from './adapters/persistence/silent-item-event-feed.ts';
+import { createServerLog } from './adapters/server-log.ts';
 import { createLoginThrottle } from './adapters/throttle/create-login-throttle.ts';
 import { CachingAccessTokens } from './adapters/tokens/caching-access-tokens.ts';
 import { JoseAccessTokens } from './adapters/tokens/jose-access-tokens.ts';
@@ -63,10 +62,6 @@ import { tusModule } from './modules/tus-module.ts';
 import { usersModule } from './modules/users-module.ts';
 
 export { TYPES };
-
-/** The log's write batch (under sonic-boom's 16 KiB write size) and the longest a line waits in it. */
-const LOG_BATCH_CHARS = 4096;
-const LOG_FLUSH_MS = 250;
 
 /**
  * One module per area, each binding its handlers and contributing its routes and OpenAPI paths. Their
@@ -148,19 +143,7 @@ export async function buildContainer(
     refreshReuseGraceMs: config.auth.refreshReuseGrace,
     checkSessionOnEachRequest: config.auth.checkSessionOnEachRequest,
   });
-  // Written asynchronously (a line per request is a write(2) per request otherwise, 6 % of a list
-  // request's CPU in the bench's profile), in batches of 4 KiB or 250 ms after a batch's first line, whichever
-  // comes first (a write per line still cost ~10 µs of CPU each); what is pending is written when the process
-  // exits, crashes included (docs/decisions/0018, 0080).
-  dynamic<Logger>(TYPES.Logger, () =>
-    pino(
-      { level: config.log.level, base: undefined, timestamp: isoTimeOncePerMillisecond() },
-      new LineBatch(pino.destination({ dest: 1, sync: false }), {
-        batchChars: LOG_BATCH_CHARS,
-        flushMs: LOG_FLUSH_MS,
-      }),
-    ),
-  );
+  dynamic<Logger>(TYPES.Logger, () => createServerLog({ level: config.log.level }));
   dynamic<Clock>(TYPES.Clock, () => new SystemClock());
   // Its PostgreSQL store has a pool of its own, which ends with the server (closeServerParts); a throttle
   // no login ever asked for opened nothing.
