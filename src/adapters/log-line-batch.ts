@@ -3,7 +3,7 @@ import { register } from 'on-exit-leak-free';
 /** Where a batch goes: pino's destination (sonic-boom), writing each string it is given at once. */
 export type LineOutput = {
   write(text: string): unknown;
-  flush?(done?: (error?: Error) => unknown): void;
+  flush(done?: (error?: Error) => unknown): void;
   flushSync(): void;
 };
 
@@ -47,8 +47,7 @@ export class LineBatch {
   /** What pino's `logger.flush()` calls. */
   flush(done?: (error?: Error) => unknown): void {
     this.writeBatch();
-    if (this.output.flush) this.output.flush(done);
-    else done?.();
+    this.output.flush(done);
   }
 
   flushSync(): void {
