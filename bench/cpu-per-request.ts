@@ -11,10 +11,14 @@
 // `@koa-floor` (bench/koa-floor.mjs, Koa + @koa/router + pg, prepared) answer each case with the statement
 // datagate runs for it (bench/plan.ts, planned by the first datagate build listed, which must come first).
 // PROBE_INSTRUCTIONS=1 runs each server under valgrind's callgrind and counts the instructions per request (every
-// thread, GC and JIT compilation included) instead of CPU time: slow (a minute per case and build at 3000
-// requests) and blind to cache misses, but far less moved by other work on the box than CPU time (rounds
-// within ±2–4 % beside light work, ±15 % beside a full test run; ±20 % at 1000 requests), so builds can be compared
-// while other work runs. RSS under valgrind means nothing.
+// thread, GC and JIT compilation included) instead of CPU time: slow (two minutes per case and build at 20,000
+// warm-up and 5,000 counted requests) and blind to cache misses, but far less moved by other work on the box than
+// CPU time (rounds within ±2–4 % beside light work, ±15 % beside a full test run; ±20 % at 1000 requests), so
+// builds can be compared while other work runs. RSS under valgrind means nothing. Under valgrind a server runs
+// ~50× slower, so it is started with `--no-concurrent-recompilation` (a hot function is optimized at once on the
+// main thread, where in the background, one valgrind thread at a time, functions stayed in baseline code for tens
+// of thousands of requests), warmed with PROBE_WARMUP requests (20000), and each count is split into the JIT
+// compilers, the garbage collector and the rest (bench/NOTES.md §7.10).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +48,8 @@ const REQUESTS = Number(env.PROBE_REQUESTS ?? 4000);
 const ROUNDS = Number(env.PROBE_ROUNDS ?? 3);
 const NODE_ARGS = env.PROBE_NODE_ARGS ? env.PROBE_NODE_ARGS.split(' ') : [];
 const INSTRUCTIONS = env.PROBE_INSTRUCTIONS === '1';
-/** Requests each case runs before it is measured, at least (CPU time; instructions warm up with 3,000). */
+const INSTRUCTION_WARMUP = Number(env.PROBE_WARMUP ?? 20_000);
+/** Requests each case runs before it is measured, at least (CPU time; instructions warm up with PROBE_WARMUP). */
 const WARMUP_REQUESTS = 5000;
 const ADMIN = { email: 'admin@bench.local', password: 'admin-bench-password' };
 const OPERATOR = { email: 'op@bench.local', password: 'operator-bench-password' };
@@ -76,7 +81,14 @@ async function serverEnv(port: number) {
     databaseUrl: url,
     port,
     admin: ADMIN,
-    extra: { ACCESS_TOKEN_TTL: '1d', LOGIN_THROTTLE: 'false', SECRET: STATIC_SECRET },
+    extra: {
+      ACCESS_TOKEN_TTL: '1d',
+      LOGIN_THROTTLE: 'false',
+      SECRET: STATIC_SECRET,
+      // Under valgrind every request takes longer than the 50 ms that makes a caller slow, so the caller would
+      // wait at 2 turns where at native speed it borrows up to 8 (bench/NOTES.md §7.10).
+      ...(INSTRUCTIONS ? { PER_CALLER_QUICK: '1h' } : {}),
+    },
   });
 }
 /** One secret for every server, so one static token and one role serve all builds. */
@@ -136,9 +148,10 @@ async function measureBuild(cli: string, staticToken: string, figures: Figures, 
   const [path, flags] = cli.split('|');
   const floor = FLOORS[cli];
   if (floor && !planned) throw new Error(`${cli}: list a datagate build before the floors`);
+  const v8Args = INSTRUCTIONS ? ['--no-concurrent-recompilation', ...NODE_ARGS] : NODE_ARGS;
   const nodeArgs = floor
-    ? [...NODE_ARGS, floor[0]!, planFile, ...floor.slice(1)]
-    : [...NODE_ARGS, ...(flags ? flags.split(' ') : []), path!, 'serve'];
+    ? [...v8Args, floor[0]!, planFile, ...floor.slice(1)]
+    : [...v8Args, ...(flags ? flags.split(' ') : []), path!, 'serve'];
   const serverEnvOf = async () =>
     floor
       ? { ...env, DATABASE_URL: url, PORT: String(port), POOL_MAX: '10', HOST: '127.0.0.1' }
@@ -218,20 +231,28 @@ async function measureCase(
 ) {
   // After 1,000 warm-up requests a server's first case read 0.475 ms of CPU where it cost 0.323 once warm
   // (bench/NOTES.md §7.6).
-  await autocannon({ ...options, amount: INSTRUCTIONS ? 3000 : Math.max(WARMUP_REQUESTS, REQUESTS / 4) });
+  await autocannon({
+    ...options,
+    amount: INSTRUCTIONS ? INSTRUCTION_WARMUP : Math.max(WARMUP_REQUESTS, REQUESTS / 4),
+  });
   let rssMax = 0;
   const sampler = setInterval(() => {
     rssMax = Math.max(rssMax, rssMb(server.pid) ?? 0);
   }, 50);
-  const before = INSTRUCTIONS ? startCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
+  if (INSTRUCTIONS) startCounting(server.pid!);
+  const before = INSTRUCTIONS ? 0 : (cpuTimeMs(server.pid) ?? Number.NaN);
   const result = await autocannon({ ...options, amount: REQUESTS });
-  const after = INSTRUCTIONS ? stopCounting(server.pid!) : (cpuTimeMs(server.pid) ?? Number.NaN);
+  const parts = INSTRUCTIONS
+    ? stopCounting(server.pid!)
+    : { '': (cpuTimeMs(server.pid) ?? Number.NaN) - before };
   clearInterval(sampler);
   if (result.non2xx + result.errors > 0)
     log(`${label} ${probe.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  const entry = figureOf(figures, probe.name);
-  entry.cpu.push((after - before) / result.requests.total);
-  entry.rss.push(rssMax);
+  for (const [part, amount] of Object.entries(parts)) {
+    const entry = figureOf(figures, `${probe.name}${part}`);
+    entry.cpu.push(amount / result.requests.total);
+    entry.rss.push(rssMax);
+  }
 }
 
 /** Counting starts at the measured requests: start-up and warm-up run uninstrumented (still under valgrind). */
@@ -243,14 +264,27 @@ const control = (pid: number, order: string) =>
     env: { ...env, HOST: '127.0.0.1' },
   });
 
-function startCounting(pid: number): number {
+function startCounting(pid: number): void {
   control(pid, '--zero');
   control(pid, '--instr=on');
-  return 0;
 }
 
-/** Millions of instructions since `startCounting`, from the dump callgrind writes on request. */
-function stopCounting(pid: number): number {
+/** The parts of a count besides the total, as row suffixes, by the functions' names in callgrind's annotation. */
+const COUNTED_APART: ReadonlyArray<readonly [string, RegExp]> = [
+  [' (JIT compilers)', /compiler::|maglev|Turbofan|Pipeline/i],
+  [
+    ' (GC)',
+    /Marking|Sweeper|Scavenge|MarkCompact|Evacuat|Heap::|GCTracer|MemoryChunk|RememberedSet|SlotSet|Compactor|SizeFromMap|BodyDescriptor|RecordWrite/,
+  ],
+];
+const THE_REST = ' (the rest)';
+
+/**
+ * Millions of instructions since `startCounting`, from the dump callgrind writes on request: the total (row
+ * suffix ''), and apart what the JIT compilers and the garbage collector ran and the rest (each function's own
+ * count, by its name).
+ */
+function stopCounting(pid: number): Record<string, number> {
   control(pid, '--instr=off');
   const dumps = () =>
     readdirSync(dir)
@@ -262,7 +296,23 @@ function stopCounting(pid: number): number {
   if (!fresh) throw new Error('callgrind wrote no dump');
   const total = /^totals: (\d+)/m.exec(readFileSync(join(dir, fresh), 'utf8'));
   if (!total) throw new Error(`no total in ${fresh}`);
-  return Number(total[1]) / 1e6;
+  const parts: Record<string, number> = { '': Number(total[1]) / 1e6, [THE_REST]: 0 };
+  for (const [part] of COUNTED_APART) parts[part] = 0;
+  const annotated = execFileSync(
+    'callgrind_annotate',
+    ['--inclusive=no', '--threshold=100', join(dir, fresh)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    },
+  );
+  for (const line of annotated.split('\n')) {
+    const row = /^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(.*)$/.exec(line);
+    if (!row || row[2]!.includes('PROGRAM TOTALS')) continue;
+    const part = COUNTED_APART.find(([, pattern]) => pattern.test(row[2]!))?.[0] ?? THE_REST;
+    parts[part]! += Number(row[1]!.replaceAll(',', '')) / 1e6;
+  }
+  return parts;
 }
 
 const median = (values: number[]) => {
@@ -280,7 +330,8 @@ try {
       await measureBuild(cli, staticToken, results[i]!, `${i}-${round}`);
     }
   }
-  const names = ['idle_rss', ...CASES.map((c) => c.name)];
+  const parts = INSTRUCTIONS ? ['', THE_REST, ...COUNTED_APART.map(([part]) => part)] : [''];
+  const names = ['idle_rss', ...CASES.flatMap((c) => parts.map((part) => `${c.name}${part}`))];
   const unit = INSTRUCTIONS ? 'M instructions/req' : 'CPU ms/req';
   console.log(`| case | ${builds.map((b) => `${b} ${unit} (runs) | peak RSS MB`).join(' | ')} |`);
   console.log(`|---|${builds.map(() => '---|---|').join('')}`);
