@@ -27,8 +27,10 @@ const symbols = readFileSync(mapFile, 'utf8')
   .split('\n')
   .map((line) => line.match(/^([0-9a-f]+) ([0-9a-f]+) (.*)$/))
   .filter(Boolean)
-  .map(([, start, size, name]) => ({ start: Number.parseInt(start, 16), end: 0, size, name }))
-  .map((symbol) => ({ ...symbol, end: symbol.start + Number.parseInt(symbol.size, 16) }))
+  .map(([, start, size, name]) => {
+    const from = Number.parseInt(start, 16);
+    return { start: from, end: from + Number.parseInt(size, 16), name };
+  })
   .sort((a, b) => a.start - b.start);
 
 /** The JIT symbol holding an address, by binary search; undefined outside every symbol. */
