@@ -37,6 +37,7 @@ import {
   waitFor,
   withClient,
 } from '../scripts/local-harness.ts';
+import { instructionsByFunction } from './callgrind-functions.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -298,19 +299,9 @@ function stopCounting(pid: number): Record<string, number> {
   if (!total) throw new Error(`no total in ${fresh}`);
   const parts: Record<string, number> = { '': Number(total[1]) / 1e6, [THE_REST]: 0 };
   for (const [part] of COUNTED_APART) parts[part] = 0;
-  const annotated = execFileSync(
-    'callgrind_annotate',
-    ['--inclusive=no', '--threshold=100', join(dir, fresh)],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    },
-  );
-  for (const line of annotated.split('\n')) {
-    const row = /^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(.*)$/.exec(line);
-    if (!row || row[2]!.includes('PROGRAM TOTALS')) continue;
-    const part = COUNTED_APART.find(([, pattern]) => pattern.test(row[2]!))?.[0] ?? THE_REST;
-    parts[part]! += Number(row[1]!.replaceAll(',', '')) / 1e6;
+  for (const [name, count] of instructionsByFunction(join(dir, fresh), { inclusive: false })) {
+    const part = COUNTED_APART.find(([, pattern]) => pattern.test(name))?.[0] ?? THE_REST;
+    parts[part]! += count / 1e6;
   }
   return parts;
 }

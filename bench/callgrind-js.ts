@@ -3,43 +3,44 @@
 // them (`JS:*name file:line` optimized, `^` baseline, `~` interpreted; `RegExp:` a compiled regular expression).
 // Callgrind follows calls and returns, JIT code included, so a function's inclusive count holds what it called
 // synchronously; an async function's continuations count under the microtask queue that resumed them.
-// Usage: node bench/callgrind-js.mjs <dump> <perf map> <requests> [--self] [--top=N] [--match=regexp]
+// Usage: node --import tsx bench/callgrind-js.ts <dump> <perf map> <requests> [--self] [--top=N] [--match=regexp]
 // (dumps from bench/cpu-per-request.ts with PROBE_INSTRUCTIONS=1 and PROBE_NODE_ARGS=--perf-basic-prof).
 // The counts are instructions, not time: a tight loop (a regular expression, hashing, copying) runs several
 // instructions a cycle, branchy property access about one (bench/NOTES.md §7.10).
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { instructionsByFunction } from './callgrind-functions.ts';
 
 const [dump, mapFile, requests, ...flags] = process.argv.slice(2);
 if (!dump || !mapFile || !requests)
-  throw new Error('usage: callgrind-js.mjs <dump> <perf map> <requests> [flags]');
-const option = (name) =>
+  throw new Error('usage: callgrind-js.ts <dump> <perf map> <requests> [flags]');
+const option = (name: string) =>
   flags
     .find((flag) => flag.startsWith(`--${name}=`))
     ?.split('=')
     .slice(1)
     .join('=');
-const inclusive = !flags.includes('--self');
 const top = Number(option('top') ?? 60);
-const match = option('match') ? new RegExp(option('match')) : null;
+const pattern = option('match');
+const match = pattern ? new RegExp(pattern) : null;
 
-const symbols = readFileSync(mapFile, 'utf8')
+type JitSymbol = { start: number; end: number; name: string };
+const symbols: JitSymbol[] = readFileSync(mapFile, 'utf8')
   .split('\n')
-  .map((line) => line.match(/^([0-9a-f]+) ([0-9a-f]+) (.*)$/))
-  .filter(Boolean)
-  .map(([, start, size, name]) => {
-    const from = Number.parseInt(start, 16);
-    return { start: from, end: from + Number.parseInt(size, 16), name };
+  .flatMap((line) => {
+    const entry = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/.exec(line);
+    if (!entry) return [];
+    const start = Number.parseInt(entry[1]!, 16);
+    return [{ start, end: start + Number.parseInt(entry[2]!, 16), name: entry[3]! }];
   })
   .sort((a, b) => a.start - b.start);
 
 /** The JIT symbol holding an address, by binary search; undefined outside every symbol. */
-function symbolAt(address) {
+function symbolAt(address: number): string | undefined {
   let low = 0;
   let high = symbols.length - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const symbol = symbols[mid];
+    const symbol = symbols[mid]!;
     if (address < symbol.start) high = mid - 1;
     else if (address >= symbol.end) low = mid + 1;
     else return symbol.name;
@@ -47,24 +48,13 @@ function symbolAt(address) {
   return undefined;
 }
 
-const annotated = execFileSync(
-  'callgrind_annotate',
-  [`--inclusive=${inclusive ? 'yes' : 'no'}`, '--threshold=100', dump],
-  { encoding: 'utf8', maxBuffer: 1 << 28 },
-);
-const counts = new Map();
-for (const line of annotated.split('\n')) {
-  const row = line.match(/^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(.*)$/);
-  if (!row || row[2].includes('PROGRAM TOTALS')) continue;
-  let name = row[2]
-    .split(' [')[0]
-    .trim()
-    .replace(/^\?\?\?:/, '');
-  const address = name.match(/^0x([0-9a-f]+)('\d+)?$/);
-  if (address) name = symbolAt(Number.parseInt(address[1], 16)) ?? '(JIT code, unnamed)';
-  counts.set(name, (counts.get(name) ?? 0) + Number(row[1].replaceAll(',', '')));
+const named = new Map<string, number>();
+for (const [name, count] of instructionsByFunction(dump, { inclusive: !flags.includes('--self') })) {
+  const address = /^0x([0-9a-f]+)('\d+)?$/.exec(name);
+  const jit = address ? (symbolAt(Number.parseInt(address[1]!, 16)) ?? '(JIT code, unnamed)') : name;
+  named.set(jit, (named.get(jit) ?? 0) + count);
 }
-const rows = [...counts].filter(([name]) => !match || match.test(name)).sort((a, b) => b[1] - a[1]);
+const rows = [...named].filter(([name]) => !match || match.test(name)).sort((a, b) => b[1] - a[1]);
 for (const [name, count] of rows.slice(0, top)) {
   console.log(`${(count / Number(requests) / 1000).toFixed(2).padStart(9)}k  ${name.slice(0, 160)}`);
 }
